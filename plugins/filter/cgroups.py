@@ -1,0 +1,106 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Filters over the calculation core: quantities, CPU conversions and cgroup names."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math as cgmath
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
+
+
+def _wrap(function):
+    def filter_function(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except KubenodeError as error:
+            raise AnsibleFilterError('%s: %s' % (function.__name__, error))
+    filter_function.__name__ = function.__name__
+    filter_function.__doc__ = function.__doc__
+    return filter_function
+
+
+def _milli_cpu(value, field):
+    """An int is millicores already; a string is a CPU quantity ("250m", "2")."""
+    if isinstance(value, bool):
+        raise KubenodeError('expected millicores or a CPU quantity', field=field, value=value)
+    if isinstance(value, int):
+        return value
+    return parse_quantity(value, field).milli_value()
+
+
+def _int(value, field):
+    if isinstance(value, bool):
+        raise KubenodeError('expected an integer', field=field, value=value)
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise KubenodeError('expected an integer', field=field, value=value)
+
+
+def quantity_to_int(quantity):
+    """Quantity.Value(): whole units, rounded up."""
+    return parse_quantity(quantity, 'quantity').value()
+
+
+def quantity_to_milli(quantity):
+    """Quantity.MilliValue(): thousandths, rounded up."""
+    return parse_quantity(quantity, 'quantity').milli_value()
+
+
+def milli_cpu_to_shares(milli_cpu):
+    return cgmath.milli_cpu_to_shares(_milli_cpu(milli_cpu, 'milli_cpu'))
+
+
+def milli_cpu_to_quota(milli_cpu, period=cgmath.QUOTA_PERIOD_US):
+    return cgmath.container_milli_cpu_to_quota(_milli_cpu(milli_cpu, 'milli_cpu'), _int(period, 'period'))
+
+
+def cpu_shares_to_weight(shares, formula='kubelet'):
+    shares = _int(shares, 'shares')
+    if shares < 0:
+        raise KubenodeError('cpu shares cannot be negative', field='shares', value=shares)
+    return cgmath.shares_to_weight(shares, formula)
+
+
+def cpu_weight_to_shares(weight):
+    weight = _int(weight, 'weight')
+    if not 0 <= weight <= cgmath.MAX_WEIGHT:
+        raise KubenodeError('cpu.weight must be between 1 and 10000 (0 for unset)', field='weight', value=weight)
+    return cgmath.weight_to_shares_kubelet(weight)
+
+
+def cgroup_to_systemd(path):
+    if not isinstance(path, str) or not path.startswith('/'):
+        raise KubenodeError('expected an absolute cgroupfs path such as /kubepods/burstable', field='path', value=path)
+    parts = names.parse_cgroupfs(path.rstrip('/') or '/')
+    for part in parts:
+        if part == '' or '_' in part:
+            raise KubenodeError('kubelet cgroup names have no empty components and no "_"', field='path', value=path)
+    return names.to_systemd(parts)
+
+
+def systemd_to_cgroup(path):
+    if not isinstance(path, str) or not path:
+        raise KubenodeError('expected a systemd slice path such as /kubepods.slice', field='path', value=path)
+    return names.to_cgroupfs(names.parse_systemd(path))
+
+
+def hugepage_size_name(size_bytes):
+    return cgmath.hugepage_unit(_int(size_bytes, 'size_bytes'), 'size_bytes')
+
+
+class FilterModule(object):
+    """kubenode.cgroups filters."""
+
+    def filters(self):
+        return dict((f.__name__, _wrap(f)) for f in (
+            quantity_to_int, quantity_to_milli, milli_cpu_to_shares, milli_cpu_to_quota, cpu_shares_to_weight,
+            cpu_weight_to_shares, cgroup_to_systemd, systemd_to_cgroup, hugepage_size_name))

@@ -1,0 +1,408 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The node plan: Node Allocatable and every value kubelet writes to its node-level cgroups.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Sources: kubernetes pkg/kubelet/cm/node_container_manager_linux.go,
+qos_container_manager_linux.go, container_manager_linux.go, cmd/kubelet/app/server.go,
+pkg/kubelet/nodestatus/setters.go, pkg/kubelet/apis/config/validation/validation.go.
+Pure: takes plain data, returns plain data, raises KubenodeError on bad input.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math as cgmath
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import (
+    hard_eviction_reservation, parse_thresholds, resolve_eviction_hard)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._profiles import profile_reservation
+from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import DECIMAL_SI, Quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import (
+    cpu_quantity, format_cpuset, hugepage_size_bytes, is_hugepages, parse_capacity, parse_cpuset,
+    parse_reservation, report_list)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
+
+MEMORY_RESERVATION_POLICIES = ('None', 'TieredReservation')
+# Resources kubelet's container manager knows (cm.capacity); pid is only in internalCapacity.
+_NOT_IN_CM_CAPACITY = ('pid', 'pods')
+
+
+def parse_feature_gates(gates, field='feature_gates'):
+    if gates is None:
+        return {}
+    if not isinstance(gates, dict):
+        raise KubenodeError('must be a mapping of feature gate name to true or false', field=field, value=gates)
+    for name, enabled in gates.items():
+        if not isinstance(enabled, bool):
+            raise KubenodeError('feature gate values must be true or false', field='%s.%s' % (field, name),
+                                value=enabled)
+    return dict(gates)
+
+
+def parse_qos_reserved(qos_reserved, gates, field='qos_reserved'):
+    """cm.ParseQOSReserved: only memory, as an integer percentage 0-100."""
+    if not qos_reserved:
+        return {}
+    if not isinstance(qos_reserved, dict):
+        raise KubenodeError('must be a mapping like {memory: "50%%"}', field=field, value=qos_reserved)
+    if not gates.get('QOSReserved', False):
+        raise KubenodeError('qosReserved needs the QOSReserved feature gate (feature_gates: {QOSReserved: true})',
+                            field=field, value=qos_reserved)
+    result = {}
+    for name, value in qos_reserved.items():
+        if name != 'memory':
+            raise KubenodeError('cannot reserve "%s" resource' % name, field=field, value=name)
+        text = str(value)
+        if not text.endswith('%'):
+            raise KubenodeError("percentage expected, got '%s'" % text, field='%s.%s' % (field, name), value=value)
+        digits = text.rstrip('%')
+        try:
+            percent = int(digits, 10)
+        except ValueError:
+            raise KubenodeError("invalid number in percentage '%s'" % text, field='%s.%s' % (field, name),
+                                value=value)
+        if not 0 <= percent <= 100:
+            raise KubenodeError('percentage must be between 0 and 100', field='%s.%s' % (field, name), value=value)
+        result[name] = percent
+    return result
+
+
+def validate_enforcement(enforce, cgroups_per_qos, system_cgroup, kube_cgroup, reserved_cpus, rules):
+    """The enforceNodeAllocatable part of ValidateKubeletConfiguration, with kubelet's messages."""
+    field = 'enforce_node_allocatable'
+    if not isinstance(enforce, list) or not all(isinstance(k, str) for k in enforce):
+        raise KubenodeError('must be a list of strings', field=field, value=enforce)
+    errors = []
+    compressible = rules.has_compressible_enforcement
+    if compressible:
+        for full in ('system-reserved', 'kube-reserved'):
+            if full in enforce and full + '-compressible' in enforce:
+                errors.append('invalid configuration: both "%s" and "%s-compressible" cannot be specified together '
+                              'in enforceNodeAllocatable (--enforce-node-allocatable)' % (full, full))
+    seen = set()
+    for key in enforce:
+        if key in seen:
+            errors.append('invalid configuration: duplicated enforcements "%s" in enforceNodeAllocatable '
+                          '(--enforce-node-allocatable)' % key)
+            continue
+        seen.add(key)
+        if key not in rules.known_enforcement_keys:
+            quoted = ['"%s"' % k for k in rules.known_enforcement_keys]
+            # kubelet < 1.32 wrote "a, b, c, or d"; later releases drop the comma before "or".
+            last = ', or ' if not compressible else ' or '
+            errors.append('invalid configuration: option "%s" specified for enforceNodeAllocatable '
+                          '(--enforce-node-allocatable). Valid options are %s%s%s'
+                          % (key, ', '.join(quoted[:-1]), last, quoted[-1]))
+            continue
+        if key == 'none':
+            if len(enforce) > 1:
+                errors.append('invalid configuration: enforceNodeAllocatable (--enforce-node-allocatable) may not '
+                              'contain additional enforcements when "none" is specified')
+            if rules.none_enforcement_without_qos:
+                continue
+        for scope, cgroup_name, flag in (('system', system_cgroup, 'system-reserved-cgroup'),
+                                         ('kube', kube_cgroup, 'kube-reserved-cgroup')):
+            if key in ('%s-reserved' % scope, '%s-reserved-compressible' % scope) and not cgroup_name:
+                if compressible:
+                    errors.append('invalid configuration: %sReservedCgroup (--%s) must be specified when "%s-reserved" '
+                                  'or "%s-reserved-compressible" included in enforceNodeAllocatable '
+                                  '(--enforce-node-allocatable)' % (scope, flag, scope, scope))
+                else:
+                    errors.append('invalid configuration: %sReservedCgroup (--%s) must be specified when "%s-reserved" '
+                                  'contained in enforceNodeAllocatable (--enforce-node-allocatable)'
+                                  % (scope, flag, scope))
+        if not cgroups_per_qos:
+            errors.append('invalid configuration: cgroupsPerQOS (--cgroups-per-qos) must be set to true when "%s" '
+                          'contained in enforceNodeAllocatable (--enforce-node-allocatable)' % key)
+    if reserved_cpus and (system_cgroup or kube_cgroup):
+        errors.append("invalid configuration: can't use reservedSystemCPUs (--reserved-cpus) with "
+                      'systemReservedCgroup (--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup)')
+    if errors:
+        raise KubenodeError('; '.join(errors), field=field, value=enforce)
+
+
+def _sum_reservation(capacity, system, kube, eviction):
+    """GetNodeAllocatableReservation: system + kube + hard eviction, zeros left out."""
+    result = {}
+    for name in capacity:
+        value = Quantity(0, DECIMAL_SI)
+        for part in (system, kube, eviction):
+            if name in part:
+                value = value.add(part[name])
+        if not value.is_zero():
+            result[name] = value
+    return result
+
+
+def _absolute(capacity, system, kube):
+    """getNodeAllocatableAbsoluteImpl: capacity - system - kube, clamped at 0 (no eviction)."""
+    result = {}
+    for name, value in capacity.items():
+        for part in (system, kube):
+            if name in part:
+                value = value.sub(part[name])
+        result[name] = value.with_value(0) if value.sign() < 0 else value
+    return result
+
+
+def _scheduling_allocatable(status_capacity, reservation):
+    """nodestatus.MachineInfo: capacity - reservation, clamped, then hugepages out of memory."""
+    allocatable = {}
+    for name, value in status_capacity.items():
+        if name in reservation:
+            value = value.sub(reservation[name])
+        allocatable[name] = value.with_value(0) if value.sign() < 0 else value
+    for name, value in status_capacity.items():
+        if is_hugepages(name) and 'memory' in allocatable:
+            memory = allocatable['memory'].sub(value)
+            allocatable['memory'] = memory.with_value(0) if memory.sign() < 0 else memory
+    return allocatable
+
+
+def _readable(quantity, name):
+    if name == 'cpu':
+        return '%s (%d millicores)' % (quantity, quantity.milli_value())
+    return '%s (%d)' % (quantity, quantity.value())
+
+
+def validate_node_allocatable(capacity, reservation):
+    """validateNodeAllocatable, with the quantities rendered readably instead of as Go structs."""
+    errors = []
+    for name in sorted(reservation):
+        remaining = capacity[name].sub(reservation[name])
+        if remaining.sign() < 0:
+            errors.append('Resource "%s" has a reservation of %s but capacity of %s. Expected capacity >= reservation.'
+                          % (name, _readable(reservation[name], name), _readable(capacity[name], name)))
+    if errors:
+        raise KubenodeError('invalid Node Allocatable configuration. ' + ' '.join(errors), field='capacity')
+
+
+def hugepage_limits(resources):
+    """HugePageLimits: {page size bytes: bytes}, summed per page size, from hugepages-* keys."""
+    limits = {}
+    for name, value in resources.items():
+        if is_hugepages(name):
+            size = hugepage_size_bytes(name)
+            limits[size] = limits.get(size, 0) + value.value()
+    return limits
+
+
+def cgroup_config(resources, compressible_only=False):
+    """getCgroupConfig: the ResourceConfig kubelet builds from a resource list."""
+    config = {}
+    if 'cpu' in resources:
+        config['cpu_shares'] = cgmath.milli_cpu_to_shares(resources['cpu'].milli_value())
+    if compressible_only:
+        return config
+    if 'memory' in resources:
+        config['memory'] = resources['memory'].value()
+    if 'pid' in resources:
+        config['pids'] = resources['pid'].value()
+    config['hugetlb'] = hugepage_limits(resources)
+    return config
+
+
+def cgroup_entry(parts, driver, config, page_sizes, **extra):
+    entry = names.describe(parts, driver)
+    values = dict(config)
+    if 'hugetlb' in values:
+        values['hugetlb'] = dict((cgmath.hugepage_unit(size), limit)
+                                 for size, limit in sorted(values['hugetlb'].items()))
+    if 'cpu_shares' in values:
+        values['cpu_weight'] = cgmath.shares_to_weight_kubelet(values['cpu_shares'])
+    entry['values'] = values
+    entry.update(cgmath.resource_files(config, page_sizes))
+    entry.update(extra)
+    return entry
+
+
+def _str_option(params, key, default=''):
+    value = params.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise KubenodeError('must be a string', field=key, value=value)
+    return value
+
+
+def plan_node(params):
+    """Compute the whole node plan. params uses the allocatable_info option names."""
+    rules = kubelet_rules(params.get('kubelet_version'))
+    gates = parse_feature_gates(params.get('feature_gates'))
+    driver = params.get('cgroup_driver') or 'cgroupfs'
+    if driver not in names.DRIVERS:
+        raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroup_driver', value=driver)
+    cgroups_per_qos = params.get('cgroups_per_qos')
+    cgroups_per_qos = True if cgroups_per_qos is None else cgroups_per_qos
+    cgroup_root = _str_option(params, 'cgroup_root') or ('/' if cgroups_per_qos else '')
+    if cgroup_root and (not cgroup_root.startswith('/') or '..' in cgroup_root.split('/')):
+        raise KubenodeError('must be an absolute cgroupfs path such as "/"', field='cgroup_root', value=cgroup_root)
+    enforce = params.get('enforce_node_allocatable')
+    enforce = ['pods'] if enforce is None else list(enforce)
+    system_cgroup = _str_option(params, 'system_reserved_cgroup')
+    kube_cgroup = _str_option(params, 'kube_reserved_cgroup')
+    reserved_cpus_text = params.get('reserved_system_cpus') or ''
+    validate_enforcement(enforce, cgroups_per_qos, system_cgroup, kube_cgroup, reserved_cpus_text, rules)
+    memory_qos = gates.get('MemoryQoS', False)
+    policy = params.get('memory_reservation_policy')
+    if policy is not None:
+        if not rules.has_memory_reservation_policy:
+            raise KubenodeError('memoryReservationPolicy exists only from kubelet 1.36',
+                                field='memory_reservation_policy', value=policy)
+        if policy not in MEMORY_RESERVATION_POLICIES:
+            raise KubenodeError('invalid configuration: option "%s" specified for memoryReservationPolicy. Valid '
+                                'options are "None" or "TieredReservation"' % policy,
+                                field='memory_reservation_policy', value=policy)
+        if policy == 'TieredReservation' and not memory_qos:
+            raise KubenodeError('invalid configuration: memoryReservationPolicy "TieredReservation" requires MemoryQoS '
+                                'feature gate to be enabled', field='memory_reservation_policy', value=policy)
+    elif rules.has_memory_reservation_policy:
+        policy = 'None'
+    qos_reserved = parse_qos_reserved(params.get('qos_reserved'), gates)
+
+    if params.get('capacity') is None:
+        raise KubenodeError('the node capacity is required', field='capacity')
+    capacity = parse_capacity(params['capacity'])
+    max_pods = params.get('max_pods')
+    if max_pods is not None and 'pods' not in capacity:
+        capacity['pods'] = Quantity.from_int(max_pods)
+
+    system_raw = dict(params.get('system_reserved') or {})
+    kube_raw = dict(params.get('kube_reserved') or {})
+    eviction_hard = params.get('eviction_hard')
+    profile = params.get('profile')
+    sized = profile_reservation(profile, {
+        'cpu': capacity['cpu'].milli_value() if 'cpu' in capacity else None,
+        'memory': capacity['memory'].value() if 'memory' in capacity else None,
+    }, max_pods)
+    if sized is not None:
+        profile_kube, profile_eviction = sized
+        profile_kube.update(kube_raw)
+        kube_raw = profile_kube
+        if eviction_hard is None:
+            eviction_hard = profile_eviction
+
+    reserved_cpus = parse_cpuset(reserved_cpus_text, 'reserved_system_cpus')
+    if reserved_cpus:
+        online = params.get('online_cpus')
+        if online is None and 'cpu' in capacity:
+            online = list(range(capacity['cpu'].value()))
+        if online is not None:
+            outside = sorted(set(reserved_cpus) - set(online))
+            if outside:
+                raise KubenodeError('reserved CPUs %s are not online CPUs of this node (online: %s)'
+                                    % (format_cpuset(outside), format_cpuset(online) or 'none'),
+                                    field='reserved_system_cpus', value=reserved_cpus_text)
+        # server.go: the set's size becomes systemReserved.cpu; kubeReserved.cpu is dropped unparsed.
+        system_raw['cpu'] = str(len(reserved_cpus))
+        kube_raw.pop('cpu', None)
+    system = parse_reservation(system_raw, 'system_reserved')
+    kube = parse_reservation(kube_raw, 'kube_reserved')
+    if reserved_cpus:
+        system['cpu'] = cpu_quantity(len(reserved_cpus))
+
+    eviction_map = resolve_eviction_hard(eviction_hard, bool(params.get('merge_default_eviction_settings')), rules)
+    thresholds = parse_thresholds(eviction_map)
+
+    cm_capacity = dict((k, v) for k, v in capacity.items() if k not in _NOT_IN_CM_CAPACITY)
+    internal_capacity = dict((k, v) for k, v in capacity.items() if k != 'pods')
+    status_capacity = dict((k, v) for k, v in capacity.items() if k != 'pid')
+    eviction_reservation = hard_eviction_reservation(thresholds, cm_capacity)
+    reservation = _sum_reservation(cm_capacity, system, kube, eviction_reservation)
+    validate_node_allocatable(cm_capacity, reservation)
+    allocatable = _scheduling_allocatable(status_capacity, reservation)
+    absolute = _absolute(cm_capacity, system, kube)
+    internal_absolute = _absolute(internal_capacity, system, kube)
+
+    page_sizes = sorted(hugepage_limits(dict((k, v) for k, v in capacity.items() if is_hugepages(k))))
+    cgroups = {}
+    root_parts = names.node_allocatable_root(cgroup_root, cgroups_per_qos)
+    if cgroups_per_qos or root_parts:
+        source = internal_absolute if cgroups_per_qos and 'pods' in enforce else internal_capacity
+        config = cgroup_config(source)
+        if cgroups_per_qos:
+            # The QoS manager's minute loop sets kubepods (the Guaranteed tier) hugetlb unbounded.
+            config['hugetlb'] = dict((size, cgmath.HUGETLB_UNBOUNDED) for size in page_sizes)
+            config.update(_kubepods_memory_qos(memory_qos, policy))
+        cgroups['kubepods'] = cgroup_entry(root_parts, driver, config, page_sizes, enforced=True,
+                                           source='allocatable' if source is internal_absolute else 'capacity')
+    if cgroups_per_qos:
+        cgroups.update(qos_tiers(root_parts, driver, page_sizes, absolute, memory_qos, policy, qos_reserved))
+    for scope, cgroup_name, reserved in (('system', system_cgroup, system), ('kube', kube_cgroup, kube)):
+        entry = _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy)
+        if entry is not None:
+            cgroups['%s_reserved' % scope] = entry
+
+    return {
+        'kubelet_version': rules.version,
+        'cgroup_driver': driver,
+        'enforce_node_allocatable': enforce,
+        'capacity': report_list(status_capacity),
+        'internal_capacity': report_list(internal_capacity),
+        'reserved': {'system': report_list(system), 'kube': report_list(kube)},
+        'eviction': {
+            'hard': eviction_map,
+            'reservation': report_list(eviction_reservation),
+        },
+        'reservation': report_list(reservation),
+        'allocatable': report_list(allocatable),
+        'allocatable_absolute': report_list(internal_absolute),
+        'cgroups': cgroups,
+        'fail_cgroup_v1_default': rules.fail_cgroup_v1_default,
+    }
+
+
+def _kubepods_memory_qos(memory_qos, policy, guaranteed_requests=0, burstable_requests=0):
+    if not memory_qos:
+        return {}
+    total = guaranteed_requests + burstable_requests
+    if policy is None:
+        return {'memory_min': total} if total > 0 else {}
+    return {'memory_min': total if policy == 'TieredReservation' else 0}
+
+
+def qos_tiers(root_parts, driver, page_sizes, absolute, memory_qos, policy, qos_reserved,
+              burstable_milli_cpu=0, guaranteed_requests=0, burstable_requests=0):
+    """The burstable and besteffort cgroups as the QoS manager's UpdateCgroups leaves them."""
+    unbounded = dict((size, cgmath.HUGETLB_UNBOUNDED) for size in page_sizes)
+    burstable = {'cpu_shares': cgmath.milli_cpu_to_shares(burstable_milli_cpu), 'hugetlb': dict(unbounded)}
+    besteffort = {'cpu_shares': cgmath.MIN_SHARES, 'hugetlb': dict(unbounded)}
+    if memory_qos:
+        if policy is None:
+            if burstable_requests > 0:
+                burstable['memory_min'] = burstable_requests
+        else:
+            burstable['memory_low'] = burstable_requests if policy == 'TieredReservation' else 0
+    percent = qos_reserved.get('memory')
+    allocatable_memory = absolute['memory'].value() if 'memory' in absolute else 0
+    if percent is not None and allocatable_memory:
+        burstable['memory'] = allocatable_memory - (guaranteed_requests * percent // 100)
+        besteffort['memory'] = burstable['memory'] - (burstable_requests * percent // 100)
+    return {
+        'burstable': cgroup_entry(names.new_cgroup_name(root_parts, 'burstable'), driver, burstable, page_sizes,
+                                  enforced=True),
+        'besteffort': cgroup_entry(names.new_cgroup_name(root_parts, 'besteffort'), driver, besteffort, page_sizes,
+                                   enforced=True),
+    }
+
+
+def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy):
+    full, compressible = '%s-reserved' % scope, '%s-reserved-compressible' % scope
+    enforced = full in enforce or compressible in enforce
+    if not cgroup_name:
+        return None
+    parts = names.check_reserved_cgroup(cgroup_name, driver, '%s_reserved_cgroup' % scope)
+    config = {}
+    if enforced:
+        config = cgroup_config(reserved, compressible_only=compressible in enforce)
+        if 'memory' in config and memory_qos and policy in (None, 'TieredReservation'):
+            config['memory_min'] = config['memory']
+    return cgroup_entry(parts, driver, config, page_sizes if enforced else [], enforced=enforced,
+                        enforcement=full if full in enforce else (compressible if enforced else None),
+                        configured_name=cgroup_name)

@@ -1,0 +1,38 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The one error type of the calculation core.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+_UNSET = object()
+
+
+class KubenodeError(ValueError):
+    """Bad input. The message names the option and the offending value."""
+
+    def __init__(self, message, field=None, value=_UNSET):
+        self.message = message
+        self.field = field
+        self.value = value
+        super(KubenodeError, self).__init__(self.__str__())
+
+    def __str__(self):
+        text = self.message
+        if self.value is not _UNSET:
+            text = '%s (got %s)' % (text, _show(self.value))
+        if self.field:
+            text = '%s: %s' % (self.field, text)
+        return text
+
+
+def _show(value):
+    if isinstance(value, str):
+        return '"%s"' % value
+    return repr(value)

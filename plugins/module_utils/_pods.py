@@ -1,0 +1,503 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Pod and container cgroup values: what kubelet and the OCI runtime write for each pod.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Sources: kubernetes component-helpers resource/helpers.go (PodRequests, PodLimits),
+pkg/apis/core/v1/helper/qos (ComputePodQOS), pkg/kubelet/cm/helpers_linux.go
+(ResourceConfigForPod), pkg/kubelet/kuberuntime/kuberuntime_container_linux.go,
+pkg/kubelet/qos/policy.go (GetContainerOOMScoreAdjust), pkg/kubelet/types (IsNodeCriticalPod).
+
+Pods are taken as the API server stores them: kubelet does not copy limits into missing
+requests. Set api_defaults to apply that API-server defaulting to bare specs first.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import math
+import re
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math as cgmath
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import (
+    MEMORY_RESERVATION_POLICIES, _kubepods_memory_qos, hugepage_limits, parse_feature_gates, parse_qos_reserved,
+    qos_tiers)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import Quantity, parse_quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
+
+GUARANTEED, BURSTABLE, BESTEFFORT = 'Guaranteed', 'Burstable', 'BestEffort'
+GUARANTEED_OOM_SCORE_ADJ = -997
+BESTEFFORT_OOM_SCORE_ADJ = 1000
+SYSTEM_CRITICAL_PRIORITY = 2000000000
+_CLASS_PRIORITIES = {'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000}
+_POD_LEVEL_RESOURCES = ('cpu', 'memory')
+_QOS_RESOURCES = ('cpu', 'memory')
+_DURATION_RE = re.compile(r'([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(ns|us|\u00b5s|ms|s|m|h)')
+_DURATION_US = {'ns': 0.001, 'us': 1, '\u00b5s': 1, 'ms': 1000, 's': 1000000, 'm': 60000000, 'h': 3600000000}
+
+
+class Container(object):
+    __slots__ = ('name', 'requests', 'limits', 'sidecar', 'init')
+
+    def __init__(self, name, requests, limits, sidecar, init):
+        self.name, self.requests, self.limits, self.sidecar, self.init = name, requests, limits, sidecar, init
+
+
+class Pod(object):
+    __slots__ = ('name', 'namespace', 'uid', 'containers', 'init_containers', 'overhead', 'requests', 'limits',
+                 'has_pod_resources', 'priority', 'priority_class_name', 'annotations', 'status_qos')
+
+
+def _resource_list(value, field):
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise KubenodeError('must be a mapping of resource name to quantity', field=field, value=value)
+    return dict((str(k), parse_quantity(v, '%s.%s' % (field, k))) for k, v in value.items())
+
+
+def _container(data, field, init, api_defaults):
+    if not isinstance(data, dict):
+        raise KubenodeError('must be a container mapping', field=field, value=data)
+    resources = data.get('resources') or {}
+    requests = _resource_list(resources.get('requests'), field + '.resources.requests')
+    limits = _resource_list(resources.get('limits'), field + '.resources.limits')
+    if api_defaults:
+        for name, value in limits.items():
+            requests.setdefault(name, value)
+    return Container(data.get('name') or '', requests, limits, init and data.get('restartPolicy') == 'Always', init)
+
+
+def parse_pod(data, field, api_defaults=False):
+    """A Pod (as kubectl get -o json gives it) or a bare PodSpec."""
+    if not isinstance(data, dict):
+        raise KubenodeError('must be a Pod object or a pod spec', field=field, value=data)
+    spec = data['spec'] if isinstance(data.get('spec'), dict) else data
+    spec_field = field + '.spec' if spec is not data else field
+    metadata = data.get('metadata') or {}
+    pod = Pod()
+    pod.name = metadata.get('name') or ''
+    pod.namespace = metadata.get('namespace') or ''
+    pod.uid = str(metadata.get('uid') or '')
+    pod.annotations = metadata.get('annotations') or {}
+    pod.containers = [_container(c, '%s.containers[%d]' % (spec_field, i), False, api_defaults)
+                      for i, c in enumerate(spec.get('containers') or [])]
+    pod.init_containers = [_container(c, '%s.initContainers[%d]' % (spec_field, i), True, api_defaults)
+                           for i, c in enumerate(spec.get('initContainers') or [])]
+    pod.overhead = _resource_list(spec.get('overhead'), spec_field + '.overhead')
+    pod_resources = spec.get('resources')
+    pod.has_pod_resources = isinstance(pod_resources, dict)
+    pod_resources = pod_resources or {}
+    pod.requests = _resource_list(pod_resources.get('requests'), spec_field + '.resources.requests')
+    pod.limits = _resource_list(pod_resources.get('limits'), spec_field + '.resources.limits')
+    if api_defaults:
+        for name, value in pod.limits.items():
+            if name in _POD_LEVEL_RESOURCES:
+                pod.requests.setdefault(name, value)
+    pod.priority_class_name = spec.get('priorityClassName') or ''
+    priority = spec.get('priority')
+    if priority is None:
+        # The Priority admission plugin fills this in from the class before kubelet sees the pod.
+        priority = _CLASS_PRIORITIES.get(pod.priority_class_name, 0)
+    pod.priority = int(priority)
+    status = data.get('status') if spec is not data else None
+    pod.status_qos = (status or {}).get('qosClass') or None
+    return pod
+
+
+def _add(target, source):
+    for name, value in source.items():
+        target[name] = target[name].add(value) if name in target else value
+
+
+def _max_into(target, source):
+    for name, value in source.items():
+        if name not in target or value.cmp(target[name]) > 0:
+            target[name] = value
+
+
+def aggregate_containers(pod, which, container_fn=None):
+    """AggregateContainerRequests / AggregateContainerLimits, sidecar rules included."""
+    total = {}
+    for container in pod.containers:
+        values = getattr(container, which)
+        if container_fn:
+            container_fn(values)
+        _add(total, values)
+    sidecars, init_max = {}, {}
+    for container in pod.init_containers:
+        values = getattr(container, which)
+        if container.sidecar:
+            _add(total, values)
+            _add(sidecars, values)
+            values = dict(sidecars)
+        else:
+            combined = {}
+            _add(combined, values)
+            _add(combined, sidecars)
+            values = combined
+        if container_fn:
+            container_fn(values)
+        _max_into(init_max, values)
+    _max_into(total, init_max)
+    return total
+
+
+def _pod_level_requests_set(pod):
+    return any(name in _POD_LEVEL_RESOURCES for name in pod.requests)
+
+
+def _pod_level_resources_set(pod):
+    return any(name in _POD_LEVEL_RESOURCES for name in list(pod.requests) + list(pod.limits))
+
+
+def pod_requests(pod, pod_level, exclude_overhead=False):
+    requests = aggregate_containers(pod, 'requests')
+    if pod_level and _pod_level_requests_set(pod):
+        for name, value in pod.requests.items():
+            if name in _POD_LEVEL_RESOURCES:
+                requests[name] = value
+    if not exclude_overhead:
+        _add(requests, pod.overhead)
+    return requests
+
+
+def pod_limits(pod, pod_level, container_fn=None):
+    limits = aggregate_containers(pod, 'limits', container_fn)
+    if pod_level and _pod_level_resources_set(pod):
+        for name, value in pod.limits.items():
+            if name in _POD_LEVEL_RESOURCES:
+                limits[name] = value
+    for name, value in pod.overhead.items():
+        if name in limits:  # overhead only raises limits that are set
+            limits[name] = limits[name].add(value)
+    return limits
+
+
+def _positive(resources):
+    return dict((n, q) for n, q in resources.items() if n in _QOS_RESOURCES and q.sign() > 0)
+
+
+def qos_class(pod, pod_level):
+    """GetPodQOS: status.qosClass when the pod has one, else ComputePodQOS."""
+    if pod.status_qos:
+        return pod.status_qos
+    requests, limits = {}, {}
+    guaranteed = True
+    if pod_level and pod.has_pod_resources:
+        _add(requests, _positive(pod.requests))
+        if pod.limits:
+            positive_limits = _positive(pod.limits)
+            _add(limits, positive_limits)
+            if not set(_QOS_RESOURCES) <= set(positive_limits):
+                guaranteed = False
+        else:
+            guaranteed = False
+    else:
+        for container in pod.containers + pod.init_containers:
+            _add(requests, _positive(container.requests))
+            container_limits = _positive(container.limits)
+            _add(limits, container_limits)
+            if not set(_QOS_RESOURCES) <= set(container_limits):
+                guaranteed = False
+    if not requests and not limits:
+        return BESTEFFORT
+    if guaranteed:
+        for name, request in requests.items():
+            if name not in limits or limits[name].cmp(request) != 0:
+                guaranteed = False
+                break
+    if guaranteed and len(requests) == len(limits):
+        return GUARANTEED
+    return BURSTABLE
+
+
+def parse_duration_us(text, field):
+    """A Go duration ("100ms", "1.5s") in whole microseconds."""
+    if isinstance(text, bool) or not isinstance(text, str):
+        raise KubenodeError('must be a duration string such as "100ms"', field=field, value=text)
+    position, total = 0, 0.0
+    while position < len(text):
+        match = _DURATION_RE.match(text, position)
+        if not match:
+            raise KubenodeError('must be a duration string such as "100ms"', field=field, value=text)
+        total += float(match.group(1)) * _DURATION_US[match.group(2)]
+        position = match.end()
+    if not text:
+        raise KubenodeError('must be a duration string such as "100ms"', field=field, value=text)
+    return int(total)
+
+
+class PodSettings(object):
+    """The node settings that pod and container values depend on."""
+
+    def __init__(self, params):
+        self.rules = kubelet_rules(params.get('kubelet_version'))
+        self.gates = parse_feature_gates(params.get('feature_gates'))
+        self.pod_level = self.gates.get('PodLevelResources', self.rules.minor >= 34)
+        self.custom_period = self.gates.get('CustomCPUCFSQuotaPeriod', False)
+        self.memory_qos = self.gates.get('MemoryQoS', False)
+        self.cpu_cfs_quota = params.get('cpu_cfs_quota')
+        self.cpu_cfs_quota = True if self.cpu_cfs_quota is None else bool(self.cpu_cfs_quota)
+        self.cpu_period = parse_duration_us(params.get('cpu_cfs_quota_period') or '100ms', 'cpu_cfs_quota_period')
+        if self.cpu_period != cgmath.QUOTA_PERIOD_US:
+            if not self.custom_period:
+                raise KubenodeError('cpuCFSQuotaPeriod other than 100ms needs the CustomCPUCFSQuotaPeriod feature gate',
+                                    field='cpu_cfs_quota_period', value=params.get('cpu_cfs_quota_period'))
+            if not 1000 <= self.cpu_period <= 1000000:
+                raise KubenodeError('cpuCFSQuotaPeriod must be between 1ms and 1sec, inclusive',
+                                    field='cpu_cfs_quota_period', value=params.get('cpu_cfs_quota_period'))
+        factor = params.get('memory_throttling_factor')
+        if factor is None:
+            factor = self.rules.default_memory_throttling_factor
+        if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not 0 < factor <= 1:
+            raise KubenodeError('invalid configuration: memoryThrottlingFactor %s must be greater than 0 and less than '
+                                'or equal to 1.0' % factor, field='memory_throttling_factor', value=factor)
+        self.memory_throttling_factor = float(factor)
+        self.page_size = params.get('page_size') or 4096
+        if isinstance(self.page_size, bool) or not isinstance(self.page_size, int) or self.page_size <= 0:
+            raise KubenodeError('must be a positive number of bytes', field='page_size', value=self.page_size)
+        self.pod_pids_limit = params.get('pod_pids_limit')
+        self.memory_capacity = _optional_bytes(params.get('memory_capacity'), 'memory_capacity')
+        self.allocatable_memory = _optional_bytes(params.get('allocatable_memory'), 'allocatable_memory')
+        if self.allocatable_memory is None:
+            self.allocatable_memory = self.memory_capacity
+        self.policy = params.get('memory_reservation_policy')
+        if self.policy is not None and not self.rules.has_memory_reservation_policy:
+            raise KubenodeError('memoryReservationPolicy exists only from kubelet 1.36',
+                                field='memory_reservation_policy', value=self.policy)
+        if self.policy is None and self.rules.has_memory_reservation_policy:
+            self.policy = 'None'
+        if self.policy is not None and self.policy not in MEMORY_RESERVATION_POLICIES:
+            raise KubenodeError('invalid configuration: option "%s" specified for memoryReservationPolicy. Valid '
+                                'options are "None" or "TieredReservation"' % self.policy,
+                                field='memory_reservation_policy', value=self.policy)
+        self.qos_reserved = parse_qos_reserved(params.get('qos_reserved'), self.gates)
+        self.driver = params.get('cgroup_driver') or 'cgroupfs'
+        if self.driver not in names.DRIVERS:
+            raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroup_driver', value=self.driver)
+        self.cgroup_root = params.get('cgroup_root') or '/'
+        self.api_defaults = bool(params.get('api_defaults'))
+
+    def memory_protection(self, qos, request):
+        """(memory.min, memory.low) MemoryQoS writes for a request, by kubelet version and policy."""
+        if not self.memory_qos or request <= 0:
+            return None, None
+        if self.policy is None:
+            return request, None
+        if self.policy != 'TieredReservation' or qos == BESTEFFORT:
+            return None, None
+        return (request, None) if qos == GUARANTEED else (None, request)
+
+
+def _optional_bytes(value, field):
+    if value is None:
+        return None
+    quantity = parse_quantity(value, field)
+    if quantity.sign() <= 0:
+        raise KubenodeError('must be a positive quantity', field=field, value=value)
+    return quantity.value()
+
+
+def resource_config_for_pod(pod, settings, enforce_cpu_limits=None):
+    """ResourceConfigForPod: the values kubelet writes to the pod cgroup."""
+    enforce_cpu_limits = settings.cpu_cfs_quota if enforce_cpu_limits is None else enforce_cpu_limits
+    declared = {'cpu': True, 'memory': True}
+
+    def note_limits(limits):
+        for name in declared:
+            if name not in limits or limits[name].is_zero():
+                declared[name] = False
+
+    requests = pod_requests(pod, settings.pod_level)
+    limits = pod_limits(pod, settings.pod_level, note_limits)
+    if settings.pod_level and _pod_level_resources_set(pod):
+        for name in declared:
+            if name in pod.limits and not pod.limits[name].is_zero():
+                declared[name] = True
+    cpu_requests = requests['cpu'].milli_value() if 'cpu' in requests else 0
+    cpu_limits = limits['cpu'].milli_value() if 'cpu' in limits else 0
+    memory_limits = limits['memory'].value() if 'memory' in limits else 0
+    shares = cgmath.milli_cpu_to_shares(cpu_requests)
+    quota = cgmath.milli_cpu_to_quota(cpu_limits, settings.cpu_period, settings.custom_period)
+    if not enforce_cpu_limits:
+        quota = -1
+    qos = qos_class(pod, settings.pod_level)
+    config = {}
+    if qos == GUARANTEED:
+        config.update(cpu_shares=shares, cpu_quota=quota, cpu_period=settings.cpu_period, memory=memory_limits)
+    elif qos == BURSTABLE:
+        config['cpu_shares'] = shares
+        if declared['cpu']:
+            config.update(cpu_quota=quota, cpu_period=settings.cpu_period)
+        if declared['memory']:
+            config['memory'] = memory_limits
+    else:
+        config['cpu_shares'] = cgmath.MIN_SHARES
+    config['hugetlb'] = hugepage_limits(requests)
+    memory_request = requests['memory'].value() if 'memory' in requests else 0
+    memory_min, memory_low = settings.memory_protection(qos, memory_request)
+    if memory_min is not None:
+        config['memory_min'] = memory_min
+    if memory_low is not None:
+        config['memory_low'] = memory_low
+    if settings.pod_pids_limit is not None and settings.pod_pids_limit > 0:
+        config['pids'] = settings.pod_pids_limit
+    return qos, requests, config
+
+
+def is_node_critical(pod):
+    """types.IsNodeCriticalPod: critical (static, mirror or priority) and system-node-critical."""
+    source = pod.annotations.get('kubernetes.io/config.source')
+    static = source is not None and source != 'api'
+    mirror = 'kubernetes.io/config.mirror' in pod.annotations
+    critical = static or mirror or pod.priority >= SYSTEM_CRITICAL_PRIORITY
+    return critical and pod.priority_class_name == 'system-node-critical'
+
+
+def _memory_request(container):
+    request = container.requests.get('memory')
+    return request.value() if request is not None else 0
+
+
+def oom_score_adj(pod, container, memory_capacity, qos, pod_level):
+    """GetContainerOOMScoreAdjust."""
+    if is_node_critical(pod) or qos == GUARANTEED:
+        return GUARANTEED_OOM_SCORE_ADJ
+    if qos == BESTEFFORT:
+        return BESTEFFORT_OOM_SCORE_ADJ
+    if not memory_capacity:
+        raise KubenodeError('the OOM score of Burstable containers needs the node memory capacity',
+                            field='memory_capacity')
+    request = _memory_request(container)
+    remaining = 0
+    if pod_level and _pod_level_requests_set(pod):
+        remaining = _remaining_pod_memory_per_container(pod)
+    adjust = 1000 - cgmath._go_div(1000 * (request + remaining), memory_capacity)
+    if container.sidecar:
+        regular = [_memory_request(c) for c in pod.containers]
+        minimum = (min(regular) if regular else 0) + remaining
+        adjust = min(adjust, 1000 - cgmath._go_div(1000 * minimum, memory_capacity))
+    if adjust < 1000 + GUARANTEED_OOM_SCORE_ADJ:
+        return 1000 + GUARANTEED_OOM_SCORE_ADJ
+    if adjust == BESTEFFORT_OOM_SCORE_ADJ:
+        return adjust - 1
+    return adjust
+
+
+def _remaining_pod_memory_per_container(pod):
+    pod_memory = pod.requests.get('memory')
+    if pod_memory is None or pod_memory.is_zero():
+        return 0
+    containers = len(pod.containers) + len(pod.init_containers)
+    aggregated = aggregate_containers(pod, 'requests').get('memory')
+    remaining = pod_memory.value() - (aggregated.value() if aggregated is not None else 0)
+    return cgmath._go_div(remaining, containers) if containers else 0
+
+
+def _effective_limit(pod, container, name, settings):
+    limit = container.limits.get(name)
+    if (limit is None or limit.is_zero()) and settings.pod_level and any(n in _POD_LEVEL_RESOURCES for n in pod.limits):
+        limit = pod.limits.get(name)
+    return limit
+
+
+def memory_high(request, limit, settings):
+    """MemoryQoS memory.high for a container, or None when kubelet writes none."""
+    if request == limit:
+        return None
+    factor = settings.memory_throttling_factor
+    ceiling = limit or settings.allocatable_memory or 0
+    if not ceiling:
+        return None
+    if settings.rules.memory_high_interpolates:
+        page = settings.page_size
+        high = int(math.floor((float(request) + (float(ceiling) - float(request)) * factor) / float(page))) * page
+        return high if high != 0 and high > request else None
+    high = int(float(ceiling) * factor)
+    return high if high > request else None
+
+
+def container_values(pod, container, qos, settings):
+    """What kubelet sends over CRI for a container (the runtime writes it) plus oom_score_adj."""
+    cpu_request = container.requests.get('cpu')
+    cpu_limit = _effective_limit(pod, container, 'cpu', settings)
+    memory_limit = _effective_limit(pod, container, 'memory', settings)
+    if cpu_request is None and cpu_limit is not None:
+        shares = cgmath.milli_cpu_to_shares(cpu_limit.milli_value())
+    else:
+        shares = cgmath.milli_cpu_to_shares(cpu_request.milli_value() if cpu_request is not None else 0)
+    limit_bytes = memory_limit.value() if memory_limit is not None else 0
+    values = {
+        'name': container.name,
+        'init': container.init,
+        'sidecar': container.sidecar,
+        'cpu_shares': shares,
+        'cpu_weight': {'kubelet': cgmath.shares_to_weight_kubelet(shares), 'oci': cgmath.shares_to_weight_oci(shares)},
+        'memory_limit': limit_bytes or None,
+        'cpu_quota': None,
+        'cpu_period': None,
+    }
+    if settings.cpu_cfs_quota:
+        period = settings.cpu_period if settings.custom_period else cgmath.QUOTA_PERIOD_US
+        values['cpu_period'] = period
+        values['cpu_quota'] = cgmath.container_milli_cpu_to_quota(
+            cpu_limit.milli_value() if cpu_limit is not None else 0, period)
+    request_bytes = _memory_request(container)
+    memory_min, memory_low = settings.memory_protection(qos, request_bytes)
+    values['memory_min'] = memory_min
+    values['memory_low'] = memory_low
+    values['memory_high'] = memory_high(request_bytes, limit_bytes, settings) if settings.memory_qos else None
+    values['oom_score_adj'] = oom_score_adj(pod, container, settings.memory_capacity, qos, settings.pod_level)
+    return values
+
+
+def plan_pods(params):
+    """Per-pod and per-container values plus the QoS tier values the pods imply."""
+    settings = PodSettings(params)
+    pods = params.get('pods')
+    if isinstance(pods, dict) and isinstance(pods.get('items'), list):
+        pods = pods['items']  # a kubectl get pods -o json List
+    if not isinstance(pods, list):
+        raise KubenodeError('must be a list of Pod objects or pod specs', field='pods', value=pods)
+    root = names.node_allocatable_root(settings.cgroup_root, True)
+    results = []
+    burstable_milli, memory_by_qos = 0, {GUARANTEED: 0, BURSTABLE: 0, BESTEFFORT: 0}
+    for index, data in enumerate(pods):
+        field = 'pods[%d]' % index
+        pod = parse_pod(data, field, settings.api_defaults)
+        qos, requests, config = resource_config_for_pod(pod, settings)
+        if qos == BURSTABLE and 'cpu' in requests:
+            burstable_milli += requests['cpu'].milli_value()
+        if qos != BESTEFFORT and 'memory' in requests:
+            memory_by_qos[qos] += requests['memory'].value()
+        parent = root if qos == GUARANTEED else names.new_cgroup_name(root, qos.lower())
+        parts = names.new_cgroup_name(parent, 'pod' + pod.uid) if pod.uid else None
+        entry = {'name': pod.name, 'namespace': pod.namespace, 'uid': pod.uid, 'qos_class': qos}
+        if parts is not None:
+            entry['cgroup'] = names.describe(parts, settings.driver)
+        values = dict(config)
+        values['hugetlb'] = dict((cgmath.hugepage_unit(s), v) for s, v in sorted(config['hugetlb'].items()))
+        values['cpu_weight'] = cgmath.shares_to_weight_kubelet(config['cpu_shares'])
+        entry['values'] = values
+        entry.update(cgmath.resource_files(config, []))
+        entry['containers'] = [container_values(pod, c, qos, settings) for c in pod.init_containers + pod.containers]
+        results.append(entry)
+    absolute = {}
+    if settings.allocatable_memory:
+        absolute['memory'] = Quantity.from_int(settings.allocatable_memory)
+    tiers = qos_tiers(root, settings.driver, [], absolute, settings.memory_qos, settings.policy, settings.qos_reserved,
+                      burstable_milli, memory_by_qos[GUARANTEED], memory_by_qos[BURSTABLE])
+    kubepods = names.describe(root, settings.driver)
+    kubepods['values'] = _kubepods_memory_qos(settings.memory_qos, settings.policy, memory_by_qos[GUARANTEED],
+                                              memory_by_qos[BURSTABLE])
+    kubepods.update(cgmath.resource_files(kubepods['values'], []))
+    return {'pods': results, 'qos': {'kubepods': kubepods, 'burstable': tiers['burstable'],
+                                     'besteffort': tiers['besteffort']},
+            'kubelet_version': settings.rules.version}

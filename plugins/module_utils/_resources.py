@@ -1,0 +1,128 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Resource lists: capacity, reservations, cpusets and how quantities are reported.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
+
+RESERVABLE = ('cpu', 'memory', 'ephemeral-storage', 'pid')
+HUGEPAGES_PREFIX = 'hugepages-'
+_INT_RE = re.compile(r'^[+-]?[0-9]+$')
+
+
+def is_hugepages(name):
+    return name.startswith(HUGEPAGES_PREFIX)
+
+
+def hugepage_size_bytes(name, field=None):
+    """The page size of a "hugepages-2Mi" resource name, in bytes."""
+    size = parse_quantity(name[len(HUGEPAGES_PREFIX):], field or name)
+    if size.value() <= 0:
+        raise KubenodeError('hugepage size must be positive', field=field or name, value=name)
+    return size.value()
+
+
+def parse_capacity(capacity, field='capacity'):
+    """A capacity map of quantity strings or numbers. Plain numbers for cpu mean cores."""
+    if not isinstance(capacity, dict):
+        raise KubenodeError('must be a mapping of resource name to quantity', field=field, value=capacity)
+    result = {}
+    for name, value in capacity.items():
+        name = str(name)
+        quantity = parse_quantity(value, '%s.%s' % (field, name))
+        if quantity.sign() < 0:
+            raise KubenodeError('capacity cannot be negative', field='%s.%s' % (field, name), value=value)
+        if is_hugepages(name):
+            hugepage_size_bytes(name, '%s.%s' % (field, name))
+        result[name] = quantity
+    return result
+
+
+def parse_reservation(reserved, field):
+    """kubelet's parseResourceList for --system-reserved / --kube-reserved."""
+    if reserved is None:
+        return {}
+    if not isinstance(reserved, dict):
+        raise KubenodeError('must be a mapping of resource name to quantity', field=field, value=reserved)
+    result = {}
+    for name, value in reserved.items():
+        name = str(name)
+        if name not in RESERVABLE:
+            raise KubenodeError('cannot reserve "%s" resource; only %s can be reserved'
+                                % (name, ', '.join(RESERVABLE)), field=field, value=name)
+        try:
+            quantity = parse_quantity(value, '%s.%s' % (field, name))
+        except KubenodeError as error:
+            raise KubenodeError('failed to parse quantity "%s" for "%s" resource: %s' % (value, name, error.message),
+                                field='%s.%s' % (field, name), value=value)
+        if quantity.sign() < 0:
+            raise KubenodeError('resource quantity for "%s" cannot be negative: %s' % (name, value),
+                                field='%s.%s' % (field, name), value=value)
+        result[name] = quantity
+    return result
+
+
+def parse_cpuset(text, field):
+    """k8s.io/utils/cpuset.Parse: "0-3,8" -> sorted list of CPU ids."""
+    if text is None or text == '':
+        return []
+    if not isinstance(text, str):
+        text = str(text)
+    cpus = set()
+    for part in text.split(','):
+        bounds = part.split('-', 1)
+        if not all(_INT_RE.match(b) for b in bounds):
+            raise KubenodeError('invalid cpuset: strconv.Atoi: parsing "%s": invalid syntax' % part,
+                                field=field, value=text)
+        numbers = [int(b) for b in bounds]
+        if any(n < 0 for n in numbers):
+            raise KubenodeError('invalid cpuset: CPU ids cannot be negative', field=field, value=text)
+        if len(numbers) == 2:
+            start, end = numbers
+            if start > end:
+                raise KubenodeError('invalid cpuset: invalid range "%s" (%d > %d)' % (part, start, end),
+                                    field=field, value=text)
+            cpus.update(range(start, end + 1))
+        else:
+            cpus.add(numbers[0])
+    return sorted(cpus)
+
+
+def format_cpuset(cpus):
+    """The kernel's list format: [0, 1, 2, 5] -> "0-2,5"."""
+    ranges = []
+    for cpu in sorted(cpus):
+        if ranges and ranges[-1][1] == cpu - 1:
+            ranges[-1][1] = cpu
+        else:
+            ranges.append([cpu, cpu])
+    return ','.join(str(a) if a == b else '%d-%d' % (a, b) for a, b in ranges)
+
+
+def report(quantity, name):
+    """A quantity as the modules return it: canonical string and integer.
+
+    The integer is millicores for cpu and whole units (bytes, pages, pids, pods) otherwise.
+    """
+    return {'quantity': str(quantity), 'value': quantity.milli_value() if name == 'cpu' else quantity.value()}
+
+
+def report_list(resources):
+    return dict((name, report(q, name)) for name, q in sorted(resources.items()))
+
+
+def cpu_quantity(count):
+    """strconv.Itoa(cpus) parsed as a quantity: what reservedSystemCPUs puts in systemReserved."""
+    return parse_quantity(str(count))
+

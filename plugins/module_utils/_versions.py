@@ -1,0 +1,64 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Which kubelet rules apply to which kubelet minor release.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+
+OLDEST_MINOR = 22
+NEWEST_MINOR = 36
+DEFAULT_KUBELET_VERSION = '1.%d' % NEWEST_MINOR
+
+_VERSION_RE = re.compile(r'^v?1\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.+-]*)?$')
+
+
+class KubeletRules(object):
+    """Version-dependent kubelet behaviour, one flag per rule."""
+
+    def __init__(self, minor):
+        self.minor = minor
+        self.version = '1.%d' % minor
+        # PR #121834: imagefs.inodesFree joined the default hard-eviction set.
+        self.eviction_defaults_include_imagefs_inodes = minor >= 30
+        # PR #127577: mergeDefaultEvictionSettings.
+        self.has_merge_default_eviction_settings = minor >= 33
+        # PR #125982: *-reserved-compressible enforcement keys.
+        self.has_compressible_enforcement = minor >= 32
+        # PR #124268: enforceNodeAllocatable [none] allowed without cgroupsPerQOS.
+        self.none_enforcement_without_qos = minor >= 31
+        # memory.high: floor((req + f*(limit-req))/page)*page since 1.27; limit*f before.
+        self.memory_high_interpolates = minor >= 27
+        self.default_memory_throttling_factor = 0.9 if minor >= 27 else 0.8
+        # failCgroupV1 defaults to true from 1.35.
+        self.fail_cgroup_v1_default = minor >= 35
+        # memoryReservationPolicy (None | TieredReservation) from 1.36.
+        self.has_memory_reservation_policy = minor >= 36
+        self.known_enforcement_keys = ['pods', 'system-reserved', 'kube-reserved', 'none']
+        if self.has_compressible_enforcement:
+            self.known_enforcement_keys = ['pods', 'system-reserved', 'system-reserved-compressible',
+                                           'kube-reserved', 'kube-reserved-compressible', 'none']
+
+
+def kubelet_rules(version=None, field='kubelet_version'):
+    """Parse "1.34", "v1.34.2" or "1.34.2-eks-1" into KubeletRules."""
+    if version is None or version == '':
+        version = DEFAULT_KUBELET_VERSION
+    match = _VERSION_RE.match(str(version).strip())
+    if not match:
+        raise KubenodeError('not a Kubernetes version; expected a form like "1.34" or "v1.34.2"',
+                            field=field, value=version)
+    minor = int(match.group(1))
+    if not OLDEST_MINOR <= minor <= NEWEST_MINOR:
+        raise KubenodeError('kubelet 1.%d is not supported; supported releases are 1.%d to 1.%d'
+                            % (minor, OLDEST_MINOR, NEWEST_MINOR), field=field, value=version)
+    return KubeletRules(minor)

@@ -1,0 +1,323 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: allocatable_info
+short_description: Compute Node Allocatable and kubelet's node-level cgroup values exactly as kubelet does
+version_added: 0.1.0
+author:
+  - kubenode.cgroups contributors (@kubenode)
+description:
+  - Computes what kubelet computes for a node from its capacity and reservation settings
+    (C(systemReserved), C(kubeReserved), C(evictionHard), C(reservedSystemCPUs) and so on) -
+    the reservation, Node Allocatable for scheduling, and every value kubelet writes to the
+    C(kubepods) cgroup, the C(burstable) and C(besteffort) QoS tiers and the system-reserved and
+    kube-reserved cgroups, as cgroup v1 files, cgroup v2 files and systemd unit properties.
+  - Reproduces kubelet's arithmetic to the byte - Go quantity rounding, float32 eviction
+    percentages, integer share and weight conversions.
+  - Validates the settings as kubelet does at start-up and fails with kubelet's own message
+    when kubelet would refuse them.
+  - When O(capacity) is omitted the capacity is read on the target as kubelet's cAdvisor reads it -
+    online CPUs, C(MemTotal), hugepages from C(/sys/kernel/mm/hugepages), the filesystem of the
+    kubelet root directory, and C(min(pid_max, threads-max)).
+  - Never changes anything.
+extends_documentation_fragment:
+  - kubenode.cgroups.attributes
+  - kubenode.cgroups.attributes.info_module
+options:
+  capacity:
+    description:
+      - The node capacity, resource name to quantity, for example C({cpu: "8", memory: 32Gi}).
+      - Recognised names are C(cpu), C(memory), C(ephemeral-storage), C(pid), C(pods) and
+        C(hugepages-<size>). A plain number for C(cpu) means cores.
+      - Detected on the target when omitted.
+    type: dict
+  system_reserved:
+    description:
+      - KubeletConfiguration C(systemReserved). Only C(cpu), C(memory), C(ephemeral-storage) and
+        C(pid) can be reserved.
+    type: dict
+    default: {}
+  kube_reserved:
+    description:
+      - KubeletConfiguration C(kubeReserved). With O(profile) these values override the
+        profile's.
+    type: dict
+    default: {}
+  eviction_hard:
+    description:
+      - KubeletConfiguration C(evictionHard), signal to threshold, for example
+        C({memory.available: 100Mi, nodefs.available: 10%}), or the flag form
+        C(memory.available<100Mi,nodefs.available<10%).
+      - Omitted means kubelet's defaults. A value replaces the defaults entirely unless
+        O(merge_default_eviction_settings) is set, exactly as in kubelet.
+      - Only C(memory.available) and C(nodefs.available) reduce Node Allocatable.
+    type: raw
+  merge_default_eviction_settings:
+    description:
+      - KubeletConfiguration C(mergeDefaultEvictionSettings) (kubelet 1.33 and later).
+    type: bool
+    default: false
+  reserved_system_cpus:
+    description:
+      - KubeletConfiguration C(reservedSystemCPUs), a cpuset such as C(0-1).
+      - Replaces C(systemReserved.cpu) with the number of CPUs in the set and drops
+        C(kubeReserved.cpu), as kubelet does.
+    type: str
+  enforce_node_allocatable:
+    description:
+      - KubeletConfiguration C(enforceNodeAllocatable).
+    type: list
+    elements: str
+    default: [pods]
+  cgroups_per_qos:
+    description:
+      - KubeletConfiguration C(cgroupsPerQOS).
+    type: bool
+    default: true
+  cgroup_root:
+    description:
+      - KubeletConfiguration C(cgroupRoot), in cgroupfs form.
+    type: str
+    default: /
+  cgroup_driver:
+    description:
+      - KubeletConfiguration C(cgroupDriver). kubelet's own default is C(cgroupfs); kubeadm
+        writes C(systemd).
+    type: str
+    choices: [cgroupfs, systemd]
+    default: cgroupfs
+  system_reserved_cgroup:
+    description:
+      - KubeletConfiguration C(systemReservedCgroup). Under the systemd driver it must name a
+        slice whose basename encodes its parents, for example C(/system.slice).
+    type: str
+  kube_reserved_cgroup:
+    description:
+      - KubeletConfiguration C(kubeReservedCgroup), for example C(/kube.slice) or
+        C(/kube.slice/kube-reserved.slice).
+    type: str
+  qos_reserved:
+    description:
+      - KubeletConfiguration C(qosReserved), for example C({memory: 50%}). Needs the
+        C(QOSReserved) feature gate.
+    type: dict
+  feature_gates:
+    description:
+      - KubeletConfiguration C(featureGates), gate name to C(true) or C(false). C(MemoryQoS) and
+        C(QOSReserved) change the plan.
+    type: dict
+    default: {}
+  memory_reservation_policy:
+    description:
+      - KubeletConfiguration C(memoryReservationPolicy) (kubelet 1.36 and later).
+    type: str
+    choices: [None, TieredReservation]
+  kubelet_version:
+    description:
+      - The kubelet release whose rules apply (1.22 to 1.36), such as C(1.34) or C(v1.34.2).
+    type: str
+    default: '1.36'
+  profile:
+    description:
+      - Size C(kubeReserved) (and, when O(eviction_hard) is unset, C(evictionHard)) like a managed
+        service does. C(static) uses only the explicit values.
+      - C(gke) - GKE's memory and CPU tiers, C(memory.available<100Mi).
+      - C(eks) - C(11*maxPods+255Mi), the CPU tiers, C(1Gi) of ephemeral storage. Needs O(max_pods).
+      - C(aks) - AKS 1.29 and later, C(min(20Mi*maxPods+50Mi, 25% of memory)). Needs O(max_pods).
+      - C(aks-legacy) - AKS before 1.29, the GKE memory tiers and C(memory.available<750Mi).
+      - Fractions are floored - CPU per tier in millicores, memory to whole MiB.
+    type: str
+    choices: [static, gke, eks, aks, aks-legacy]
+    default: static
+  max_pods:
+    description:
+      - KubeletConfiguration C(maxPods). Adds C(pods) to the capacity, and sizes the C(eks) and
+        C(aks) profiles.
+    type: int
+  proc_path:
+    description:
+      - Where C(/proc) is, for capacity detection.
+    type: path
+    default: /proc
+  sys_path:
+    description:
+      - Where C(/sys) is, for capacity detection.
+    type: path
+    default: /sys
+  kubelet_root_dir:
+    description:
+      - kubelet's root directory, whose filesystem gives C(ephemeral-storage) when detected.
+    type: path
+    default: /var/lib/kubelet
+notes:
+  - Every quantity is returned as C({quantity, value}) - the canonical Kubernetes string and an
+    integer, in millicores for C(cpu) and in plain units (bytes, pids, pages, pods) otherwise.
+  - The C(kubepods) hugetlb limits are those kubelet's QoS loop keeps (C(1<<62)); at start-up
+    kubelet briefly writes allocatable hugepages there.
+seealso:
+  - module: kubenode.cgroups.pod_cgroup_info
+"""
+
+EXAMPLES = r"""
+- name: Plan a 16-core node reserving for system daemons and the kubelet
+  kubenode.cgroups.allocatable_info:
+    capacity:
+      cpu: "16"
+      memory: 64Gi
+      ephemeral-storage: 200Gi
+    system_reserved:
+      cpu: 500m
+      memory: 1Gi
+    kube_reserved:
+      cpu: 200m
+      memory: 2Gi
+    eviction_hard:
+      memory.available: 500Mi
+      nodefs.available: 10%
+    cgroup_driver: systemd
+  register: plan
+
+- name: Show allocatable memory
+  ansible.builtin.debug:
+    msg: "{{ plan.allocatable.memory.quantity }}"
+
+- name: Size the reservation like EKS, from the capacity detected on the node
+  kubenode.cgroups.allocatable_info:
+    profile: eks
+    max_pods: 58
+    cgroup_driver: systemd
+  register: eks_plan
+"""
+
+RETURN = r"""
+kubelet_version:
+  description: The kubelet release whose rules were applied.
+  returned: success
+  type: str
+  sample: '1.36'
+cgroup_driver:
+  description: The cgroup driver the paths are given for.
+  returned: success
+  type: str
+  sample: systemd
+enforce_node_allocatable:
+  description: The enforcement keys in effect.
+  returned: success
+  type: list
+  elements: str
+  sample: [pods]
+capacity:
+  description: Node.Status.Capacity as kubelet publishes it (no C(pid)).
+  returned: success
+  type: dict
+  sample: {cpu: {quantity: "10", value: 10000}, memory: {quantity: 10Gi, value: 10737418240}}
+internal_capacity:
+  description: kubelet's internal capacity, including C(pid).
+  returned: success
+  type: dict
+  sample: {cpu: {quantity: "10", value: 10000}, pid: {quantity: "4194304", value: 4194304}}
+reserved:
+  description: C(system) and C(kube) reservations after the profile and C(reservedSystemCPUs).
+  returned: success
+  type: dict
+  sample: {system: {cpu: {quantity: 50m, value: 50}}, kube: {memory: {quantity: 100Mi, value: 104857600}}}
+eviction:
+  description: The resolved C(evictionHard) map (C(hard)) and what it takes from allocatable (C(reservation)).
+  returned: success
+  type: dict
+  sample: {hard: {memory.available: 100Mi}, reservation: {memory: {quantity: 100Mi, value: 104857600}}}
+reservation:
+  description: GetNodeAllocatableReservation - system + kube + hard eviction, per resource.
+  returned: success
+  type: dict
+  sample: {cpu: {quantity: 150m, value: 150}, memory: {quantity: 250Mi, value: 262144000}}
+allocatable:
+  description: Node.Status.Allocatable - what the scheduler sees.
+  returned: success
+  type: dict
+  sample: {cpu: {quantity: 9850m, value: 9850}, memory: {quantity: 9990Mi, value: 10475274240}}
+allocatable_absolute:
+  description: Capacity minus system and kube reserved (no eviction), including C(pid) - what
+    C(kubepods) gets when C(pods) is enforced.
+  returned: success
+  type: dict
+  sample: {cpu: {quantity: 9850m, value: 9850}, memory: {quantity: 10090Mi, value: 10580131840}}
+cgroups:
+  description:
+    - C(kubepods), C(burstable), C(besteffort), and C(system_reserved) and C(kube_reserved) when
+      their cgroup is named. Each has the C(name) parts, C(cgroupfs_path), C(systemd_path),
+      C(systemd_unit), C(path) (for the configured driver), C(values) (the ResourceConfig),
+      C(v1_files), C(v2_files), C(systemd_properties) (C(v1) and C(v2)) and C(enforced).
+  returned: success
+  type: dict
+  sample:
+    kubepods:
+      name: [kubepods]
+      path: /kubepods.slice
+      values: {cpu_shares: 10086, cpu_weight: 385, memory: 10580131840}
+      v2_files: {cpu.weight: "385", memory.max: "10580131840"}
+      systemd_properties: {v2: {CPUWeight: "385", MemoryMax: "10580131840"}}
+      enforced: true
+fail_cgroup_v1_default:
+  description: Whether this kubelet release refuses cgroup v1 hosts by default (C(failCgroupV1)).
+  returned: success
+  type: bool
+  sample: true
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+
+
+def argument_spec():
+    return dict(
+        capacity=dict(type='dict'),
+        system_reserved=dict(type='dict', default={}),
+        kube_reserved=dict(type='dict', default={}),
+        eviction_hard=dict(type='raw'),
+        merge_default_eviction_settings=dict(type='bool', default=False),
+        reserved_system_cpus=dict(type='str'),
+        enforce_node_allocatable=dict(type='list', elements='str', default=['pods']),
+        cgroups_per_qos=dict(type='bool', default=True),
+        cgroup_root=dict(type='str', default='/'),
+        cgroup_driver=dict(type='str', choices=['cgroupfs', 'systemd'], default='cgroupfs'),
+        system_reserved_cgroup=dict(type='str'),
+        kube_reserved_cgroup=dict(type='str'),
+        qos_reserved=dict(type='dict'),
+        feature_gates=dict(type='dict', default={}),
+        memory_reservation_policy=dict(type='str', choices=['None', 'TieredReservation']),
+        kubelet_version=dict(type='str', default='1.36'),
+        profile=dict(type='str', choices=['static', 'gke', 'eks', 'aks', 'aks-legacy'], default='static'),
+        max_pods=dict(type='int'),
+        proc_path=dict(type='path', default='/proc'),
+        sys_path=dict(type='path', default='/sys'),
+        kubelet_root_dir=dict(type='path', default='/var/lib/kubelet'),
+    )
+
+
+def main():
+    module = AnsibleModule(argument_spec=argument_spec(), supports_check_mode=True)
+    params = dict(module.params)
+    try:
+        if params['capacity'] is None:
+            params['capacity'], params['online_cpus'] = detect_capacity(
+                params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
+        result = plan_node(params)
+    except KubenodeError as error:
+        module.fail_json(msg=str(error))
+    module.exit_json(changed=False, **result)
+
+
+if __name__ == '__main__':
+    main()

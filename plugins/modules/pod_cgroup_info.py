@@ -1,0 +1,203 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: pod_cgroup_info
+short_description: Compute the pod and container cgroup values kubelet and the container runtime write
+version_added: 0.1.0
+author:
+  - kubenode.cgroups contributors (@kubenode)
+description:
+  - For each pod, computes its QoS class, its cgroup paths under both drivers and the values
+    kubelet writes to the pod cgroup (C(ResourceConfigForPod) - shares, CFS quota and period,
+    memory limit, hugetlb, pids, MemoryQoS C(memory.min)).
+  - For each container, computes what kubelet sends to the runtime - C(cpu_shares), C(cpu_quota),
+    C(cpu_period), C(memory_limit), MemoryQoS C(memory.min) and C(memory.high) - its
+    C(oom_score_adj), and C(cpu.weight) by kubelet's linear conversion and by the OCI runtimes'
+    (runc 1.3.2 and later).
+  - Returns the QoS tier values the pods imply together - burstable C(cpu.shares), MemoryQoS
+    C(memory.min) and C(memory.low), and C(qosReserved) memory limits.
+  - Sidecars (init containers with C(restartPolicy: Always)), pod overhead and pod-level
+    resources follow kubelet's rules. Never changes anything.
+extends_documentation_fragment:
+  - kubenode.cgroups.attributes
+  - kubenode.cgroups.attributes.info_module
+options:
+  pods:
+    description:
+      - Pod objects as C(kubectl get pods -o json) returns them (the C(items) list, or the whole
+        List), or bare pod specs with C(containers).
+      - Pods are taken as the API server stores them. kubelet does not copy limits into missing
+        requests; set O(api_defaults) to do that for bare specs first.
+    type: raw
+    required: true
+  api_defaults:
+    description:
+      - Apply the API server's defaulting to each pod first - a container or pod-level limit with
+        no request gets the limit as its request. Output of C(kubectl get) already has it.
+    type: bool
+    default: false
+  memory_capacity:
+    description:
+      - The node's memory capacity (C(MemTotal)), which the Burstable C(oom_score_adj) formula
+        divides by.
+    type: str
+  allocatable_memory:
+    description:
+      - Node memory minus system and kube reserved (kubelet's C(GetNodeAllocatableAbsolute)),
+        used for C(memory.high) without a limit and for C(qosReserved). Defaults to
+        O(memory_capacity).
+    type: str
+  cgroup_driver:
+    description: KubeletConfiguration C(cgroupDriver).
+    type: str
+    choices: [cgroupfs, systemd]
+    default: cgroupfs
+  cgroup_root:
+    description: KubeletConfiguration C(cgroupRoot).
+    type: str
+    default: /
+  cpu_cfs_quota:
+    description: KubeletConfiguration C(cpuCFSQuota). When false no CFS quota is enforced.
+    type: bool
+    default: true
+  cpu_cfs_quota_period:
+    description:
+      - KubeletConfiguration C(cpuCFSQuotaPeriod), a duration such as C(100ms). Other values than
+        C(100ms) need the C(CustomCPUCFSQuotaPeriod) feature gate.
+    type: str
+    default: 100ms
+  feature_gates:
+    description:
+      - KubeletConfiguration C(featureGates). C(MemoryQoS), C(PodLevelResources) (on by default
+        from 1.34), C(CustomCPUCFSQuotaPeriod) and C(QOSReserved) change the values.
+    type: dict
+    default: {}
+  memory_throttling_factor:
+    description:
+      - KubeletConfiguration C(memoryThrottlingFactor), above 0 and at most 1. Defaults to kubelet's
+        default for O(kubelet_version) (0.9, or 0.8 before 1.27).
+    type: float
+  memory_reservation_policy:
+    description: KubeletConfiguration C(memoryReservationPolicy) (kubelet 1.36 and later).
+    type: str
+    choices: [None, TieredReservation]
+  qos_reserved:
+    description: KubeletConfiguration C(qosReserved), such as C({memory: 50%}).
+    type: dict
+  page_size:
+    description: The node's memory page size in bytes, which C(memory.high) is rounded down to.
+    type: int
+    default: 4096
+  pod_pids_limit:
+    description: KubeletConfiguration C(podPidsLimit); positive values limit each pod cgroup.
+    type: int
+  kubelet_version:
+    description: The kubelet release whose rules apply (1.22 to 1.36).
+    type: str
+    default: '1.36'
+notes:
+  - Pod cgroup paths are returned only for pods with C(metadata.uid).
+  - C(cpu_quota) 0 means no quota; -1 means quota disabled (C(cpu_cfs_quota=false)).
+seealso:
+  - module: kubenode.cgroups.allocatable_info
+"""
+
+EXAMPLES = r"""
+- name: Read the pods of this node
+  ansible.builtin.command: kubectl get pods -A -o json --field-selector spec.nodeName={{ inventory_hostname }}
+  register: node_pods
+  changed_when: false
+
+- name: Compute their cgroup values
+  kubenode.cgroups.pod_cgroup_info:
+    pods: "{{ (node_pods.stdout | from_json)['items'] }}"
+    memory_capacity: 64Gi
+    cgroup_driver: systemd
+  register: pod_values
+
+- name: Values for a bare pod spec with MemoryQoS
+  kubenode.cgroups.pod_cgroup_info:
+    pods:
+      - containers:
+          - name: app
+            resources:
+              requests: {cpu: 250m, memory: 256Mi}
+              limits: {cpu: "1", memory: 1Gi}
+    memory_capacity: 16Gi
+    feature_gates: {MemoryQoS: true}
+    kubelet_version: "1.35"
+"""
+
+RETURN = r"""
+pods:
+  description:
+    - One entry per pod - C(name), C(namespace), C(uid), C(qos_class), C(cgroup) (paths under both
+      drivers, when the pod has a uid), C(values) (the pod ResourceConfig), C(v1_files),
+      C(v2_files), C(systemd_properties) and C(containers).
+    - Each container has C(name), C(init), C(sidecar), C(cpu_shares), C(cpu_weight) (C(kubelet)
+      and C(oci)), C(cpu_quota), C(cpu_period), C(memory_limit), C(memory_min), C(memory_low),
+      C(memory_high) and C(oom_score_adj).
+  returned: success
+  type: list
+  elements: dict
+  sample:
+    - qos_class: Burstable
+      values: {cpu_shares: 102, cpu_quota: 20000, cpu_period: 100000, memory: 209715200}
+      containers:
+        - {name: app, cpu_shares: 102, cpu_weight: {kubelet: 4, oci: 17}, oom_score_adj: 994}
+qos:
+  description: The C(kubepods), C(burstable) and C(besteffort) values that all the given pods imply.
+  returned: success
+  type: dict
+  sample: {burstable: {values: {cpu_shares: 102, cpu_weight: 4}}, besteffort: {values: {cpu_shares: 2}}}
+kubelet_version:
+  description: The kubelet release whose rules were applied.
+  returned: success
+  type: str
+  sample: '1.36'
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import plan_pods
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            pods=dict(type='raw', required=True),
+            api_defaults=dict(type='bool', default=False),
+            memory_capacity=dict(type='str'),
+            allocatable_memory=dict(type='str'),
+            cgroup_driver=dict(type='str', choices=['cgroupfs', 'systemd'], default='cgroupfs'),
+            cgroup_root=dict(type='str', default='/'),
+            cpu_cfs_quota=dict(type='bool', default=True),
+            cpu_cfs_quota_period=dict(type='str', default='100ms'),
+            feature_gates=dict(type='dict', default={}),
+            memory_throttling_factor=dict(type='float'),
+            memory_reservation_policy=dict(type='str', choices=['None', 'TieredReservation']),
+            qos_reserved=dict(type='dict'),
+            page_size=dict(type='int', default=4096),
+            pod_pids_limit=dict(type='int'),
+            kubelet_version=dict(type='str', default='1.36'),
+        ),
+        supports_check_mode=True,
+    )
+    try:
+        result = plan_pods(module.params)
+    except KubenodeError as error:
+        module.fail_json(msg=str(error))
+    module.exit_json(changed=False, **result)
+
+
+if __name__ == '__main__':
+    main()
