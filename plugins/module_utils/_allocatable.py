@@ -320,6 +320,12 @@ def plan_node(params):
     absolute = _absolute(cm_capacity, system, kube)
     internal_absolute = _absolute(internal_capacity, system, kube)
 
+    if driver == 'systemd' and cgroup_root not in ('', '/'):
+        try:
+            names.to_systemd(names.node_allocatable_root(cgroup_root, cgroups_per_qos))
+        except KubenodeError:
+            raise KubenodeError('has an empty component, which the systemd cgroup driver cannot name as a slice',
+                                field='cgroup_root', value=cgroup_root)
     page_sizes = sorted(hugepage_limits(dict((k, v) for k, v in capacity.items() if is_hugepages(k))))
     cgroups = {}
     root_parts = names.node_allocatable_root(cgroup_root, cgroups_per_qos)

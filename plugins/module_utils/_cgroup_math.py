@@ -155,15 +155,15 @@ def systemd_cpu_quota(quota_us, period_us):
 def hugepage_unit(size_bytes, field='hugepage size'):
     """HugePageUnitSizeFromByteSize: 2097152 -> "2MB", used in hugetlb.<unit>.* file names."""
     units = ('B', 'KB', 'MB', 'GB', 'TB', 'PB')
-    index = 0
     size = int(size_bytes)
     if size <= 0:
         raise KubenodeError('hugepage size must be positive', field=field, value=size_bytes)
+    index = 0
     while size % 1024 == 0 and index < len(units) - 1:
         size //= 1024
         index += 1
-    if index == 0:
-        raise KubenodeError('size: %d must be guaranteed to divisible into the largest units' % size,
+    if size > 1023:
+        raise KubenodeError('size: %d%s must be guaranteed to divisible into the largest units' % (size, units[index]),
                             field=field, value=size_bytes)
     return '%d%s' % (size, units[index])
 

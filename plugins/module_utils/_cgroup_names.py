@@ -107,11 +107,15 @@ def node_allocatable_root_path(cgroup_root, cgroups_per_qos, driver):
 
 def describe(parts, driver):
     """Every form of one cgroup name that users and writers need."""
+    try:
+        systemd_path, unit = to_systemd(parts), systemd_unit(parts)
+    except KubenodeError:
+        systemd_path = unit = None  # an empty component has no slice name (kubelet would panic)
     result = {
         'name': list(parts),
         'cgroupfs_path': to_cgroupfs(parts),
-        'systemd_path': to_systemd(parts),
-        'systemd_unit': systemd_unit(parts),
+        'systemd_path': systemd_path,
+        'systemd_unit': unit,
     }
     result['path'] = result['systemd_path'] if driver == 'systemd' else result['cgroupfs_path']
     return result

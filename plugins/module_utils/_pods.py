@@ -373,8 +373,7 @@ def oom_score_adj(pod, container, memory_capacity, qos, pod_level):
     if qos == BESTEFFORT:
         return BESTEFFORT_OOM_SCORE_ADJ
     if not memory_capacity:
-        raise KubenodeError('the OOM score of Burstable containers needs the node memory capacity',
-                            field='memory_capacity')
+        return None  # the Burstable formula divides by the node's memory capacity
     request = _memory_request(container)
     remaining = 0
     if pod_level and _pod_level_requests_set(pod):
