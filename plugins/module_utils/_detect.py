@@ -82,20 +82,25 @@ def pid_capacity(proc_path):
     return min(values) if values else None
 
 
+def _binary(value):
+    return str(Quantity.from_int(value, BINARY_SI))
+
+
 def detect_capacity(proc_path='/proc', sys_path='/sys', kubelet_root_dir='/var/lib/kubelet'):
     """(capacity map of integer strings, online CPU ids)."""
     try:
         cpus = online_cpus(sys_path, proc_path)
+        # The formats cAdvisor's capacity uses, so that values print as kubectl shows them.
         capacity = {
             'cpu': str(len(cpus)),
-            'memory': str(memory_total(proc_path)),
-            'ephemeral-storage': str(filesystem_capacity(kubelet_root_dir)),
+            'memory': _binary(memory_total(proc_path)),
+            'ephemeral-storage': _binary(filesystem_capacity(kubelet_root_dir)),
         }
         pids = pid_capacity(proc_path)
         if pids is not None:
             capacity['pid'] = str(pids)
         for name, value in hugepages(sys_path).items():
-            capacity[name] = str(value)
+            capacity[name] = _binary(value)
     except (IOError, OSError) as error:
         raise KubenodeError('cannot detect the node capacity: %s' % error, field='capacity')
     return capacity, cpus
