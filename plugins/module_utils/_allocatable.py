@@ -216,7 +216,7 @@ def cgroup_entry(parts, driver, config, page_sizes, **extra):
                                  for size, limit in sorted(values['hugetlb'].items()))
     if 'cpu_shares' in values:
         values['cpu_weight'] = cgmath.shares_to_weight_kubelet(values['cpu_shares'])
-    entry['values'] = values
+    entry['resources'] = values
     entry.update(cgmath.resource_files(config, page_sizes))
     entry.update(extra)
     return entry

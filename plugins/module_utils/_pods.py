@@ -484,7 +484,7 @@ def plan_pods(params):
         values = dict(config)
         values['hugetlb'] = dict((cgmath.hugepage_unit(s), v) for s, v in sorted(config['hugetlb'].items()))
         values['cpu_weight'] = cgmath.shares_to_weight_kubelet(config['cpu_shares'])
-        entry['values'] = values
+        entry['resources'] = values
         entry.update(cgmath.resource_files(config, []))
         entry['containers'] = [container_values(pod, c, qos, settings) for c in pod.init_containers + pod.containers]
         results.append(entry)
@@ -494,9 +494,9 @@ def plan_pods(params):
     tiers = qos_tiers(root, settings.driver, [], absolute, settings.memory_qos, settings.policy, settings.qos_reserved,
                       burstable_milli, memory_by_qos[GUARANTEED], memory_by_qos[BURSTABLE])
     kubepods = names.describe(root, settings.driver)
-    kubepods['values'] = _kubepods_memory_qos(settings.memory_qos, settings.policy, memory_by_qos[GUARANTEED],
+    kubepods['resources'] = _kubepods_memory_qos(settings.memory_qos, settings.policy, memory_by_qos[GUARANTEED],
                                               memory_by_qos[BURSTABLE])
-    kubepods.update(cgmath.resource_files(kubepods['values'], []))
+    kubepods.update(cgmath.resource_files(kubepods['resources'], []))
     return {'pods': results, 'qos': {'kubepods': kubepods, 'burstable': tiers['burstable'],
                                      'besteffort': tiers['besteffort']},
             'kubelet_version': settings.rules.version}

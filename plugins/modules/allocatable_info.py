@@ -254,7 +254,7 @@ cgroups:
   description:
     - C(kubepods), C(burstable), C(besteffort), and C(system_reserved) and C(kube_reserved) when
       their cgroup is named. Each has the C(name) parts, C(cgroupfs_path), C(systemd_path),
-      C(systemd_unit), C(path) (for the configured driver), C(values) (the ResourceConfig),
+      C(systemd_unit), C(path) (for the configured driver), C(resources) (the ResourceConfig),
       C(v1_files), C(v2_files), C(systemd_properties) (C(v1) and C(v2)) and C(enforced).
   returned: success
   type: dict
@@ -262,7 +262,7 @@ cgroups:
     kubepods:
       name: [kubepods]
       path: /kubepods.slice
-      values: {cpu_shares: 10086, cpu_weight: 385, memory: 10580131840}
+      resources: {cpu_shares: 10086, cpu_weight: 385, memory: 10580131840}
       v2_files: {cpu.weight: "385", memory.max: "10580131840"}
       systemd_properties: {v2: {CPUWeight: "385", MemoryMax: "10580131840"}}
       enforced: true

@@ -140,7 +140,7 @@ RETURN = r"""
 pods:
   description:
     - One entry per pod - C(name), C(namespace), C(uid), C(qos_class), C(cgroup) (paths under both
-      drivers, when the pod has a uid), C(values) (the pod ResourceConfig), C(v1_files),
+      drivers, when the pod has a uid), C(resources) (the pod ResourceConfig), C(v1_files),
       C(v2_files), C(systemd_properties) and C(containers).
     - Each container has C(name), C(init), C(sidecar), C(cpu_shares), C(cpu_weight) (C(kubelet)
       and C(oci)), C(cpu_quota), C(cpu_period), C(memory_limit), C(memory_min), C(memory_low),
@@ -150,14 +150,14 @@ pods:
   elements: dict
   sample:
     - qos_class: Burstable
-      values: {cpu_shares: 102, cpu_quota: 20000, cpu_period: 100000, memory: 209715200}
+      resources: {cpu_shares: 102, cpu_quota: 20000, cpu_period: 100000, memory: 209715200}
       containers:
         - {name: app, cpu_shares: 102, cpu_weight: {kubelet: 4, oci: 17}, oom_score_adj: 994}
 qos:
   description: The C(kubepods), C(burstable) and C(besteffort) values that all the given pods imply.
   returned: success
   type: dict
-  sample: {burstable: {values: {cpu_shares: 102, cpu_weight: 4}}, besteffort: {values: {cpu_shares: 2}}}
+  sample: {burstable: {resources: {cpu_shares: 102, cpu_weight: 4}}, besteffort: {resources: {cpu_shares: 2}}}
 kubelet_version:
   description: The kubelet release whose rules were applied.
   returned: success

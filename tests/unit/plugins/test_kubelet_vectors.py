@@ -103,7 +103,7 @@ def check_vector(vector, run_module):
             args['feature_gates']['CustomCPUCFSQuotaPeriod'] = True
         if 'Unified' in expected:
             args['feature_gates']['MemoryQoS'] = True
-        values = run_module(pod_cgroup_info, args)['pods'][0]['values']
+        values = run_module(pod_cgroup_info, args)['pods'][0]['resources']
         if 'Unified' in expected:
             unified = expected['Unified'] or {}
             assert str(values['memory_min']) == unified['memory.min'] if unified else 'memory_min' not in values
@@ -120,7 +120,7 @@ def check_vector(vector, run_module):
         assert values.get('memory') == expected['Memory']
     elif function.startswith('HugePageLimits'):
         spec = {'containers': [container({'requests': inputs['resourceList']})]}
-        values = run_module(pod_cgroup_info, {'pods': [spec]})['pods'][0]['values']
+        values = run_module(pod_cgroup_info, {'pods': [spec]})['pods'][0]['resources']
         expected_units = dict((FILTERS['hugepage_size_name'](int(size)), limit)
                               for size, limit in expected['hugePageLimits'].items())
         assert values['hugetlb'] == expected_units
@@ -163,7 +163,7 @@ def check_vector(vector, run_module):
     elif function.startswith('cgroupCommon.toResources'):
         result = run_module(allocatable_info, {'capacity': {'cpu': '1', 'memory': '1Gi'}})
         files = result['cgroups']['kubepods']['v2_files' if inputs['cgroupVersion'] == 2 else 'v1_files']
-        assert result['cgroups']['kubepods']['values']['cpu_shares'] == inputs['CPUShares']
+        assert result['cgroups']['kubepods']['resources']['cpu_shares'] == inputs['CPUShares']
         if inputs['cgroupVersion'] == 2:
             assert files['cpu.weight'] == str(expected['CpuWeight']) and 'cpu.shares' not in files
         else:
@@ -182,9 +182,9 @@ def check_vector(vector, run_module):
         assert expected['oom_score_adj_min'] <= score <= expected['oom_score_adj_max']
     elif function.startswith('qosContainerManager.UpdateCgroups'):
         result = run_module(pod_cgroup_info, {'pods': QOS_PODS[inputs['activePods']], 'memory_capacity': '8Gi'})
-        assert result['qos']['burstable']['values']['cpu_shares'] == expected['burstable.CPUShares']
-        assert result['qos']['besteffort']['values']['cpu_shares'] == expected['besteffort.CPUShares']
-        assert 'cpu_shares' not in result['qos']['kubepods']['values']
+        assert result['qos']['burstable']['resources']['cpu_shares'] == expected['burstable.CPUShares']
+        assert result['qos']['besteffort']['resources']['cpu_shares'] == expected['besteffort.CPUShares']
+        assert 'cpu_shares' not in result['qos']['kubepods']['resources']
     elif function.startswith('qosContainerManager.setMemoryQoS'):
         policy = inputs.get('memoryReservationPolicy', 'TieredReservation')
         pods = QOS_PODS.get(inputs.get('activePods'), QOS_PODS[

@@ -41,7 +41,7 @@ def test_default_plan_uses_kubelet_defaults(run_module):
     assert q(result['allocatable'], 'memory') == '15260Mi'
     assert 'pid' not in result['allocatable'] and 'pid' in result['allocatable_absolute']
     kubepods = result['cgroups']['kubepods']
-    assert kubepods['values']['memory'] == 16 * 1024 ** 3  # no eviction term, nothing reserved
+    assert kubepods['resources']['memory'] == 16 * 1024 ** 3  # no eviction term, nothing reserved
     assert kubepods['v1_files']['hugetlb.2MB.limit_in_bytes'] == str(1 << 62)
     assert kubepods['v2_files']['pids.max'] == '4194304'
     assert result['cgroups']['besteffort']['v1_files']['cpu.shares'] == '2'
@@ -80,8 +80,8 @@ def test_pods_enforcement_and_reserved_cgroups(run_module):
                   system_reserved_cgroup='/system.slice', kube_reserved_cgroup='/kube.slice/kube-reserved.slice')
     cgroups = result['cgroups']
     assert cgroups['kubepods']['path'] == '/kubepods.slice'
-    assert cgroups['kubepods']['values']['cpu_shares'] == 3328  # 3250m
-    assert cgroups['kubepods']['values']['memory'] == (16 * 1024 - 1536) * 1024 ** 2
+    assert cgroups['kubepods']['resources']['cpu_shares'] == 3328  # 3250m
+    assert cgroups['kubepods']['resources']['memory'] == (16 * 1024 - 1536) * 1024 ** 2
     system = cgroups['system_reserved']
     assert system['path'] == '/system.slice' and system['enforced'] is True
     assert system['v1_files']['memory.limit_in_bytes'] == str(1024 ** 3)
@@ -95,7 +95,7 @@ def test_pods_enforcement_and_reserved_cgroups(run_module):
 
 def test_pods_not_enforced_writes_capacity(run_module):
     result = plan(run_module, system_reserved={'memory': '1Gi'}, enforce_node_allocatable=[])
-    assert result['cgroups']['kubepods']['values']['memory'] == 16 * 1024 ** 3
+    assert result['cgroups']['kubepods']['resources']['memory'] == 16 * 1024 ** 3
     assert result['cgroups']['kubepods']['source'] == 'capacity'
 
 
@@ -112,7 +112,7 @@ def test_memory_qos_and_qos_reserved(run_module):
                   qos_reserved={'memory': '50%'}, system_reserved={'memory': '1Gi'}, system_reserved_cgroup='/system',
                   enforce_node_allocatable=['pods', 'system-reserved'])
     assert result['cgroups']['system_reserved']['v2_files']['memory.min'] == str(1024 ** 3)
-    assert result['cgroups']['burstable']['values']['memory'] == 15 * 1024 ** 3
+    assert result['cgroups']['burstable']['resources']['memory'] == 15 * 1024 ** 3
     assert 'memory.min' not in result['cgroups']['burstable']['v2_files']
     tiered = plan(run_module, feature_gates={'MemoryQoS': True}, memory_reservation_policy='TieredReservation')
     assert tiered['cgroups']['kubepods']['v2_files']['memory.min'] == '0'

@@ -39,7 +39,7 @@ def test_sidecars_and_init_containers_follow_kubelet(run_module):
            'containers': [container('app', {'cpu': '200m'})]}
     result = run(run_module, [pod])['pods'][0]
     # max(200m + 100m, 500m + 100m sidecar started before it) = 600m
-    assert result['values']['cpu_shares'] == 614
+    assert result['resources']['cpu_shares'] == 614
     sidecar = result['containers'][0]
     assert sidecar['init'] and sidecar['sidecar'] and not result['containers'][1]['sidecar']
 
@@ -47,7 +47,7 @@ def test_sidecars_and_init_containers_follow_kubelet(run_module):
 def test_overhead_is_added_to_requests_and_set_limits(run_module):
     pod = {'overhead': {'cpu': '100m', 'memory': '10Mi'},
            'containers': [container('app', {'cpu': '100m', 'memory': '100Mi'}, {'cpu': '200m', 'memory': '200Mi'})]}
-    values = run(run_module, [pod])['pods'][0]['values']
+    values = run(run_module, [pod])['pods'][0]['resources']
     assert values['cpu_shares'] == 204 and values['cpu_quota'] == 30000 and values['memory'] == 210 * MI
 
 
@@ -71,11 +71,11 @@ def test_memory_reservation_policy_1_36(run_module):
     pods = [{'containers': [container('g', {'cpu': '1', 'memory': '1Gi'}, {'cpu': '1', 'memory': '1Gi'})]},
             {'containers': [container('b', {'memory': '512Mi'})]}]
     result = run(run_module, pods, feature_gates={'MemoryQoS': True}, memory_reservation_policy='TieredReservation')
-    assert result['pods'][0]['values']['memory_min'] == GI
-    assert result['pods'][1]['values']['memory_low'] == 512 * MI and 'memory_min' not in result['pods'][1]['values']
+    assert result['pods'][0]['resources']['memory_min'] == GI
+    assert result['pods'][1]['resources']['memory_low'] == 512 * MI and 'memory_min' not in result['pods'][1]['resources']
     assert result['qos']['kubepods']['v2_files']['memory.min'] == str(GI + 512 * MI)
     none = run(run_module, pods, feature_gates={'MemoryQoS': True})
-    assert 'memory_min' not in none['pods'][0]['values']
+    assert 'memory_min' not in none['pods'][0]['resources']
 
 
 def test_oom_score_sidecar_and_pod_level(run_module):
@@ -100,7 +100,7 @@ def test_paths_weights_and_kubectl_list(run_module):
                                      'kubepods-burstable-pod6c1a4e95_6bb6_11e6_bc26_28d2444e470d.slice')
     assert pod['cgroup']['cgroupfs_path'] == '/kubepods/burstable/pod6c1a4e95-6bb6-11e6-bc26-28d2444e470d'
     assert pod['containers'][0]['cpu_weight'] == {'kubelet': 39, 'oci': 100}
-    assert result['qos']['burstable']['values']['cpu_shares'] == 1024
+    assert result['qos']['burstable']['resources']['cpu_shares'] == 1024
 
 
 def test_api_defaults_make_limits_only_pods_guaranteed(run_module):
@@ -113,7 +113,7 @@ def test_api_defaults_make_limits_only_pods_guaranteed(run_module):
 def test_cfs_quota_disabled_and_pids(run_module):
     pod = {'containers': [container('c', {'cpu': '1', 'memory': '1Gi'}, {'cpu': '1', 'memory': '1Gi'})]}
     result = run(run_module, [pod], cpu_cfs_quota=False, pod_pids_limit=4096)['pods'][0]
-    assert result['values']['cpu_quota'] == -1 and result['v2_files']['cpu.max'] == 'max 100000'
+    assert result['resources']['cpu_quota'] == -1 and result['v2_files']['cpu.max'] == 'max 100000'
     assert result['v1_files']['pids.max'] == '4096'
     assert result['containers'][0]['cpu_quota'] is None
 
