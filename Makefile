@@ -6,17 +6,16 @@ PYTHON ?= python3
 VENV := $(CURDIR)/.venv
 BIN := $(VENV)/bin
 CACHE := $(CURDIR)/.cache
-# The collection seen at ansible_collections/kubenode/cgroups: a link for ansible and pytest,
-# a copy for ansible-test (which insists on the real path).
+# The collection seen at ansible_collections/kubenode/cgroups: a link for ansible and pytest;
+# ansible-test gets a copy in a temporary directory (it wants the real path, not a hidden one).
 COLLECTIONS := $(CACHE)/collections
-SANITY_ROOT := $(CACHE)/sanity/ansible_collections/kubenode/cgroups
 export ANSIBLE_HOME := $(CACHE)/ansible
 export ANSIBLE_COLLECTIONS_PATH := $(COLLECTIONS)
 export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help venv link demo test sanity units integration bench clean
+.PHONY: help venv deps link demo test sanity units integration bench clean
 
 help:
 	@echo "make demo   - plan this machine's Node Allocatable (read-only) and print the breakdown"
@@ -30,19 +29,38 @@ $(BIN)/.installed: requirements.txt
 
 venv: $(BIN)/.installed
 
+# Debian packages the tests use; installed only when missing (root on the CI machines).
+APT_PACKAGES := shellcheck
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing: $$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
 link:
 	@mkdir -p $(COLLECTIONS)/ansible_collections/kubenode $(ANSIBLE_LOCAL_TEMP)
 	@ln -sfn $(CURDIR) $(COLLECTIONS)/ansible_collections/kubenode/cgroups
 
 demo: venv link
-	$(BIN)/ansible-playbook -i localhost, -c local playbooks/demo.yml
+	ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(BIN)/ansible-playbook -i localhost, -c local \
+	  -e "ansible_python_interpreter=$(BIN)/python" playbooks/demo.yml
 
 test: sanity units integration
 
-sanity: venv
-	rm -rf $(CACHE)/sanity && mkdir -p $(SANITY_ROOT)
-	git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C $(SANITY_ROOT)
-	cd $(SANITY_ROOT) && PATH=$(BIN):$$PATH $(BIN)/ansible-test sanity --requirements --python 3.11 --color no
+# ansible-test bootstraps pip in its sanity venvs with a script it downloads from a host
+# these machines cannot reach; it uses a cached copy first, so give it an offline one.
+PIP_BOOTSTRAP := $(HOME)/.ansible/test/cache/get_pip_24_2.py
+
+$(PIP_BOOTSTRAP): hacking/get_pip_offline.py
+	mkdir -p $(dir $@)
+	cp $< $@
+
+sanity: venv deps $(PIP_BOOTSTRAP)
+	@set -e; root=$$(mktemp -d); trap 'rm -rf "$$root"' EXIT; \
+	dest=$$root/ansible_collections/kubenode/cgroups; mkdir -p $$dest; \
+	git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C $$dest; \
+	cd $$dest && PATH=$(BIN):$$PATH $(BIN)/ansible-test sanity --requirements --python 3.11 --color no --exclude hacking/
 
 units: venv link
 	PYTHONPATH=$(COLLECTIONS) $(BIN)/python -m pytest -p no:cacheprovider tests/unit

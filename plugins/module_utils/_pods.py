@@ -494,8 +494,8 @@ def plan_pods(params):
     tiers = qos_tiers(root, settings.driver, [], absolute, settings.memory_qos, settings.policy, settings.qos_reserved,
                       burstable_milli, memory_by_qos[GUARANTEED], memory_by_qos[BURSTABLE])
     kubepods = names.describe(root, settings.driver)
-    kubepods['resources'] = _kubepods_memory_qos(settings.memory_qos, settings.policy, memory_by_qos[GUARANTEED],
-                                              memory_by_qos[BURSTABLE])
+    kubepods['resources'] = _kubepods_memory_qos(
+        settings.memory_qos, settings.policy, memory_by_qos[GUARANTEED], memory_by_qos[BURSTABLE])
     kubepods.update(cgmath.resource_files(kubepods['resources'], []))
     return {'pods': results, 'qos': {'kubepods': kubepods, 'burstable': tiers['burstable'],
                                      'besteffort': tiers['besteffort']},

@@ -125,4 +125,3 @@ def report_list(resources):
 def cpu_quantity(count):
     """strconv.Itoa(cpus) parsed as a quantity: what reservedSystemCPUs puts in systemReserved."""
     return parse_quantity(str(count))
-

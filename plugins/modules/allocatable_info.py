@@ -34,7 +34,7 @@ extends_documentation_fragment:
 options:
   capacity:
     description:
-      - The node capacity, resource name to quantity, for example C({cpu: "8", memory: 32Gi}).
+      - The node capacity, a mapping of resource name to quantity (for example C(memory) to C(32Gi)).
       - Recognised names are C(cpu), C(memory), C(ephemeral-storage), C(pid), C(pods) and
         C(hugepages-<size>). A plain number for C(cpu) means cores.
       - Detected on the target when omitted.
@@ -53,8 +53,8 @@ options:
     default: {}
   eviction_hard:
     description:
-      - KubeletConfiguration C(evictionHard), signal to threshold, for example
-        C({memory.available: 100Mi, nodefs.available: 10%}), or the flag form
+      - KubeletConfiguration C(evictionHard), a mapping of signal to threshold (for example
+        C(memory.available) to C(100Mi) and C(nodefs.available) to C(10%)), or the flag form
         C(memory.available<100Mi,nodefs.available<10%).
       - Omitted means kubelet's defaults. A value replaces the defaults entirely unless
         O(merge_default_eviction_settings) is set, exactly as in kubelet.
@@ -106,7 +106,7 @@ options:
     type: str
   qos_reserved:
     description:
-      - KubeletConfiguration C(qosReserved), for example C({memory: 50%}). Needs the
+      - KubeletConfiguration C(qosReserved), for example C(memory) to C(50%). Needs the
         C(QOSReserved) feature gate.
     type: dict
   feature_gates:
@@ -158,7 +158,7 @@ options:
     type: path
     default: /var/lib/kubelet
 notes:
-  - Every quantity is returned as C({quantity, value}) - the canonical Kubernetes string and an
+  - Every quantity is returned as a C(quantity) and C(value) pair - the canonical Kubernetes string and an
     integer, in millicores for C(cpu) and in plain units (bytes, pids, pages, pods) otherwise.
   - The C(kubepods) hugetlb limits are those kubelet's QoS loop keeps (C(1<<62)); at start-up
     kubelet briefly writes allocatable hugepages there.

@@ -24,7 +24,7 @@ description:
     (runc 1.3.2 and later).
   - Returns the QoS tier values the pods imply together - burstable C(cpu.shares), MemoryQoS
     C(memory.min) and C(memory.low), and C(qosReserved) memory limits.
-  - Sidecars (init containers with C(restartPolicy: Always)), pod overhead and pod-level
+  - Sidecars (init containers whose C(restartPolicy) is C(Always)), pod overhead and pod-level
     resources follow kubelet's rules. Never changes anything.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
@@ -90,7 +90,8 @@ options:
     type: str
     choices: [None, TieredReservation]
   qos_reserved:
-    description: KubeletConfiguration C(qosReserved), such as C({memory: 50%}).
+    description:
+      - KubeletConfiguration C(qosReserved), for example C(memory) to C(50%).
     type: dict
   page_size:
     description: The node's memory page size in bytes, which C(memory.high) is rounded down to.
