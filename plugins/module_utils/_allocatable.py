@@ -412,3 +412,30 @@ def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, 
     return cgroup_entry(parts, driver, config, page_sizes if enforced else [], enforced=enforced,
                         enforcement=full if full in enforce else (compressible if enforced else None),
                         configured_name=cgroup_name)
+
+
+def plan_argument_spec():
+    """The options every module that takes a node plan accepts (doc fragment kubenode.cgroups.plan)."""
+    return dict(
+        capacity=dict(type='dict'),
+        system_reserved=dict(type='dict', default={}),
+        kube_reserved=dict(type='dict', default={}),
+        eviction_hard=dict(type='raw'),
+        merge_default_eviction_settings=dict(type='bool', default=False),
+        reserved_system_cpus=dict(type='str'),
+        enforce_node_allocatable=dict(type='list', elements='str', default=['pods']),
+        cgroups_per_qos=dict(type='bool', default=True),
+        cgroup_root=dict(type='str', default='/'),
+        cgroup_driver=dict(type='str', choices=['cgroupfs', 'systemd'], default='cgroupfs'),
+        system_reserved_cgroup=dict(type='str'),
+        kube_reserved_cgroup=dict(type='str'),
+        qos_reserved=dict(type='dict'),
+        feature_gates=dict(type='dict', default={}),
+        memory_reservation_policy=dict(type='str', choices=['None', 'TieredReservation']),
+        kubelet_version=dict(type='str', default='1.36'),
+        profile=dict(type='str', choices=['static', 'gke', 'eks', 'aks', 'aks-legacy'], default='static'),
+        max_pods=dict(type='int'),
+        proc_path=dict(type='path', default='/proc'),
+        sys_path=dict(type='path', default='/sys'),
+        kubelet_root_dir=dict(type='path', default='/var/lib/kubelet'),
+    )

@@ -1,0 +1,141 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+
+class ModuleDocFragment(object):
+
+    # The node plan's inputs: KubeletConfiguration settings and the node capacity.
+    DOCUMENTATION = r"""
+options:
+  capacity:
+    description:
+      - The node capacity, a mapping of resource name to quantity (for example C(memory) to C(32Gi)).
+      - Recognised names are C(cpu), C(memory), C(ephemeral-storage), C(pid), C(pods) and
+        C(hugepages-<size>). A plain number for C(cpu) means cores.
+      - Detected on the target when omitted.
+    type: dict
+  system_reserved:
+    description:
+      - KubeletConfiguration C(systemReserved). Only C(cpu), C(memory), C(ephemeral-storage) and
+        C(pid) can be reserved.
+    type: dict
+    default: {}
+  kube_reserved:
+    description:
+      - KubeletConfiguration C(kubeReserved). With O(profile) these values override the
+        profile's.
+    type: dict
+    default: {}
+  eviction_hard:
+    description:
+      - KubeletConfiguration C(evictionHard), a mapping of signal to threshold (for example
+        C(memory.available) to C(100Mi) and C(nodefs.available) to C(10%)), or the flag form
+        C(memory.available<100Mi,nodefs.available<10%).
+      - Omitted means kubelet's defaults. A value replaces the defaults entirely unless
+        O(merge_default_eviction_settings) is set, exactly as in kubelet.
+      - Only C(memory.available) and C(nodefs.available) reduce Node Allocatable.
+    type: raw
+  merge_default_eviction_settings:
+    description:
+      - KubeletConfiguration C(mergeDefaultEvictionSettings) (kubelet 1.33 and later).
+    type: bool
+    default: false
+  reserved_system_cpus:
+    description:
+      - KubeletConfiguration C(reservedSystemCPUs), a cpuset such as C(0-1).
+      - Replaces C(systemReserved.cpu) with the number of CPUs in the set and drops
+        C(kubeReserved.cpu), as kubelet does.
+    type: str
+  enforce_node_allocatable:
+    description:
+      - KubeletConfiguration C(enforceNodeAllocatable).
+    type: list
+    elements: str
+    default: [pods]
+  cgroups_per_qos:
+    description:
+      - KubeletConfiguration C(cgroupsPerQOS).
+    type: bool
+    default: true
+  cgroup_root:
+    description:
+      - KubeletConfiguration C(cgroupRoot), in cgroupfs form.
+    type: str
+    default: /
+  cgroup_driver:
+    description:
+      - KubeletConfiguration C(cgroupDriver). kubelet's own default is C(cgroupfs); kubeadm
+        writes C(systemd).
+    type: str
+    choices: [cgroupfs, systemd]
+    default: cgroupfs
+  system_reserved_cgroup:
+    description:
+      - KubeletConfiguration C(systemReservedCgroup). Under the systemd driver it must name a
+        slice whose basename encodes its parents, for example C(/system.slice).
+    type: str
+  kube_reserved_cgroup:
+    description:
+      - KubeletConfiguration C(kubeReservedCgroup), for example C(/kube.slice) or
+        C(/kube.slice/kube-reserved.slice).
+    type: str
+  qos_reserved:
+    description:
+      - KubeletConfiguration C(qosReserved), for example C(memory) to C(50%). Needs the
+        C(QOSReserved) feature gate.
+    type: dict
+  feature_gates:
+    description:
+      - KubeletConfiguration C(featureGates), gate name to C(true) or C(false). C(MemoryQoS) and
+        C(QOSReserved) change the plan.
+    type: dict
+    default: {}
+  memory_reservation_policy:
+    description:
+      - KubeletConfiguration C(memoryReservationPolicy) (kubelet 1.36 and later).
+    type: str
+    choices: [None, TieredReservation]
+  kubelet_version:
+    description:
+      - The kubelet release whose rules apply (1.22 to 1.36), such as C(1.34) or C(v1.34.2).
+    type: str
+    default: '1.36'
+  profile:
+    description:
+      - Size C(kubeReserved) (and, when O(eviction_hard) is unset, C(evictionHard)) like a managed
+        service does. C(static) uses only the explicit values.
+      - C(gke) - GKE's memory and CPU tiers, C(memory.available<100Mi).
+      - C(eks) - C(11*maxPods+255Mi), the CPU tiers, C(1Gi) of ephemeral storage. Needs O(max_pods).
+      - C(aks) - AKS 1.29 and later, C(min(20Mi*maxPods+50Mi, 25% of memory)). Needs O(max_pods).
+      - C(aks-legacy) - AKS before 1.29, the GKE memory tiers and C(memory.available<750Mi).
+      - Fractions are floored - CPU per tier in millicores, memory to whole MiB.
+    type: str
+    choices: [static, gke, eks, aks, aks-legacy]
+    default: static
+  max_pods:
+    description:
+      - KubeletConfiguration C(maxPods). Adds C(pods) to the capacity, and sizes the C(eks) and
+        C(aks) profiles.
+    type: int
+  proc_path:
+    description:
+      - Where C(/proc) is, for capacity detection.
+    type: path
+    default: /proc
+  sys_path:
+    description:
+      - Where C(/sys) is, for capacity detection.
+    type: path
+    default: /sys
+  kubelet_root_dir:
+    description:
+      - kubelet's root directory, whose filesystem gives C(ephemeral-storage) when detected.
+    type: path
+    default: /var/lib/kubelet
+"""

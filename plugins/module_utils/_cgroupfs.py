@@ -1,0 +1,127 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Reading and writing cgroupfs: the host's cgroup mode, hierarchies and cgroup files.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Thin I/O over a configurable mount point, so tests run on a fake tree. cgroup files are
+written in place (a rename would not reach the kernel) and only after comparing.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import errno
+import os
+import re
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+
+# Controllers kubelet validates (cgroup_v1_manager_linux.go / cgroup_v2_manager_linux.go).
+V1_REQUIRED = ('cpu', 'cpuacct', 'cpuset', 'memory', 'pids', 'systemd')
+V1_OPTIONAL = ('hugetlb',)
+V2_CONTROLLERS = ('cpu', 'cpuset', 'memory', 'hugetlb', 'pids')
+MEMORY_FILES = ('memory.limit_in_bytes', 'memory.max', 'memory.min', 'memory.low')
+PAGE_SIZE = 4096
+# What v1 memory.limit_in_bytes shows when unlimited (PAGE_COUNTER_MAX in 4 KiB pages).
+V1_UNLIMITED_MEMORY = 9223372036854771712
+_UNITS = {'KB': 1 << 10, 'MB': 1 << 20, 'GB': 1 << 30, 'TB': 1 << 40, 'PB': 1 << 50}
+
+
+class CgroupWriteError(KubenodeError):
+    """The kernel refused a write; says which file, which value and why."""
+
+
+def read_mountinfo(proc_path):
+    """[(mount point, fs type, super options)] from <proc>/self/mountinfo."""
+    mounts = []
+    with open(os.path.join(proc_path, 'self/mountinfo')) as handle:
+        for line in handle:
+            fields = line.split()
+            if ' - ' not in line or len(fields) < 10:
+                continue
+            separator = fields.index('-')
+            mount_point = fields[4].replace('\\040', ' ')
+            mounts.append((mount_point, fields[separator + 1], fields[separator + 3]))
+    return mounts
+
+
+def detect_layout(proc_path, cgroupfs_path):
+    """The cgroup mode under cgroupfs_path: v2, hybrid or v1, and where each hierarchy is."""
+    root = cgroupfs_path.rstrip('/') or '/'
+    v1, unified = {}, None
+    for mount_point, fs_type, options in read_mountinfo(proc_path):
+        if mount_point != root and not mount_point.startswith(root + '/'):
+            continue
+        if fs_type == 'cgroup2':
+            unified = mount_point
+        elif fs_type == 'cgroup':
+            for option in options.split(','):
+                name = option[len('name='):] if option.startswith('name=') else option
+                if name in V1_REQUIRED + V1_OPTIONAL + ('net_cls', 'net_prio', 'blkio', 'devices', 'freezer',
+                                                         'perf_event', 'rdma', 'misc'):
+                    v1[name] = mount_point
+    if unified == root:
+        mode = 'v2'
+    elif v1:
+        mode = 'hybrid' if unified else 'v1'
+    else:
+        raise KubenodeError('no cgroup filesystem is mounted there', field='cgroupfs_path', value=cgroupfs_path)
+    return {'mode': mode, 'v1_hierarchies': v1, 'unified': unified}
+
+
+def read_file(path):
+    try:
+        with open(path) as handle:
+            return handle.read().strip()
+    except (IOError, OSError) as error:
+        if error.errno in (errno.ENOENT, errno.ENOTDIR):
+            return None
+        raise
+
+
+def write_file(path, value):
+    """Write a cgroup file in place; a refusal becomes a CgroupWriteError naming file and value."""
+    try:
+        with open(path, 'w') as handle:
+            handle.write(value)
+    except (IOError, OSError) as error:
+        raise CgroupWriteError('the kernel refused %s for %s: %s' % (value, path, os.strerror(error.errno)),
+                               field=path, value=value)
+
+
+def hugetlb_page_bytes(file_name):
+    match = re.match(r'^hugetlb\.([0-9]+)([KMGTP]B)\.', file_name)
+    return int(match.group(1)) * _UNITS[match.group(2)] if match else None
+
+
+def normalize(file_name, value):
+    """Compare what we write with what the kernel shows: unlimited spellings, page rounding, cpusets."""
+    if value is None:
+        return None
+    value = value.strip()
+    if file_name.startswith('memory.') or file_name == 'pids.max':
+        if value in ('max', '-1') or (value.isdigit() and int(value) >= V1_UNLIMITED_MEMORY):
+            return 'max'
+        if file_name in MEMORY_FILES and value.isdigit():
+            return str(int(value) // PAGE_SIZE * PAGE_SIZE)
+    page = hugetlb_page_bytes(file_name)
+    if page and value.isdigit():
+        return str(int(value) // page * page)
+    if file_name in ('cpuset.cpus', 'cpuset.mems'):
+        return ','.join(str(c) for c in _expand(value))
+    if file_name == 'cpu.max':
+        parts = value.split()
+        return ' '.join(parts) if len(parts) == 2 else '%s 100000' % parts[0]
+    return value
+
+
+def _expand(cpuset):
+    cpus = []
+    for part in [p for p in cpuset.split(',') if p]:
+        bounds = part.split('-')
+        cpus.extend(range(int(bounds[0]), int(bounds[-1]) + 1))
+    return cpus

@@ -1,0 +1,219 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What node_cgroups must do to make the live cgroups match the plan.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+The planners read the live state through the thin helpers in _cgroupfs and return an ordered
+list of operations; the module executes them (or, in check mode, only reports them).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+
+MANAGEABLE = ('kubepods', 'burstable', 'besteffort', 'system_reserved', 'kube_reserved')
+# Slices systemd ships: we add a drop-in instead of replacing their unit.
+SYSTEMD_SHIPPED_SLICES = ('-.slice', 'system.slice', 'user.slice', 'machine.slice')
+DROPIN_NAME = '50-kubenode-cgroups.conf'
+_LIMIT_PREFIXES = ('memory.', 'pids.', 'hugetlb.', 'cpuset.')
+_V1_HIERARCHY_BY_PREFIX = (('cpu.', 'cpu'), ('memory.', 'memory'), ('pids.', 'pids'), ('hugetlb.', 'hugetlb'),
+                           ('cpuset.', 'cpuset'))
+
+
+class Operation(object):
+    """One step: mkdir, enable (subtree_control), write, unit, start, rmdir, stop, remove."""
+
+    __slots__ = ('kind', 'path', 'value', 'before', 'cgroup', 'depth', 'shrink')
+
+    def __init__(self, kind, path, value=None, before=None, cgroup=None, depth=0, shrink=False):
+        self.kind, self.path, self.value, self.before = kind, path, value, before
+        self.cgroup, self.depth, self.shrink = cgroup, depth, shrink
+
+    def describe(self):
+        if self.kind == 'write':
+            return 'write %s: %s -> %s' % (self.path, self.before if self.before is not None else '(none)', self.value)
+        if self.kind == 'enable':
+            return 'enable %s in %s' % (self.value, self.path)
+        if self.kind == 'unit':
+            return '%s %s' % ('update' if self.before is not None else 'create', self.path)
+        return '%s %s' % (self.kind, self.path)
+
+
+def safe_join(root, relative, field):
+    """root + an absolute cgroup path, refusing anything that would leave root."""
+    parts = relative.strip('/').split('/') if relative.strip('/') else []
+    if any(part in ('', '.', '..') for part in parts):
+        raise KubenodeError('cgroup paths must not contain empty, "." or ".." components', field=field,
+                            value=relative)
+    path = os.path.normpath(os.path.join(root, *parts)) if parts else os.path.normpath(root)
+    if path != os.path.normpath(root) and not path.startswith(os.path.normpath(root) + os.sep):
+        raise KubenodeError('resolves outside the cgroup root %s' % root, field=field, value=relative)
+    return path
+
+
+def _is_limit(file_name):
+    return file_name.startswith(_LIMIT_PREFIXES)
+
+
+def _as_number(value):
+    if value is None:
+        return None
+    if value == 'max':
+        return float('inf')
+    try:
+        return int(value)
+    except ValueError:
+        return None
+
+
+def _write_operation(path, file_name, desired, cgroup, depth):
+    """A write when the live value differs from the desired one after normalisation, else None."""
+    current = fs.read_file(path)
+    if current is not None and fs.normalize(file_name, current) == fs.normalize(file_name, desired):
+        return None
+    before, after = _as_number(fs.normalize(file_name, current)), _as_number(fs.normalize(file_name, desired))
+    shrink = _is_limit(file_name) and before is not None and after is not None and after < before
+    return Operation('write', path, desired, current, cgroup, depth, shrink)
+
+
+def ordered(operations):
+    """Create and enable top-down, grow limits parents first, shrink them children first.
+
+    A directory at depth d is made (and a v1 cpuset filled) before the controllers are enabled in
+    its cgroup.subtree_control, and that happens before its children at depth d+1 are made.
+    """
+    rank = {'mkdir': 0, 'copy': 1, 'enable': 2}
+    setup = sorted([o for o in operations if o.kind in rank], key=lambda o: (o.depth, rank[o.kind]))
+    grow = sorted([o for o in operations if o.kind == 'write' and not o.shrink], key=lambda o: o.depth)
+    shrink = sorted([o for o in operations if o.kind == 'write' and o.shrink], key=lambda o: -o.depth)
+    return setup + grow + shrink
+
+
+def _depth(relative):
+    return len([p for p in relative.split('/') if p])
+
+
+def plan_cgroupfs(entries, layout, root, check_missing_file, only_hierarchies=None, create_dirs=True):
+    """Operations for the cgroupfs driver. entries: [(key, plan entry)] with 'cgroupfs_path'.
+
+    only_hierarchies: on v1, touch only these (the systemd driver's cpuset and hugetlb).
+    create_dirs: on v2, whether the directories are ours to create (not when systemd makes them).
+    """
+    operations, planned = [], set()
+    if layout['mode'] == 'v2':
+        offered = set((fs.read_file(os.path.join(root, 'cgroup.controllers')) or '').split())
+        wanted = [c for c in fs.V2_CONTROLLERS if c in offered]
+        enabled_in = set()
+        for key, entry in entries:
+            relative = entry['cgroupfs_path']
+            directory = safe_join(root, relative, '%s path' % key)
+            operations.extend(_v2_enable(root, relative, wanted, enabled_in, key))
+            if create_dirs:
+                operations.extend(_mkdirs(root, relative, key, planned))
+            operations.extend(_file_writes(key, entry['v2_files'], lambda f, d=directory: d, relative,
+                                           check_missing_file))
+        return ordered(operations)
+    hierarchies = layout['v1_hierarchies']
+    if only_hierarchies is not None:
+        hierarchies = dict((h, p) for h, p in hierarchies.items() if h in only_hierarchies)
+    missing = [h for h in fs.V1_REQUIRED if h not in hierarchies and only_hierarchies is None]
+    if missing:
+        raise KubenodeError('cgroup v1 hierarchies kubelet needs are not mounted: %s' % ', '.join(missing),
+                            field='cgroupfs_path', value=root)
+    for key, entry in entries:
+        relative = entry['cgroupfs_path']
+        for hierarchy in fs.V1_REQUIRED + fs.V1_OPTIONAL:
+            if hierarchy in hierarchies:
+                operations.extend(_mkdirs(hierarchies[hierarchy], relative, key, planned, hierarchy == 'cpuset'))
+        operations.extend(_file_writes(key, entry['v1_files'],
+                                       lambda f, r=relative: _v1_dir(hierarchies, f, r), relative, check_missing_file))
+    return ordered(operations)
+
+
+def _v1_dir(hierarchies, file_name, relative):
+    for prefix, hierarchy in _V1_HIERARCHY_BY_PREFIX:
+        if file_name.startswith(prefix):
+            if hierarchy not in hierarchies:
+                return None
+            return safe_join(hierarchies[hierarchy], relative, file_name)
+    raise KubenodeError('no cgroup v1 hierarchy for this file', value=file_name)
+
+
+def _mkdirs(mount, relative, key, planned, fill_cpuset=False):
+    """mkdir every missing directory from the top of relative down, once each."""
+    operations = []
+    parts = [p for p in relative.split('/') if p]
+    for depth in range(1, len(parts) + 1):
+        directory = safe_join(mount, '/'.join(parts[:depth]), '%s path' % key)
+        if directory in planned or os.path.isdir(directory):
+            continue
+        planned.add(directory)
+        operations.append(Operation('mkdir', directory, cgroup=key, depth=depth))
+        if fill_cpuset:
+            # A new v1 cpuset starts empty and refuses tasks: inherit the parent's CPUs and nodes.
+            operations.append(Operation('copy', directory, value=os.path.dirname(directory), cgroup=key, depth=depth))
+    return operations
+
+
+def _v2_enable(root, relative, wanted, enabled_in, key):
+    """Enable the wanted controllers in cgroup.subtree_control of root and every ancestor."""
+    operations = []
+    parts = [p for p in relative.split('/') if p]
+    for depth in range(len(parts)):
+        ancestor = safe_join(root, '/'.join(parts[:depth]), '%s path' % key)
+        if ancestor in enabled_in:
+            continue
+        enabled_in.add(ancestor)
+        current = set((fs.read_file(os.path.join(ancestor, 'cgroup.subtree_control')) or '').split())
+        missing = [c for c in wanted if c not in current]
+        if missing:
+            operations.append(Operation('enable', os.path.join(ancestor, 'cgroup.subtree_control'),
+                                        ' '.join('+' + c for c in missing), ' '.join(sorted(current)), key, depth))
+    return operations
+
+
+def _file_writes(key, files, directory_for, relative, check_missing_file):
+    operations = []
+    for file_name in sorted(files):
+        directory = directory_for(file_name)
+        if directory is None:
+            continue  # the hierarchy (hugetlb) is not mounted on this host
+        path = os.path.join(directory, file_name)
+        if os.path.isdir(directory) and not os.path.exists(path):
+            if '.rsvd.' in file_name:
+                continue  # libcontainer skips the rsvd files on kernels without them
+            check_missing_file(key, path)
+        operation = _write_operation(path, file_name, files[file_name], key, _depth(relative))
+        if operation is not None:
+            operations.append(operation)
+    return operations
+
+
+def render_unit(key, entry, properties):
+    """The slice unit (or drop-in) for a planned cgroup."""
+    lines = ['# Managed by kubenode.cgroups (%s). Local changes are overwritten.' % key]
+    if entry['systemd_unit'] not in SYSTEMD_SHIPPED_SLICES:
+        lines += ['[Unit]', 'Description=kubenode %s cgroup (%s)' % (key.replace('_', '-'), entry['systemd_path']),
+                  'Before=slices.target', '']
+    lines.append('[Slice]')
+    lines += ['%s=%s' % (name, properties[name]) for name in sorted(properties)]
+    return '\n'.join(lines) + '\n'
+
+
+def unit_path(unit_dir, unit):
+    if unit in SYSTEMD_SHIPPED_SLICES:
+        return os.path.join(unit_dir, unit + '.d', DROPIN_NAME)
+    return os.path.join(unit_dir, unit)
+
+
+def systemd_properties_for(entry, layout):
+    """The unit properties for this host: v2 names on a unified host, v1 names otherwise."""
+    return entry['systemd_properties']['v2' if layout['mode'] == 'v2' else 'v1']

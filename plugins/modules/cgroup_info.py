@@ -1,0 +1,252 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: cgroup_info
+short_description: Read the node's cgroup mode, cgroup drivers and the live values of kubelet's cgroups
+version_added: 0.1.0
+author:
+  - kubenode.cgroups contributors (@kubenode)
+description:
+  - Reports the cgroup mode (C(v2), C(hybrid) or C(v1)) from C(/proc/self/mountinfo), the mounted v1
+    hierarchies, the v2 root controllers, and whether PID 1 is systemd (and which version).
+  - Reports the cgroup driver kubelet (C(cgroupDriver)), containerd (C(SystemdCgroup), config
+    versions 2 and 3) and CRI-O (C(cgroup_manager)) are configured with, and whether they disagree.
+  - Reads the live values of C(kubepods), the QoS tiers and the named reserved cgroups, normalised to
+    the units of M(kubenode.cgroups.allocatable_info)'s plan, with the raw file contents, and whether
+    kubelet would accept each cgroup (every v1 hierarchy present; the v2 controllers enabled).
+  - Never changes anything.
+extends_documentation_fragment:
+  - kubenode.cgroups.attributes
+  - kubenode.cgroups.attributes.info_module
+options:
+  cgroup_driver:
+    description:
+      - The driver whose cgroup names to read. V(auto) picks as M(kubenode.cgroups.node_cgroups) does.
+    type: str
+    choices: [auto, cgroupfs, systemd]
+    default: auto
+  cgroup_root:
+    description: KubeletConfiguration C(cgroupRoot).
+    type: str
+    default: /
+  system_reserved_cgroup:
+    description: KubeletConfiguration C(systemReservedCgroup), read too when set.
+    type: str
+  kube_reserved_cgroup:
+    description: KubeletConfiguration C(kubeReservedCgroup), read too when set.
+    type: str
+  cgroupfs_path:
+    description: Where the cgroup filesystem is mounted.
+    type: path
+    default: /sys/fs/cgroup
+  proc_path:
+    description: Where C(/proc) is.
+    type: path
+    default: /proc
+  kubelet_config_paths:
+    description: kubelet configuration files to look in, first found wins.
+    type: list
+    elements: path
+    default: [/var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet-config.yaml]
+  containerd_config_path:
+    description: containerd's configuration file.
+    type: path
+    default: /etc/containerd/config.toml
+  crio_config_paths:
+    description: CRI-O configuration files and drop-in globs, later ones win.
+    type: list
+    elements: path
+    default: [/etc/crio/crio.conf, /etc/crio/crio.conf.d/*.conf]
+seealso:
+  - module: kubenode.cgroups.node_cgroups
+"""
+
+EXAMPLES = r"""
+- name: Read the node's cgroups
+  kubenode.cgroups.cgroup_info:
+    system_reserved_cgroup: /system.slice
+    kube_reserved_cgroup: /kube.slice
+  register: live
+
+- name: Stop when kubelet and containerd disagree on the cgroup driver
+  ansible.builtin.assert:
+    that: not live.drivers.mismatch
+    fail_msg: "kubelet uses {{ live.drivers.kubelet.value }}, containerd {{ live.drivers.containerd.value }}"
+"""
+
+RETURN = r"""
+cgroup_mode:
+  description: C(v2) (unified), C(hybrid) (v1 controllers plus an empty cgroup2) or C(v1) (legacy).
+  returned: always
+  type: str
+  sample: v2
+v1_hierarchies:
+  description: Mounted v1 hierarchies, controller to mount point.
+  returned: always
+  type: dict
+  sample: {cpu: /sys/fs/cgroup/cpu,cpuacct, memory: /sys/fs/cgroup/memory}
+v2_controllers:
+  description: C(cgroup.controllers) and C(cgroup.subtree_control) of the v2 root (v2 hosts).
+  returned: always
+  type: dict
+  sample: {available: [cpuset, cpu, memory, hugetlb, pids], enabled: [cpu, memory, pids]}
+systemd:
+  description: Whether PID 1 is systemd, and its version.
+  returned: always
+  type: dict
+  sample: {pid1: true, version: 252}
+drivers:
+  description: The driver each of kubelet, containerd and CRI-O is configured with (C(value), C(path),
+    C(source) C(config) or C(default)), C(mismatch) when they disagree, and C(effective).
+  returned: always
+  type: dict
+  sample: {kubelet: {value: systemd, path: /var/lib/kubelet/config.yaml, source: config}, mismatch: false}
+cgroups:
+  description:
+    - Per kubelet cgroup - C(path), C(exists), C(values) (C(cpu_shares), C(cpu_weight), C(memory),
+      C(memory_min), C(memory_low), C(pids), C(cpu_quota), C(cpu_period), C(cpuset_cpus), C(hugetlb) -
+      memory and pids as integers or C(max)), C(raw) file contents, C(missing) (hierarchies or
+      controllers kubelet would miss) and C(kubelet_accepts).
+  returned: always
+  type: dict
+  sample: {kubepods: {path: /kubepods.slice, exists: true, values: {cpu_weight: 385, memory: max}}}
+"""
+
+import os
+import re
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_cgroups import safe_join
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
+    detect_drivers, effective_driver, pid1_is_systemd)
+
+V1_FILES = ('cpu.shares', 'cpu.cfs_quota_us', 'cpu.cfs_period_us', 'memory.limit_in_bytes', 'pids.max',
+            'cpuset.cpus', 'cpuset.mems')
+V2_FILES = ('cpu.weight', 'cpu.max', 'memory.max', 'memory.min', 'memory.low', 'pids.max', 'cpuset.cpus',
+            'cgroup.controllers', 'cgroup.subtree_control')
+_HUGETLB_RE = re.compile(r'^hugetlb\.([0-9]+[KMGTP]B)\.(limit_in_bytes|max)$')
+
+
+def _number(value):
+    if value is None or value == '':
+        return None
+    if value == 'max' or (value.isdigit() and int(value) >= fs.V1_UNLIMITED_MEMORY):
+        return 'max'
+    try:
+        return int(value)
+    except ValueError:
+        return value
+
+
+def read_cgroup(layout, root, relative):
+    """Live values of one cgroup, normalised, plus raw contents and kubelet's Validate verdict."""
+    raw, values, missing = {}, {}, []
+    if layout['mode'] == 'v2':
+        directory = safe_join(root, relative, 'path')
+        exists = os.path.isdir(directory)
+        if exists:
+            for name in sorted(os.listdir(directory)):
+                if name in V2_FILES or _HUGETLB_RE.match(name):
+                    raw[name] = fs.read_file(os.path.join(directory, name))
+            offered = (fs.read_file(os.path.join(root, 'cgroup.controllers')) or '').split()
+            have = (raw.get('cgroup.controllers') or '').split()
+            missing = [c for c in fs.V2_CONTROLLERS if c in offered and c not in have]
+    else:
+        exists = False
+        for hierarchy, mount in sorted(layout['v1_hierarchies'].items()):
+            directory = safe_join(mount, relative, 'path')
+            if not os.path.isdir(directory):
+                if hierarchy in fs.V1_REQUIRED + fs.V1_OPTIONAL:
+                    missing.append(directory)
+                continue
+            exists = True
+            for name in sorted(os.listdir(directory)):
+                if name in V1_FILES or _HUGETLB_RE.match(name):
+                    raw[name] = fs.read_file(os.path.join(directory, name))
+    if 'cpu.shares' in raw:
+        values['cpu_shares'] = _number(raw['cpu.shares'])
+    if 'cpu.weight' in raw:
+        values['cpu_weight'] = _number(raw['cpu.weight'])
+    for file_name, key in (('memory.limit_in_bytes', 'memory'), ('memory.max', 'memory'), ('memory.min', 'memory_min'),
+                           ('memory.low', 'memory_low'), ('pids.max', 'pids'), ('cpuset.cpus', 'cpuset_cpus')):
+        if file_name in raw:
+            values[key] = raw[file_name] if key == 'cpuset_cpus' else _number(raw[file_name])
+    if 'cpu.cfs_quota_us' in raw:
+        values['cpu_quota'], values['cpu_period'] = _number(raw['cpu.cfs_quota_us']), _number(raw['cpu.cfs_period_us'])
+    if 'cpu.max' in raw and raw['cpu.max']:
+        quota, _sep, period = raw['cpu.max'].partition(' ')
+        values['cpu_quota'] = -1 if quota == 'max' else _number(quota)
+        values['cpu_period'] = _number(period or '100000')
+    hugetlb = dict((m.group(1), _number(raw[n])) for n in raw for m in [_HUGETLB_RE.match(n)] if m)
+    if hugetlb:
+        values['hugetlb'] = hugetlb
+    return {'path': relative, 'exists': exists, 'values': values, 'raw': raw, 'missing': missing,
+            'kubelet_accepts': exists and not missing}
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            cgroup_driver=dict(type='str', choices=['auto', 'cgroupfs', 'systemd'], default='auto'),
+            cgroup_root=dict(type='str', default='/'),
+            system_reserved_cgroup=dict(type='str'),
+            kube_reserved_cgroup=dict(type='str'),
+            cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
+            proc_path=dict(type='path', default='/proc'),
+            kubelet_config_paths=dict(type='list', elements='path',
+                                      default=['/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml']),
+            containerd_config_path=dict(type='path', default='/etc/containerd/config.toml'),
+            crio_config_paths=dict(type='list', elements='path',
+                                   default=['/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf']),
+        ),
+        supports_check_mode=True,
+    )
+    params = module.params
+    root = params['cgroupfs_path']
+    try:
+        layout = fs.detect_layout(params['proc_path'], root)
+        drivers = detect_drivers(params['kubelet_config_paths'], params['containerd_config_path'],
+                                 params['crio_config_paths'])
+        drivers['effective'] = effective_driver(drivers, params['proc_path'])
+        driver = drivers['effective'] if params['cgroup_driver'] == 'auto' else params['cgroup_driver']
+        kubepods = names.node_allocatable_root(params['cgroup_root'], True)
+        wanted = {'kubepods': kubepods, 'burstable': kubepods + ['burstable'],
+                  'besteffort': kubepods + ['besteffort']}
+        for scope in ('system', 'kube'):
+            name = params['%s_reserved_cgroup' % scope]
+            if name:
+                wanted['%s_reserved' % scope] = names.check_reserved_cgroup(name, driver,
+                                                                            '%s_reserved_cgroup' % scope)
+        cgroups = dict((key, read_cgroup(layout, root, names.to_driver_path(parts, driver)))
+                       for key, parts in wanted.items())
+    except KubenodeError as error:
+        module.fail_json(msg=str(error))
+    systemd = {'pid1': pid1_is_systemd(params['proc_path']), 'version': None}
+    if systemd['pid1']:
+        systemctl = module.get_bin_path('systemctl')
+        if systemctl:
+            rc, out, _err = module.run_command([systemctl, '--version'])
+            match = re.match(r'systemd ([0-9]+)', out or '')
+            systemd['version'] = int(match.group(1)) if rc == 0 and match else None
+    v2 = {}
+    if layout['mode'] == 'v2':
+        v2 = {'available': (fs.read_file(os.path.join(root, 'cgroup.controllers')) or '').split(),
+              'enabled': (fs.read_file(os.path.join(root, 'cgroup.subtree_control')) or '').split()}
+    module.exit_json(changed=False, cgroup_mode=layout['mode'], v1_hierarchies=layout['v1_hierarchies'],
+                     v2_controllers=v2, systemd=systemd, drivers=drivers, cgroup_driver=driver, cgroups=cgroups)
+
+
+if __name__ == '__main__':
+    main()

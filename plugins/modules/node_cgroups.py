@@ -1,0 +1,375 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: node_cgroups
+short_description: Create and write the kubepods, QoS, system-reserved and kube-reserved cgroups kubelet needs
+version_added: 0.1.0
+author:
+  - kubenode.cgroups contributors (@kubenode)
+description:
+  - Makes a node ready before kubelet starts. kubelet never creates C(systemReservedCgroup) or
+    C(kubeReservedCgroup) and refuses to start without them.
+  - With the C(cgroupfs) driver on cgroup v2, creates the directories, enables the controllers
+    the root offers among cpu, cpuset, memory, hugetlb and pids in every ancestor's
+    C(cgroup.subtree_control), and writes the planned v2 files.
+  - With the C(cgroupfs) driver on cgroup v1 or hybrid hosts, creates the directory in every
+    hierarchy kubelet validates (cpu, cpuacct, cpuset, memory, pids, name=systemd, and hugetlb when
+    mounted), gives new cpusets their parent's CPUs and memory nodes, and writes the planned v1 files.
+  - With the C(systemd) driver, writes a slice unit per cgroup (a drop-in for slices systemd
+    ships, such as C(system.slice)) with the properties for the host's cgroup version, runs
+    C(daemon-reload) only when a unit changed, starts the slices, and creates the cpuset and
+    hugetlb directories systemd does not make on v1 (kubernetes issue 125763) or enables those
+    controllers on v2.
+  - Compares normalised live values with the plan and writes only what differs, so a second run
+    reports no change; kernel rounding to page size is allowed for.
+  - Raises limits parents first and lowers them children first, so the kernel never sees a child
+    above its parent. When the kernel refuses a value, fails naming the file, the value and the
+    kernel's error, and lists what was already applied.
+extends_documentation_fragment:
+  - kubenode.cgroups.attributes
+  - kubenode.cgroups.plan
+attributes:
+  check_mode:
+    support: full
+    details:
+      - Nothing is created, written, reloaded or started; the result lists what would change.
+  diff_mode:
+    support: full
+    details:
+      - Before and after of every cgroup file and unit file.
+  platform:
+    support: full
+    platforms: posix
+options:
+  plan:
+    description:
+      - The result of M(kubenode.cgroups.allocatable_info), to apply instead of computing the plan
+        from the other options. It must have been computed for the same O(cgroup_driver).
+    type: dict
+  cgroups:
+    description:
+      - Which cgroups to manage. Defaults to C(kubepods), C(burstable) and C(besteffort), plus
+        C(system_reserved) and C(kube_reserved) when their cgroup is named.
+    type: list
+    elements: str
+    choices: [kubepods, burstable, besteffort, system_reserved, kube_reserved]
+  state:
+    description:
+      - V(present) creates and writes the cgroups; V(absent) removes them (and their units),
+        refusing while processes are inside.
+    type: str
+    choices: [present, absent]
+    default: present
+  cgroupfs_path:
+    description:
+      - Where the cgroup filesystem is mounted. Tests point this at a fake tree.
+    type: path
+    default: /sys/fs/cgroup
+  systemd_unit_dir:
+    description:
+      - Where slice units and drop-ins are written for the C(systemd) driver.
+    type: path
+    default: /etc/systemd/system
+  cgroup_driver:
+    description:
+      - The cgroup driver to apply with (and to plan for). V(auto) uses kubelet's configured
+        C(cgroupDriver), else the container runtime's, else V(systemd) when systemd is PID 1.
+    type: str
+    choices: [auto, cgroupfs, systemd]
+    default: auto
+notes:
+  - kubelet rewrites C(kubepods) and the QoS tiers when it starts and every minute; writing them
+    here makes the node match the plan before kubelet runs and lets check mode show drift.
+  - On a systemd host with cgroup v2, C(systemctl daemon-reload) takes controllers out of the root
+    C(cgroup.subtree_control) that no unit needs, so raw cgroupfs cgroups can silently lose
+    C(cpu.weight). The module warns when the C(cgroupfs) driver is used there; the C(systemd) driver
+    is the supported choice.
+seealso:
+  - module: kubenode.cgroups.allocatable_info
+  - module: kubenode.cgroups.cgroup_info
+"""
+
+EXAMPLES = r"""
+- name: Create the reserved slices and kubepods before kubelet starts
+  kubenode.cgroups.node_cgroups:
+    cgroup_driver: systemd
+    system_reserved: {cpu: 500m, memory: 1Gi}
+    kube_reserved: {cpu: 250m, memory: 512Mi}
+    system_reserved_cgroup: /system.slice
+    kube_reserved_cgroup: /kube.slice
+    enforce_node_allocatable: [pods, kube-reserved]
+
+- name: Apply a plan computed earlier
+  kubenode.cgroups.node_cgroups:
+    plan: "{{ node_plan }}"
+    cgroup_driver: "{{ node_plan.cgroup_driver }}"
+
+- name: Remove the cgroups again
+  kubenode.cgroups.node_cgroups:
+    state: absent
+    cgroup_driver: cgroupfs
+    cgroups: [besteffort, burstable, kubepods]
+"""
+
+RETURN = r"""
+changes:
+  description: What was changed (or would be, in check mode), in order.
+  returned: always
+  type: list
+  elements: str
+  sample: ["mkdir /sys/fs/cgroup/kubepods", "write /sys/fs/cgroup/kubepods/cpu.weight: 100 -> 385"]
+cgroup_mode:
+  description: The host's cgroup mode.
+  returned: always
+  type: str
+  sample: v2
+driver:
+  description: The cgroup driver used.
+  returned: always
+  type: str
+  sample: systemd
+managed:
+  description: For each managed cgroup, the path written for the driver used.
+  returned: always
+  type: dict
+  sample: {kubepods: /kubepods.slice}
+applied:
+  description: On failure, the changes that had been made before the kernel refused one.
+  returned: failure
+  type: list
+  elements: str
+"""
+
+import os
+import tempfile
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_argument_spec, plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
+    detect_drivers, effective_driver, pid1_is_systemd)
+
+
+class NodeCgroups(object):
+    def __init__(self, module):
+        self.module = module
+        self.params = module.params
+        self.root = self.params['cgroupfs_path']
+        self.unit_dir = self.params['systemd_unit_dir']
+        self.applied, self.changes, self.diffs, self.warnings = [], [], [], []
+
+    # Planning ---------------------------------------------------------------
+    def resolve(self):
+        self.layout = fs.detect_layout(self.params['proc_path'], self.root)
+        driver = self.params['cgroup_driver']
+        if driver == 'auto':
+            driver = effective_driver(detect_drivers(), self.params['proc_path'])
+        self.driver = driver
+        plan = self.params['plan']
+        if plan is None:
+            params = dict(self.params, cgroup_driver=driver)
+            if params['capacity'] is None:
+                params['capacity'], params['online_cpus'] = detect_capacity(
+                    params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
+            plan = plan_node(params)
+        elif plan.get('cgroup_driver') != driver:
+            raise KubenodeError('the plan was computed for the %s cgroup driver, not %s'
+                                % (plan.get('cgroup_driver'), driver), field='plan', value=plan.get('cgroup_driver'))
+        cgroups = plan.get('cgroups') or {}
+        wanted = self.params['cgroups'] or [k for k in ops.MANAGEABLE if k in cgroups]
+        missing = [k for k in wanted if k not in cgroups]
+        if missing:
+            raise KubenodeError('the plan has no such cgroup (is its cgroup name set?)', field='cgroups',
+                                value=missing)
+        self.entries = [(k, cgroups[k]) for k in ops.MANAGEABLE if k in wanted]
+        if driver == 'cgroupfs' and self.layout['mode'] == 'v2' and pid1_is_systemd(self.params['proc_path']):
+            self.warnings.append('systemd is PID 1 on this cgroup v2 host: "systemctl daemon-reload" removes '
+                                 'controllers no unit needs from cgroup.subtree_control, so cgroupfs-driver cgroups '
+                                 'can lose cpu.weight. The systemd cgroup driver is the supported choice here.')
+
+    def path_for(self, entry):
+        return entry['systemd_path'] if self.driver == 'systemd' else entry['cgroupfs_path']
+
+    def missing_file(self, key, path):
+        raise KubenodeError('%s has no %s: the controller is not enabled for it' % (key, os.path.basename(path)),
+                            field=key, value=path)
+
+    # Execution ----------------------------------------------------------------
+    def run(self, operation):
+        if operation.kind == 'write' and '.rsvd.' in operation.path and not self.module.check_mode \
+                and not os.path.exists(operation.path):
+            return  # kernels before 5.7 have no hugetlb reservation files; libcontainer skips them too
+        self.changes.append(operation.describe())
+        if operation.kind in ('write', 'enable'):
+            self.diffs.append({'before_header': operation.path, 'after_header': operation.path,
+                               'before': '%s\n' % (operation.before or ''), 'after': '%s\n' % operation.value})
+        if self.module.check_mode:
+            return
+        if operation.kind == 'mkdir':
+            self._os(os.mkdir, operation.path)
+        elif operation.kind == 'copy':
+            for name in ('cpuset.cpus', 'cpuset.mems'):
+                if not fs.read_file(os.path.join(operation.path, name)):
+                    fs.write_file(os.path.join(operation.path, name),
+                                  fs.read_file(os.path.join(operation.value, name)) or '')
+        elif operation.kind in ('write', 'enable'):
+            fs.write_file(operation.path, operation.value)
+        elif operation.kind == 'rmdir':
+            self._os(os.rmdir, operation.path)
+        self.applied.append(operation.describe())
+
+    def _os(self, function, path):
+        try:
+            function(path)
+        except OSError as error:
+            raise fs.CgroupWriteError('%s %s failed: %s' % (function.__name__, path, os.strerror(error.errno)),
+                                      field=path)
+
+    def systemctl(self, *args):
+        systemctl = self.module.get_bin_path('systemctl', required=True)
+        rc, out, err = self.module.run_command([systemctl] + list(args))
+        return rc, out.strip(), err.strip()
+
+    def present(self):
+        if self.driver == 'systemd':
+            self.present_systemd()
+        entries = [(k, dict(e, cgroupfs_path=self.path_for(e))) for k, e in self.entries]
+        options = {}
+        if self.driver == 'systemd':
+            # systemd writes the unit properties and makes the directories; what it does not do is
+            # create v1 cpuset and hugetlb directories, or enable cpuset and hugetlb on v2.
+            entries = [(k, dict(e, v1_files={}, v2_files={})) for k, e in entries]
+            options = {'only_hierarchies': ('cpuset', 'hugetlb'), 'create_dirs': False}
+        for operation in ops.plan_cgroupfs(entries, self.layout, self.root, self.missing_file, **options):
+            self.run(operation)
+
+    def present_systemd(self):
+        reload_needed = False
+        for key, entry in self.entries:
+            path = ops.unit_path(self.unit_dir, entry['systemd_unit'])
+            content = ops.render_unit(key, entry, ops.systemd_properties_for(entry, self.layout))
+            current = fs.read_file(path)
+            if current is None or current.strip() != content.strip():
+                self.changes.append(('update %s' if current is not None else 'create %s') % path)
+                self.diffs.append({'before_header': path, 'after_header': path,
+                                   'before': (current + '\n') if current else '', 'after': content})
+                if not self.module.check_mode:
+                    self.write_unit(path, content)
+                    self.applied.append('wrote %s' % path)
+                reload_needed = True
+        if reload_needed:
+            self.changes.append('systemctl daemon-reload')
+            if not self.module.check_mode:
+                self.checked_systemctl('daemon-reload')
+        for key, entry in self.entries:
+            unit = entry['systemd_unit']
+            rc, state, _err = self.systemctl('is-active', unit)
+            if state != 'active':
+                self.changes.append('systemctl start %s' % unit)
+                if not self.module.check_mode:
+                    self.checked_systemctl('start', unit)
+
+    def checked_systemctl(self, *args):
+        rc, out, err = self.systemctl(*args)
+        if rc != 0:
+            raise KubenodeError('systemctl %s failed: %s' % (' '.join(args), err or out), field='cgroup_driver',
+                                value='systemd')
+        self.applied.append('systemctl %s' % ' '.join(args))
+
+    def write_unit(self, path, content):
+        directory = os.path.dirname(path)
+        if not os.path.isdir(directory):
+            os.makedirs(directory, 0o755)
+        fd, temp = tempfile.mkstemp(dir=self.module.tmpdir)
+        with os.fdopen(fd, 'w') as handle:
+            handle.write(content)
+        os.chmod(temp, 0o644)
+        self.module.atomic_move(temp, path)
+
+    def absent(self):
+        units_removed = False
+        for key, entry in reversed(self.entries):
+            relative = self.path_for(entry)
+            shipped = self.driver == 'systemd' and entry['systemd_unit'] in ops.SYSTEMD_SHIPPED_SLICES
+            if not shipped:
+                self.refuse_if_busy(key, relative)
+            if self.driver == 'systemd':
+                path = ops.unit_path(self.unit_dir, entry['systemd_unit'])
+                if os.path.exists(path):
+                    if entry['systemd_unit'] not in ops.SYSTEMD_SHIPPED_SLICES:
+                        self.changes.append('systemctl stop %s' % entry['systemd_unit'])
+                        if not self.module.check_mode:
+                            self.checked_systemctl('stop', entry['systemd_unit'])
+                    self.changes.append('remove %s' % path)
+                    self.diffs.append({'before_header': path, 'after_header': path,
+                                       'before': fs.read_file(path) + '\n', 'after': ''})
+                    if not self.module.check_mode:
+                        os.remove(path)
+                        self.applied.append('removed %s' % path)
+                    units_removed = True
+            for directory in [] if shipped else self.directories(relative):
+                if os.path.isdir(directory) and relative.strip('/'):
+                    self.run(ops.Operation('rmdir', directory, cgroup=key))
+        if units_removed:
+            self.changes.append('systemctl daemon-reload')
+            if not self.module.check_mode:
+                self.checked_systemctl('daemon-reload')
+
+    def directories(self, relative):
+        if self.layout['mode'] == 'v2':
+            return [ops.safe_join(self.root, relative, 'path')]
+        return [ops.safe_join(mount, relative, 'path') for mount in self.layout['v1_hierarchies'].values()]
+
+    def refuse_if_busy(self, key, relative):
+        for directory in self.directories(relative):
+            for current, _dirs, files in os.walk(directory):
+                if 'cgroup.procs' in files and (fs.read_file(os.path.join(current, 'cgroup.procs')) or '').strip():
+                    raise KubenodeError('refusing to remove %s: processes are still inside %s' % (key, current),
+                                        field='state', value='absent')
+
+
+def main():
+    spec = plan_argument_spec()
+    spec.update(
+        plan=dict(type='dict'),
+        cgroups=dict(type='list', elements='str', choices=list(ops.MANAGEABLE)),
+        state=dict(type='str', choices=['present', 'absent'], default='present'),
+        cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
+        systemd_unit_dir=dict(type='path', default='/etc/systemd/system'),
+        cgroup_driver=dict(type='str', choices=['auto', 'cgroupfs', 'systemd'], default='auto'),
+    )
+    module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
+    node = NodeCgroups(module)
+    try:
+        node.resolve()
+        if module.params['state'] == 'present':
+            node.present()
+        else:
+            node.absent()
+    except KubenodeError as error:
+        module.fail_json(msg=str(error), applied=node.applied, changes=node.changes)
+    except (IOError, OSError) as error:
+        module.fail_json(msg='cgroup operation failed: %s' % error, applied=node.applied, changes=node.changes)
+    result = dict(changed=bool(node.changes), changes=node.changes, cgroup_mode=node.layout['mode'],
+                  driver=node.driver, managed=dict((k, node.path_for(e)) for k, e in node.entries))
+    if module._diff:
+        result['diff'] = node.diffs
+    for warning in node.warnings:
+        module.warn(warning)
+    module.exit_json(**result)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,168 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A cgroupfs in a temp dir that behaves like the kernel where the modules can tell.
+
+- mkdir creates the control files of the controllers the cgroup gets (v2: its parent's
+  cgroup.subtree_control; v1: the hierarchy's), with the kernel's defaults;
+- new v1 cpusets start with empty cpuset.cpus and cpuset.mems;
+- writes round memory down to 4 KiB pages and hugetlb down to the page size, spell v1
+  "unlimited" as 9223372036854771712, and can be made to fail with EBUSY, EACCES or EROFS;
+- a v2 child refuses a controller its parent did not enable in cgroup.subtree_control.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import errno
+import os
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
+
+V2_FILES = {
+    'cpu': {'cpu.weight': '100', 'cpu.max': 'max 100000'},
+    'memory': {'memory.max': 'max', 'memory.min': '0', 'memory.low': '0'},
+    'pids': {'pids.max': 'max'},
+    'cpuset': {'cpuset.cpus': '', 'cpuset.mems': ''},
+    'hugetlb': {'hugetlb.2MB.max': 'max', 'hugetlb.2MB.rsvd.max': 'max', 'hugetlb.1GB.max': 'max',
+                'hugetlb.1GB.rsvd.max': 'max'},
+}
+V1_UNLIMITED = '9223372036854771712'
+V1_FILES = {
+    'cpu': {'cpu.shares': '1024', 'cpu.cfs_quota_us': '-1', 'cpu.cfs_period_us': '100000'},
+    'cpuacct': {},
+    'memory': {'memory.limit_in_bytes': V1_UNLIMITED},
+    'pids': {'pids.max': 'max'},
+    'cpuset': {'cpuset.cpus': '', 'cpuset.mems': ''},
+    'hugetlb': {'hugetlb.2MB.limit_in_bytes': V1_UNLIMITED, 'hugetlb.1GB.limit_in_bytes': V1_UNLIMITED},
+    'systemd': {},
+}
+
+
+def _write(path, text):
+    with open(path, 'w') as handle:
+        handle.write(text)
+
+
+class FakeCgroupfs(object):
+    def __init__(self, tmp_path, mode, monkeypatch, pid1='systemd'):
+        self.mode = mode
+        self.root = str(tmp_path / 'sys/fs/cgroup')
+        self.proc = str(tmp_path / 'proc')
+        self.failures = {}
+        os.makedirs(os.path.join(self.proc, 'self'))
+        os.makedirs(os.path.join(self.proc, '1'))
+        _write(os.path.join(self.proc, '1/comm'), pid1 + '\n')
+        mounts = []
+        if mode == 'v2':
+            os.makedirs(self.root)
+            _write(os.path.join(self.root, 'cgroup.controllers'), 'cpuset cpu io memory hugetlb pids rdma misc\n')
+            _write(os.path.join(self.root, 'cgroup.subtree_control'), 'memory pids\n')
+            _write(os.path.join(self.root, 'cgroup.procs'), '1\n')
+            mounts.append((self.root, 'cgroup2', 'rw,nsdelegate'))
+        else:
+            for hierarchy in V1_FILES:
+                path = os.path.join(self.root, hierarchy)
+                os.makedirs(path)
+                _write(os.path.join(path, 'cgroup.procs'), '1\n')
+                if hierarchy == 'cpuset':
+                    _write(os.path.join(path, 'cpuset.cpus'), '0-3\n')
+                    _write(os.path.join(path, 'cpuset.mems'), '0\n')
+                option = 'name=systemd' if hierarchy == 'systemd' else hierarchy
+                mounts.append((path, 'cgroup', 'rw,' + option))
+            if mode == 'hybrid':
+                os.makedirs(os.path.join(self.root, 'unified'))
+                mounts.append((os.path.join(self.root, 'unified'), 'cgroup2', 'rw'))
+        with open(os.path.join(self.proc, 'self/mountinfo'), 'w') as handle:
+            for index, (point, fs_type, options) in enumerate(mounts):
+                handle.write('%d 1 0:%d / %s rw,nosuid - %s %s %s\n' % (30 + index, 30 + index, point, fs_type,
+                                                                        fs_type, options))
+        real_mkdir, real_rmdir = os.mkdir, os.rmdir
+        monkeypatch.setattr(_cgroupfs, 'write_file', self.write_file)
+        monkeypatch.setattr(os, 'mkdir', lambda path, *a: self.mkdir(real_mkdir, path, *a))
+        monkeypatch.setattr(os, 'rmdir', lambda path: self.rmdir(real_rmdir, path))
+
+    def path(self, *parts):
+        return os.path.join(self.root, *parts)
+
+    def read(self, *parts):
+        with open(self.path(*parts)) as handle:
+            return handle.read().strip()
+
+    def fail(self, file_path, error):
+        self.failures[file_path] = error
+
+    def mkdir(self, real_mkdir, path, *args):
+        path = os.fspath(path)
+        real_mkdir(path, *args)
+        if not path.startswith(self.root):
+            return
+        _write(os.path.join(path, 'cgroup.procs'), '')
+        if self.mode == 'v2':
+            parent_enabled = (open(os.path.join(os.path.dirname(path), 'cgroup.subtree_control')).read().split())
+            _write(os.path.join(path, 'cgroup.controllers'), ' '.join(parent_enabled) + '\n')
+            _write(os.path.join(path, 'cgroup.subtree_control'), '\n')
+            for controller in parent_enabled:
+                for name, value in V2_FILES.get(controller, {}).items():
+                    _write(os.path.join(path, name), value + '\n')
+        else:
+            hierarchy = os.path.relpath(path, self.root).split(os.sep)[0]
+            for name, value in V1_FILES.get(hierarchy, {}).items():
+                _write(os.path.join(path, name), value + '\n')
+
+    def rmdir(self, real_rmdir, path):
+        """cgroupfs: control files never block rmdir; child cgroups and tasks do (EBUSY)."""
+        path = os.fspath(path)
+        if path.startswith(self.root):
+            entries = os.listdir(path)
+            procs = os.path.join(path, 'cgroup.procs')
+            busy = os.path.exists(procs) and open(procs).read().strip()
+            if busy or any(os.path.isdir(os.path.join(path, e)) for e in entries):
+                raise OSError(errno.EBUSY, os.strerror(errno.EBUSY), path)
+            for entry in entries:
+                os.remove(os.path.join(path, entry))
+        real_rmdir(path)
+
+    def _offer_to_children(self, directory, enabled):
+        """Children see the controllers their parent enables, and get those controllers' files."""
+        for child in os.listdir(directory):
+            child_path = os.path.join(directory, child)
+            if not os.path.isdir(child_path):
+                continue
+            _write(os.path.join(child_path, 'cgroup.controllers'), ' '.join(sorted(enabled)) + '\n')
+            for controller in enabled:
+                for name, default in V2_FILES.get(controller, {}).items():
+                    if not os.path.exists(os.path.join(child_path, name)):
+                        _write(os.path.join(child_path, name), default + '\n')
+
+    def write_file(self, path, value):
+        if path in self.failures:
+            code = self.failures[path]
+            raise _cgroupfs.CgroupWriteError('the kernel refused %s for %s: %s' % (value, path, os.strerror(code)),
+                                             field=path, value=value)
+        name = os.path.basename(path)
+        if not os.path.exists(path):
+            raise _cgroupfs.CgroupWriteError('the kernel refused %s for %s: %s' % (value, path,
+                                                                                   os.strerror(errno.ENOENT)))
+        stored = value
+        if name == 'cgroup.subtree_control':
+            directory = os.path.dirname(path)
+            current = set(open(path).read().split())
+            controllers = set(open(os.path.join(directory, 'cgroup.controllers')).read().split())
+            for token in value.split():
+                if token[1:] not in controllers:
+                    raise _cgroupfs.CgroupWriteError('the kernel refused %s for %s: %s'
+                                                     % (value, path, os.strerror(errno.ENOENT)))
+                (current.add if token[0] == '+' else current.discard)(token[1:])
+            stored = ' '.join(sorted(current))
+            self._offer_to_children(directory, current)
+        elif value.lstrip('-').isdigit():
+            number = int(value)
+            page = _cgroupfs.hugetlb_page_bytes(name) or (4096 if name.startswith('memory.') else None)
+            if page and number >= 0:
+                stored = str(number // page * page)
+            if self.mode != 'v2' and number == -1 and name.endswith('limit_in_bytes'):
+                stored = V1_UNLIMITED
+        _write(path, stored + '\n')

@@ -1,0 +1,248 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""node_cgroups on fake cgroup v1, v2 and hybrid trees; systemctl is recorded, never run."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import errno
+import os
+
+import pytest
+
+from ansible.module_utils import basic
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
+from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_names import expand_slice
+from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
+
+from conftest import ModuleFail
+from fake_cgroupfs import FakeCgroupfs
+
+GI = 1024 ** 3
+CAPACITY = {'cpu': '4', 'memory': '16Gi', 'pid': '100000', 'hugepages-2Mi': '0', 'hugepages-1Gi': '0'}
+
+
+@pytest.fixture(params=['v2', 'v1', 'hybrid'])
+def tree(request, tmp_path, monkeypatch):
+    return FakeCgroupfs(tmp_path, request.param, monkeypatch)
+
+
+def args(tree, **extra):
+    base = {'capacity': dict(CAPACITY), 'cgroup_driver': 'cgroupfs', 'cgroupfs_path': tree.root,
+            'proc_path': tree.proc, 'system_reserved': {'cpu': '500m', 'memory': '1Gi', 'pid': '1000'},
+            'kube_reserved': {'cpu': '250m', 'memory': '512Mi'}, 'system_reserved_cgroup': '/system',
+            'kube_reserved_cgroup': '/kube', 'enforce_node_allocatable': ['pods', 'system-reserved', 'kube-reserved']}
+    base.update(extra)
+    return base
+
+
+def snapshot(root):
+    result = {}
+    for directory, _dirs, files in os.walk(root):
+        for name in files:
+            with open(os.path.join(directory, name)) as handle:
+                result[os.path.join(directory, name)] = handle.read()
+    return result
+
+
+def file_in(tree, controller, relative, name):
+    if tree.mode == 'v2':
+        return tree.read(relative.strip('/'), name)
+    return tree.read(controller, relative.strip('/'), name)
+
+
+def test_check_apply_verify_rerun(run_module, tree):
+    before = snapshot(tree.root)
+    checked = run_module(node_cgroups, args(tree), check_mode=True)
+    assert checked['changed'] and checked['changes']
+    assert snapshot(tree.root) == before  # check mode touched nothing
+
+    applied = run_module(node_cgroups, args(tree))
+    assert applied['changed'] and applied['cgroup_mode'] == tree.mode
+    allocatable_memory = 16 * GI - GI - 512 * 1024 ** 2
+    if tree.mode == 'v2':
+        assert set(tree.read('cgroup.subtree_control').split()) >= {'cpu', 'cpuset', 'memory', 'hugetlb', 'pids'}
+        assert tree.read('kubepods', 'cgroup.subtree_control').split() == ['cpu', 'cpuset', 'hugetlb', 'memory', 'pids']
+        assert tree.read('kubepods', 'cpu.weight') == '127'  # 3250m -> 3328 shares -> linear weight
+        assert tree.read('kubepods', 'memory.max') == str(allocatable_memory)
+        assert tree.read('kubepods', 'burstable', 'cpu.weight') == '1'
+        assert tree.read('kubepods', 'hugetlb.2MB.max') == str(1 << 62)
+        assert tree.read('system', 'hugetlb.2MB.max') == '0'
+        assert tree.read('system', 'pids.max') == '1000'
+    else:
+        for hierarchy in ('cpu', 'cpuacct', 'cpuset', 'memory', 'pids', 'systemd', 'hugetlb'):
+            for relative in ('kubepods', 'kubepods/burstable', 'kubepods/besteffort', 'system', 'kube'):
+                assert os.path.isdir(tree.path(hierarchy, relative)), (hierarchy, relative)
+        assert tree.read('cpuset', 'kubepods', 'burstable', 'cpuset.cpus') == '0-3'  # inherited
+        assert tree.read('cpu', 'kubepods', 'cpu.shares') == '3328'
+        assert tree.read('memory', 'kubepods', 'memory.limit_in_bytes') == str(allocatable_memory)
+        assert tree.read('cpu', 'kubepods', 'besteffort', 'cpu.shares') == '2'
+        assert tree.read('memory', 'kube', 'memory.limit_in_bytes') == str(512 * 1024 ** 2)
+    assert file_in(tree, 'memory', '/system', 'memory.max' if tree.mode == 'v2' else 'memory.limit_in_bytes') \
+        == str(GI)
+
+    again = run_module(node_cgroups, args(tree))
+    assert again['changed'] is False and again['changes'] == []
+    assert run_module(node_cgroups, args(tree), check_mode=True)['changed'] is False
+
+
+def test_kernel_page_rounding_does_not_cause_endless_changes(run_module, tree):
+    odd = args(tree, system_reserved={'memory': '1000000001'}, enforce_node_allocatable=['pods', 'system-reserved'])
+    run_module(node_cgroups, odd)
+    stored = file_in(tree, 'memory', '/system', 'memory.max' if tree.mode == 'v2' else 'memory.limit_in_bytes')
+    assert stored == str(1000000001 // 4096 * 4096)
+    assert run_module(node_cgroups, odd)['changed'] is False
+
+
+def test_limits_grow_parents_first_and_shrink_children_first(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    gated = {'feature_gates': {'QOSReserved': True}, 'qos_reserved': {'memory': '50%'}}
+    run_module(node_cgroups, args(tree, **gated))
+    order = []
+    real = _cgroupfs.write_file
+    monkeypatch.setattr(_cgroupfs, 'write_file', lambda path, value: (order.append(path), real(path, value)))
+    run_module(node_cgroups, args(tree, capacity=dict(CAPACITY, memory='8Gi'), **gated))
+    memory_writes = [os.path.relpath(p, tree.root) for p in order if p.endswith('memory.max')]
+    assert memory_writes.index('kubepods/memory.max') > memory_writes.index('kubepods/burstable/memory.max')
+    del order[:]
+    run_module(node_cgroups, args(tree, capacity=dict(CAPACITY, memory='32Gi'), **gated))
+    memory_writes = [os.path.relpath(p, tree.root) for p in order if p.endswith('memory.max')]
+    assert memory_writes.index('kubepods/memory.max') < memory_writes.index('kubepods/burstable/memory.max')
+
+
+@pytest.mark.parametrize('code, text', [(errno.EBUSY, 'Device or resource busy'), (errno.EACCES, 'Permission denied'),
+                                        (errno.EROFS, 'Read-only file system')])
+def test_kernel_refusal_names_file_value_and_error_then_converges(run_module, tmp_path, monkeypatch, code, text):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    run_module(node_cgroups, args(tree, enforce_node_allocatable=[]))
+    target = tree.path('system', 'memory.max')
+    tree.fail(target, code)
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, args(tree))
+    message = failure.value.result['msg']
+    assert target in message and str(GI) in message and text in message
+    assert failure.value.result['applied']  # what had been done before the refusal
+    del tree.failures[target]
+    assert run_module(node_cgroups, args(tree))['changed'] is True
+    assert run_module(node_cgroups, args(tree))['changed'] is False
+
+
+def test_absent_removes_and_refuses_busy_cgroups(run_module, tree):
+    run_module(node_cgroups, args(tree))
+    kube_procs = tree.path('kube', 'cgroup.procs') if tree.mode == 'v2' else tree.path('cpu', 'kube', 'cgroup.procs')
+    with open(kube_procs, 'w') as handle:
+        handle.write('4242\n')
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, args(tree, state='absent'))
+    assert 'processes are still inside' in failure.value.result['msg']
+    assert os.path.isdir(os.path.dirname(kube_procs))  # nothing removed
+    with open(kube_procs, 'w') as handle:
+        handle.write('')
+    removed = run_module(node_cgroups, args(tree, state='absent'))
+    assert removed['changed']
+    assert not os.path.exists(tree.path('kubepods')) and not os.path.exists(tree.path('cpu', 'kubepods'))
+    assert run_module(node_cgroups, args(tree, state='absent'))['changed'] is False
+
+
+@pytest.mark.parametrize('name', ['/kube/../../etc', '/kube//x', '/kube/./x'])
+def test_unsafe_paths_are_refused_before_anything_is_touched(run_module, tmp_path, monkeypatch, name):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    before = snapshot(tree.root)
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, args(tree, kube_reserved_cgroup=name))
+    assert name in failure.value.result['msg']
+    assert snapshot(tree.root) == before
+
+
+def test_diff_shows_before_and_after(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    run_module(node_cgroups, args(tree, enforce_node_allocatable=[]))
+    result = run_module(node_cgroups, dict(args(tree), _ansible_diff=True), check_mode=True)
+    memory = [d for d in result['diff'] if d['before_header'].endswith('system/memory.max')][0]
+    assert memory['before'] == 'max\n' and memory['after'] == '%d\n' % GI
+
+
+class FakeSystemd(object):
+    """Records systemctl calls; starting a slice makes its cgroup as systemd does."""
+
+    def __init__(self, monkeypatch, tree):
+        self.tree = tree
+        self.calls, self.active = [], set()
+        monkeypatch.setattr(basic.AnsibleModule, 'get_bin_path', lambda self, name, required=False: '/bin/' + name)
+        monkeypatch.setattr(basic.AnsibleModule, 'run_command', self.run_command)
+
+    def make_slice(self, unit):
+        parts = [p for p in expand_slice(unit).split('/') if p]
+        if self.tree.mode == 'v2':
+            for depth in range(len(parts)):
+                control = self.tree.path(*(parts[:depth] + ['cgroup.subtree_control']))
+                _cgroupfs.write_file(control, '+cpu +memory +pids')
+                child = self.tree.path(*parts[:depth + 1])
+                if not os.path.isdir(child):
+                    os.mkdir(child)
+            return
+        for hierarchy in ('cpu', 'cpuacct', 'memory', 'pids', 'systemd'):
+            for depth in range(1, len(parts) + 1):
+                directory = self.tree.path(hierarchy, *parts[:depth])
+                if not os.path.isdir(directory):
+                    os.mkdir(directory)
+
+    def run_command(self, command, **kwargs):
+        verb = command[1:]
+        self.calls.append(' '.join(verb))
+        if verb[0] == 'is-active':
+            return (0, 'active\n', '') if verb[1] in self.active else (3, 'inactive\n', '')
+        if verb[0] == 'start':
+            self.active.add(verb[1])
+            self.make_slice(verb[1])
+        return 0, '', ''
+
+
+def test_systemd_driver_writes_units_reloads_once_and_starts(run_module, tree, tmp_path, monkeypatch):
+    systemd = FakeSystemd(monkeypatch, tree)
+    unit_dir = str(tmp_path / 'etc/systemd/system')
+    options = args(tree, cgroup_driver='systemd', system_reserved_cgroup='/system.slice',
+                   kube_reserved_cgroup='/kube.slice/kube-reserved.slice', systemd_unit_dir=unit_dir)
+    result = run_module(node_cgroups, options)
+    assert result['managed']['kube_reserved'] == '/kube.slice/kube-reserved.slice'
+    assert systemd.calls.count('daemon-reload') == 1
+    assert 'start kubepods-burstable.slice' in systemd.calls
+    with open(os.path.join(unit_dir, 'kubepods.slice')) as handle:
+        unit = handle.read()
+    properties = 'CPUWeight=127' if tree.mode == 'v2' else 'CPUShares=3328'
+    assert properties in unit and '[Slice]' in unit
+    dropin = os.path.join(unit_dir, 'system.slice.d', '50-kubenode-cgroups.conf')
+    with open(dropin) as handle:
+        assert ('MemoryMax=%d' if tree.mode == 'v2' else 'MemoryLimit=%d') % GI in handle.read()
+    if tree.mode != 'v2':
+        # systemd makes no cpuset or hugetlb directories for slices on v1 (kubernetes#125763).
+        assert os.path.isdir(tree.path('cpuset', 'kube.slice', 'kube-reserved.slice'))
+        assert tree.read('cpuset', 'kube.slice', 'kube-reserved.slice', 'cpuset.cpus') == '0-3'
+        assert os.path.isdir(tree.path('hugetlb', 'kubepods.slice', 'kubepods-besteffort.slice'))
+    del systemd.calls[:]
+    again = run_module(node_cgroups, options)
+    assert again['changed'] is False and 'daemon-reload' not in systemd.calls
+
+
+def test_cgroupfs_driver_on_systemd_v2_host_warns(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    warnings = []
+    monkeypatch.setattr(basic.AnsibleModule, 'warn', lambda self, text: warnings.append(text))
+    run_module(node_cgroups, args(tree))
+    assert any('daemon-reload' in w for w in warnings)
+    del warnings[:]
+    other = FakeCgroupfs(tmp_path / 'plain', 'v2', monkeypatch, pid1='init')
+    run_module(node_cgroups, args(other))
+    assert warnings == []
+
+
+def test_plan_for_another_driver_is_refused(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    plan = {'cgroup_driver': 'systemd', 'cgroups': {}}
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, args(tree, plan=plan))
+    assert 'computed for the systemd cgroup driver' in failure.value.result['msg']

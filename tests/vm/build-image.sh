@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Build the test VM image: Debian bookworm (debootstrap minbase) with systemd, sshd, python3
+# and containerd; the kernel and initrd taken out for qemu -kernel/-initrd; an ext4 root made
+# with mkfs.ext4 -d; a fresh ssh key per build. Cached in $VM_IMAGE_DIR and rebuilt only when
+# this script changes. Needs root (debootstrap, chroot).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+image_dir="${VM_IMAGE_DIR:-$here/../../.cache/vm/image}"
+stamp="$(sha256sum "$0" | cut -c1-16)"
+if [ -f "$image_dir/stamp" ] && [ "$(cat "$image_dir/stamp")" = "$stamp" ]; then
+  echo "vm image up to date: $image_dir"
+  exit 0
+fi
+
+# The mirror apt already uses (sources.list or deb822), never a hard-coded host.
+mirror="$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(IDENTIFIER)' 2>/dev/null \
+  | awk '$2 == "bookworm" && $3 == "Packages" {print $1; exit}')"
+if [ -z "$mirror" ]; then
+  echo "no bookworm Packages index in apt's configuration; run 'apt-get update' first" >&2
+  exit 1
+fi
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/kubenode-vm-build.XXXXXX")"
+cleanup() {
+  for mount in proc sys dev/pts dev; do umount -l "$work/rootfs/$mount" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+rootfs="$work/rootfs"
+
+echo "debootstrap bookworm from $mirror"
+debootstrap --variant=minbase \
+  --include=systemd,systemd-sysv,dbus,udev,kmod,iproute2,openssh-server,python3,sudo,procps,less,containerd \
+  bookworm "$rootfs" "$mirror" > "$work/debootstrap.log" 2>&1 || { tail -30 "$work/debootstrap.log"; exit 1; }
+
+# Only the modules needed to find the root disk go into the initramfs.
+mkdir -p "$rootfs/etc/initramfs-tools/conf.d"
+echo "MODULES=list" > "$rootfs/etc/initramfs-tools/conf.d/kubenode.conf"
+printf '%s\n' virtio_pci virtio_blk ext4 > "$rootfs/etc/initramfs-tools/modules"
+mount -t proc proc "$rootfs/proc"
+mount -t sysfs sys "$rootfs/sys"
+mount --bind /dev "$rootfs/dev"
+chroot "$rootfs" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+  linux-image-amd64 initramfs-tools zstd > "$work/kernel.log" 2>&1 || { tail -30 "$work/kernel.log"; exit 1; }
+umount -l "$rootfs/dev" "$rootfs/sys" "$rootfs/proc"
+
+# Boot quickly and reach ssh: DHCP on the virtio NIC, root by key only, no timers that apt-get.
+cat > "$rootfs/etc/systemd/network/80-dhcp.network" <<'NET'
+[Match]
+Name=en* eth*
+
+[Network]
+DHCP=yes
+NET
+chroot "$rootfs" systemctl enable systemd-networkd.service >/dev/null 2>&1
+chroot "$rootfs" systemctl mask apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer \
+  fstrim.timer systemd-networkd-wait-online.service >/dev/null 2>&1 || true
+echo "/dev/vda / ext4 defaults,noatime 0 1" > "$rootfs/etc/fstab"
+echo kubenode-vm > "$rootfs/etc/hostname"
+mkdir -p "$rootfs/etc/systemd/system/serial-getty@ttyS0.service.d"
+cat > "$rootfs/etc/systemd/system/serial-getty@ttyS0.service.d/autologin.conf" <<'GETTY'
+[Service]
+ExecStart=
+ExecStart=-/sbin/agetty --autologin root --noclear %I 115200 linux
+GETTY
+echo "UseDNS no" > "$rootfs/etc/ssh/sshd_config.d/kubenode.conf"
+
+mkdir -p "$image_dir.new"
+ssh-keygen -q -t ed25519 -N '' -C kubenode-test-vm -f "$image_dir.new/id_ed25519"
+install -d -m 700 "$rootfs/root/.ssh"
+install -m 600 "$image_dir.new/id_ed25519.pub" "$rootfs/root/.ssh/authorized_keys"
+
+# Take the kernel out; drop modules no test VM needs (sound, GPUs, wireless, ...).
+cp -L "$rootfs/vmlinuz" "$image_dir.new/vmlinuz"
+cp -L "$rootfs/initrd.img" "$image_dir.new/initrd.img"
+for dir in "$rootfs"/lib/modules/*/kernel; do
+  rm -rf "$dir/sound" "$dir/drivers/gpu" "$dir/drivers/net/wireless" "$dir/drivers/media" \
+    "$dir/drivers/infiniband" "$dir/drivers/bluetooth" "$dir/drivers/staging"
+done
+rm -rf "$rootfs/var/cache/apt/archives"/*.deb "$rootfs/usr/share/doc" "$rootfs/usr/share/man"
+
+mkfs.ext4 -q -F -L kubenode-root -d "$rootfs" "$image_dir.new/rootfs.ext4" 2G
+echo "$stamp" > "$image_dir.new/stamp"
+rm -rf "$image_dir"
+mv "$image_dir.new" "$image_dir"
+echo "vm image built: $image_dir"
