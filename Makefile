@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help venv deps link demo test sanity units integration bench clean
+.PHONY: help venv deps vm-deps vm-image link demo test sanity units integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo   - plan this machine's Node Allocatable (read-only) and print the breakdown"
@@ -46,7 +46,7 @@ demo: venv link
 	ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(BIN)/ansible-playbook -i localhost, -c local \
 	  -e "ansible_python_interpreter=$(BIN)/python" playbooks/demo.yml
 
-test: sanity units integration
+test: sanity units integration molecule
 
 # ansible-test bootstraps pip in its sanity venvs with a script it downloads from a host
 # these machines cannot reach; it uses a cached copy first, so give it an offline one.
@@ -67,6 +67,32 @@ units: venv link
 
 integration: venv link
 	PATH=$(BIN):$$PATH tests/integration/run.sh
+
+# The real-kernel tests: QEMU VMs (tests/vm) driven by Molecule (extensions/molecule).
+VM_APT_PACKAGES := qemu-system-x86 qemu-utils debootstrap e2fsprogs openssh-client
+SCENARIOS ?= systemd_v2 cgroupfs_v1 systemd_hybrid
+export VM_IMAGE_DIR := $(CACHE)/vm/image
+export VM_RUN_DIR := $(CACHE)/vm/run
+
+vm-deps:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(VM_APT_PACKAGES)"
+
+vm-image: vm-deps
+	tests/vm/build-image.sh
+
+molecule: venv link vm-image
+	@for scenario in $(SCENARIOS); do \
+	  start=$$SECONDS; \
+	  PATH=$(BIN):$$PATH XDG_CACHE_HOME=$(CACHE)/xdg ANSIBLE_SSH_CONTROL_PATH_DIR=$(CACHE)/cp \
+	    $(BIN)/molecule test -s $$scenario || exit 1; \
+	  echo "molecule $$scenario: passed in $$((SECONDS - start)) s"; \
+	done; echo "molecule: $(words $(SCENARIOS)) passed, 0 failed"
+
+# Boot a throw-away cgroup v2 VM and open a shell in it (MODE=v1|hybrid for the others).
+vm-shell: vm-image
+	@port=$$(tests/vm/start-vm.sh shell $${MODE:-v2}) && trap 'tests/vm/stop-vm.sh shell' EXIT && \
+	  ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -i $(VM_IMAGE_DIR)/id_ed25519 \
+	    -p $$port root@127.0.0.1
 
 bench: venv link
 	PYTHONPATH=$(COLLECTIONS) $(BIN)/python -m pytest -p no:cacheprovider bench --benchmark-only

@@ -24,6 +24,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import Ku
 V1_REQUIRED = ('cpu', 'cpuacct', 'cpuset', 'memory', 'pids', 'systemd')
 V1_OPTIONAL = ('hugetlb',)
 V2_CONTROLLERS = ('cpu', 'cpuset', 'memory', 'hugetlb', 'pids')
+_V1_KNOWN = V1_REQUIRED + V1_OPTIONAL + ('net_cls', 'net_prio', 'blkio', 'devices', 'freezer', 'perf_event',
+                                         'rdma', 'misc')
 MEMORY_FILES = ('memory.limit_in_bytes', 'memory.max', 'memory.min', 'memory.low')
 PAGE_SIZE = 4096
 # What v1 memory.limit_in_bytes shows when unlimited (PAGE_COUNTER_MAX in 4 KiB pages).
@@ -61,8 +63,7 @@ def detect_layout(proc_path, cgroupfs_path):
         elif fs_type == 'cgroup':
             for option in options.split(','):
                 name = option[len('name='):] if option.startswith('name=') else option
-                if name in V1_REQUIRED + V1_OPTIONAL + ('net_cls', 'net_prio', 'blkio', 'devices', 'freezer',
-                                                         'perf_event', 'rdma', 'misc'):
+                if name in _V1_KNOWN:
                     v1[name] = mount_point
     if unified == root:
         mode = 'v2'

@@ -111,13 +111,13 @@ drivers:
   sample: {kubelet: {value: systemd, path: /var/lib/kubelet/config.yaml, source: config}, mismatch: false}
 cgroups:
   description:
-    - Per kubelet cgroup - C(path), C(exists), C(values) (C(cpu_shares), C(cpu_weight), C(memory),
+    - Per kubelet cgroup - C(path), C(exists), C(resources) (C(cpu_shares), C(cpu_weight), C(memory),
       C(memory_min), C(memory_low), C(pids), C(cpu_quota), C(cpu_period), C(cpuset_cpus), C(hugetlb) -
       memory and pids as integers or C(max)), C(raw) file contents, C(missing) (hierarchies or
       controllers kubelet would miss) and C(kubelet_accepts).
   returned: always
   type: dict
-  sample: {kubepods: {path: /kubepods.slice, exists: true, values: {cpu_weight: 385, memory: max}}}
+  sample: {kubepods: {path: /kubepods.slice, exists: true, resources: {cpu_weight: 385, memory: max}}}
 """
 
 import os
@@ -192,7 +192,7 @@ def read_cgroup(layout, root, relative):
     hugetlb = dict((m.group(1), _number(raw[n])) for n in raw for m in [_HUGETLB_RE.match(n)] if m)
     if hugetlb:
         values['hugetlb'] = hugetlb
-    return {'path': relative, 'exists': exists, 'values': values, 'raw': raw, 'missing': missing,
+    return {'path': relative, 'exists': exists, 'resources': values, 'raw': raw, 'missing': missing,
             'kubelet_accepts': exists and not missing}
 
 

@@ -249,8 +249,12 @@ class NodeCgroups(object):
         options = {}
         if self.driver == 'systemd':
             # systemd writes the unit properties and makes the directories; what it does not do is
-            # create v1 cpuset and hugetlb directories, or enable cpuset and hugetlb on v2.
+            # create v1 cpuset and hugetlb directories, or enable cpuset and hugetlb on v2. On v2 only
+            # the reserved slices need that (kubelet validates them but creates kubepods itself, and
+            # systemd drops cpuset again from any slice it re-realizes).
             entries = [(k, dict(e, v1_files={}, v2_files={})) for k, e in entries]
+            if self.layout['mode'] == 'v2':
+                entries = [(k, e) for k, e in entries if k in ('system_reserved', 'kube_reserved')]
             options = {'only_hierarchies': ('cpuset', 'hugetlb'), 'create_dirs': False}
         for operation in ops.plan_cgroupfs(entries, self.layout, self.root, self.missing_file, **options):
             self.run(operation)

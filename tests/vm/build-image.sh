@@ -13,6 +13,7 @@ if [ -f "$image_dir/stamp" ] && [ "$(cat "$image_dir/stamp")" = "$stamp" ]; then
 fi
 
 # The mirror apt already uses (sources.list or deb822), never a hard-coded host.
+# shellcheck disable=SC2016  # $(REPO_URI) etc. are apt's format placeholders, not shell
 mirror="$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(IDENTIFIER)' 2>/dev/null \
   | awk '$2 == "bookworm" && $3 == "Packages" {print $1; exit}')"
 if [ -z "$mirror" ]; then
