@@ -284,6 +284,27 @@ class NodeCgroups(object):
                 self.changes.append('systemctl start %s' % unit)
                 if not self.module.check_mode:
                     self.checked_systemctl('start', unit)
+                    state = 'active'
+            if state == 'active':
+                self.correct_live_properties(unit, ops.systemd_properties_for(entry, self.layout))
+
+    def correct_live_properties(self, unit, planned):
+        """A runtime override (systemctl set-property --runtime) beats the unit file: fix the live values."""
+        if not planned:
+            return
+        rc, out, err = self.systemctl('show', '--property=' + ','.join(sorted(planned)), unit)
+        if rc != 0:
+            raise KubenodeError('systemctl show %s failed: %s' % (unit, err or out), field='cgroup_driver',
+                                value='systemd')
+        live = dict(line.split('=', 1) for line in out.splitlines() if '=' in line)
+        drift = ['%s=%s' % (name, planned[name]) for name in sorted(planned) if live.get(name) != planned[name]]
+        if drift:
+            self.changes.append('systemctl set-property --runtime %s %s' % (unit, ' '.join(drift)))
+            self.diffs.append({'before_header': '%s (live)' % unit, 'after_header': '%s (live)' % unit,
+                               'before': ''.join('%s=%s\n' % (n, live.get(n, '')) for n in sorted(planned)),
+                               'after': ''.join('%s=%s\n' % (n, planned[n]) for n in sorted(planned))})
+            if not self.module.check_mode:
+                self.checked_systemctl('set-property', '--runtime', unit, *drift)
 
     def checked_systemctl(self, *args):
         rc, out, err = self.systemctl(*args)

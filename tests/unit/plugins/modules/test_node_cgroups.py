@@ -169,11 +169,22 @@ def test_diff_shows_before_and_after(run_module, tmp_path, monkeypatch):
 class FakeSystemd(object):
     """Records systemctl calls; starting a slice makes its cgroup as systemd does."""
 
-    def __init__(self, monkeypatch, tree):
-        self.tree = tree
-        self.calls, self.active = [], set()
+    def __init__(self, monkeypatch, tree, unit_dir):
+        self.tree, self.unit_dir = tree, unit_dir
+        self.calls, self.active, self.properties = [], set(), {}
         monkeypatch.setattr(basic.AnsibleModule, 'get_bin_path', lambda self, name, required=False: '/bin/' + name)
         monkeypatch.setattr(basic.AnsibleModule, 'run_command', self.run_command)
+
+    def load_units(self):
+        """What systemd makes of the unit files and drop-ins: their [Slice] properties."""
+        for directory, _dirs, files in os.walk(self.unit_dir):
+            for name in files:
+                unit = name if directory == self.unit_dir else os.path.basename(directory)[:-2]
+                with open(os.path.join(directory, name)) as handle:
+                    for line in handle:
+                        if '=' in line and not line.startswith(('#', 'Description', 'Before')):
+                            key, value = line.strip().split('=', 1)
+                            self.properties.setdefault(unit, {})[key] = value
 
     def make_slice(self, unit):
         parts = [p for p in expand_slice(unit).split('/') if p]
@@ -199,12 +210,23 @@ class FakeSystemd(object):
         if verb[0] == 'start':
             self.active.add(verb[1])
             self.make_slice(verb[1])
+        if verb[0] == 'daemon-reload':
+            self.load_units()
+        if verb[0] == 'set-property':
+            unit = verb[2]
+            for assignment in verb[3:]:
+                name, value = assignment.split('=', 1)
+                self.properties.setdefault(unit, {})[name] = value
+        if verb[0] == 'show':
+            wanted = verb[1].split('=', 1)[1].split(',')
+            known = self.properties.get(verb[2], {})
+            return 0, ''.join('%s=%s\n' % (n, known.get(n, '')) for n in wanted), ''
         return 0, '', ''
 
 
 def test_systemd_driver_writes_units_reloads_once_and_starts(run_module, tree, tmp_path, monkeypatch):
-    systemd = FakeSystemd(monkeypatch, tree)
     unit_dir = str(tmp_path / 'etc/systemd/system')
+    systemd = FakeSystemd(monkeypatch, tree, unit_dir)
     options = args(tree, cgroup_driver='systemd', system_reserved_cgroup='/system.slice',
                    kube_reserved_cgroup='/kube.slice/kube-reserved.slice', systemd_unit_dir=unit_dir)
     result = run_module(node_cgroups, options)
@@ -226,6 +248,13 @@ def test_systemd_driver_writes_units_reloads_once_and_starts(run_module, tree, t
     del systemd.calls[:]
     again = run_module(node_cgroups, options)
     assert again['changed'] is False and 'daemon-reload' not in systemd.calls
+    # A runtime override behind our back is drift: put the planned value back, at run time.
+    prop = 'MemoryMax' if tree.mode == 'v2' else 'MemoryLimit'
+    systemd.properties['kubepods.slice'][prop] = '1'
+    fixed = run_module(node_cgroups, options)
+    assert fixed['changed'] and any(c.startswith('systemctl set-property --runtime kubepods.slice') for c in fixed['changes'])
+    assert systemd.properties['kubepods.slice'][prop] != '1'
+    assert run_module(node_cgroups, options)['changed'] is False
 
 
 def test_cgroupfs_driver_on_systemd_v2_host_warns(run_module, tmp_path, monkeypatch):
