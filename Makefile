@@ -70,7 +70,6 @@ integration: venv link
 
 # The real-kernel tests: QEMU VMs (tests/vm) driven by Molecule (extensions/molecule).
 VM_APT_PACKAGES := qemu-system-x86 qemu-utils debootstrap e2fsprogs openssh-client
-SCENARIOS ?= systemd_v2 cgroupfs_v1 systemd_hybrid
 export VM_IMAGE_DIR := $(CACHE)/vm/image
 export VM_RUN_DIR := $(CACHE)/vm/run
 
@@ -80,8 +79,12 @@ vm-deps:
 vm-image: vm-deps
 	tests/vm/build-image.sh
 
+SCENARIOS ?= systemd_v2 cgroupfs_v2 cgroupfs_v1 systemd_hybrid
+
+# Molecule destroys its VMs itself; the trap also stops any left by an interrupted run.
 molecule: venv link vm-image
-	@for scenario in $(SCENARIOS); do \
+	@trap 'for vm in $(VM_RUN_DIR)/*/; do [ -d "$$vm" ] && tests/vm/stop-vm.sh "$$(basename "$$vm")"; done' EXIT; \
+	for scenario in $(SCENARIOS); do \
 	  start=$$SECONDS; \
 	  PATH=$(BIN):$$PATH XDG_CACHE_HOME=$(CACHE)/xdg ANSIBLE_SSH_CONTROL_PATH_DIR=$(CACHE)/cp \
 	    $(BIN)/molecule test -s $$scenario || exit 1; \

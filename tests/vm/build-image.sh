@@ -31,7 +31,7 @@ rootfs="$work/rootfs"
 
 echo "debootstrap bookworm from $mirror"
 debootstrap --variant=minbase \
-  --include=systemd,systemd-sysv,dbus,udev,kmod,iproute2,openssh-server,python3,sudo,procps,less,containerd \
+  --include=systemd,systemd-sysv,dbus,udev,kmod,iproute2,openssh-server,python3,python3-yaml,sudo,procps,less,containerd \
   bookworm "$rootfs" "$mirror" > "$work/debootstrap.log" 2>&1 || { tail -30 "$work/debootstrap.log"; exit 1; }
 
 # Only the modules needed to find the root disk go into the initramfs.
