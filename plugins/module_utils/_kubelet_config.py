@@ -1,0 +1,240 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""KubeletConfiguration: kubelet's drop-in merge, semantic comparison and validation.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Pure: works on already-parsed mappings. Validation reuses the node plan's rules, so that what
+kubelet would refuse at start-up is refused here first, with kubelet's wording.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import parse_feature_gates, plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import (
+    parse_percentage, parse_thresholds)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import PodSettings, parse_duration_us
+from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import parse_cpuset
+
+API_VERSION = 'kubelet.config.k8s.io/v1beta1'
+KIND = 'KubeletConfiguration'
+QUANTITY_MAPS = ('systemReserved', 'kubeReserved')
+THRESHOLD_MAPS = ('evictionHard', 'evictionSoft')
+MANAGED_KEYS = (
+    'systemReserved', 'kubeReserved', 'evictionHard', 'evictionSoft', 'evictionSoftGracePeriod',
+    'mergeDefaultEvictionSettings', 'enforceNodeAllocatable', 'systemReservedCgroup', 'kubeReservedCgroup',
+    'cgroupDriver', 'cgroupsPerQOS', 'cgroupRoot', 'reservedSystemCPUs', 'qosReserved', 'featureGates',
+    'memoryThrottlingFactor', 'memoryReservationPolicy', 'podPidsLimit', 'cpuCFSQuota', 'cpuCFSQuotaPeriod',
+    'failCgroupV1', 'maxPods',
+)
+# Fields of KubeletConfiguration v1beta1 that exist but that this module leaves to other tools.
+OTHER_KUBELET_KEYS = (
+    'address', 'authentication', 'authorization', 'clusterDNS', 'clusterDomain',
+    'containerLogMaxFiles', 'containerLogMaxSize', 'containerRuntimeEndpoint', 'cpuManagerPolicy',
+    'cpuManagerReconcilePeriod', 'evictionPressureTransitionPeriod', 'fileCheckFrequency', 'healthzBindAddress',
+    'healthzPort', 'httpCheckFrequency', 'imageGCHighThresholdPercent', 'imageGCLowThresholdPercent',
+    'imageMinimumGCAge', 'kubeletCgroups', 'logging', 'memoryManagerPolicy', 'memorySwap', 'nodeStatusReportFrequency',
+    'nodeStatusUpdateFrequency', 'podsPerCore', 'port', 'readOnlyPort', 'registerNode', 'resolvConf', 'rotateCertificates',
+    'runtimeRequestTimeout', 'serializeImagePulls', 'serverTLSBootstrap', 'shutdownGracePeriod',
+    'shutdownGracePeriodCriticalPods', 'staticPodPath', 'streamingConnectionIdleTimeout', 'syncFrequency',
+    'systemCgroups', 'tlsCertFile', 'tlsPrivateKeyFile', 'topologyManagerPolicy', 'volumeStatsAggPeriod',
+)
+_TYPES = {
+    'mergeDefaultEvictionSettings': bool, 'cgroupsPerQOS': bool, 'cpuCFSQuota': bool, 'failCgroupV1': bool,
+    'systemReservedCgroup': str, 'kubeReservedCgroup': str, 'cgroupRoot': str, 'reservedSystemCPUs': str,
+    'cgroupDriver': str, 'cpuCFSQuotaPeriod': str, 'memoryReservationPolicy': str,
+    'podPidsLimit': int, 'maxPods': int, 'enforceNodeAllocatable': list, 'featureGates': dict,
+    'systemReserved': dict, 'kubeReserved': dict, 'evictionHard': dict, 'evictionSoft': dict,
+    'evictionSoftGracePeriod': dict, 'qosReserved': dict, 'memoryThrottlingFactor': (int, float),
+}
+
+
+def check_document(document, source):
+    """A KubeletConfiguration document: a mapping with kubelet's apiVersion and kind."""
+    if document is None:
+        document = {}
+    if not isinstance(document, dict):
+        raise KubenodeError('is not a YAML mapping', field=source, value=type(document).__name__)
+    if document and document.get('apiVersion') != API_VERSION:
+        raise KubenodeError('apiVersion must be %s' % API_VERSION, field=source, value=document.get('apiVersion'))
+    if document and document.get('kind') != KIND:
+        raise KubenodeError('kind must be %s' % KIND, field=source, value=document.get('kind'))
+    return document
+
+
+def check_settings(settings, field='settings'):
+    """The keys we were asked to set: each must be a KubeletConfiguration field this module manages."""
+    for key, value in settings.items():
+        if key not in MANAGED_KEYS:
+            if key in OTHER_KUBELET_KEYS:
+                raise KubenodeError('is a KubeletConfiguration field this module does not manage', field=field,
+                                    value=key)
+            raise KubenodeError('kubelet does not know this KubeletConfiguration field', field=field, value=key)
+        expected = _TYPES[key]
+        if value is not None and (isinstance(value, bool) and expected is not bool
+                                  or not isinstance(value, expected)):
+            raise KubenodeError('has the wrong type', field='%s.%s' % (field, key), value=value)
+
+
+def apply_settings(document, settings):
+    """document with our keys set (None removes a key); featureGates are merged, never replaced."""
+    result = copy.deepcopy(document) if document else {'apiVersion': API_VERSION, 'kind': KIND}
+    result.setdefault('apiVersion', API_VERSION)
+    result.setdefault('kind', KIND)
+    for key, value in settings.items():
+        if value is None:
+            result.pop(key, None)
+        elif key == 'featureGates':
+            gates = dict(result.get('featureGates') or {})
+            gates.update(value)
+            result['featureGates'] = gates
+        else:
+            result[key] = copy.deepcopy(value)
+    return result
+
+
+def merge(documents):
+    """kubelet --config-dir: each later document is decoded over the result, so maps merge key by
+    key, lists and scalars replace."""
+    result = {}
+    for document in documents:
+        for key, value in document.items():
+            if isinstance(value, dict) and isinstance(result.get(key), dict):
+                merged = dict(result[key])
+                merged.update(value)
+                result[key] = merged
+            else:
+                result[key] = copy.deepcopy(value)
+    return result
+
+
+def _normal_threshold(value):
+    text = str(value)
+    if text.endswith('%'):
+        try:
+            return ('%', parse_percentage(text, 'threshold'))
+        except KubenodeError:
+            return text
+    try:
+        return ('q', parse_quantity(text).nano)
+    except KubenodeError:
+        return text
+
+
+def normalize(document):
+    """A comparable form: 1Gi equals 1024Mi, 10% equals 10.0%, ordering of maps ignored."""
+    result = {}
+    for key, value in (document or {}).items():
+        if key in QUANTITY_MAPS and isinstance(value, dict):
+            value = dict((k, _normal_quantity(v)) for k, v in value.items())
+        elif key in THRESHOLD_MAPS and isinstance(value, dict):
+            value = dict((k, _normal_threshold(v)) for k, v in value.items())
+        elif key == 'cpuCFSQuotaPeriod' and isinstance(value, str):
+            try:
+                value = parse_duration_us(value, key)
+            except KubenodeError:
+                pass
+        result[key] = value
+    return result
+
+
+def _normal_quantity(value):
+    try:
+        return parse_quantity(value).nano
+    except KubenodeError:
+        return value
+
+
+def validate(config, rules_version, capacity=None, runtime_driver=None, allow_driver_mismatch=False):
+    """What kubelet would refuse at start-up, on the merged configuration."""
+    gates = parse_feature_gates(config.get('featureGates'), 'featureGates')
+    params = {
+        'kubelet_version': rules_version,
+        'system_reserved': config.get('systemReserved'),
+        'kube_reserved': config.get('kubeReserved'),
+        'eviction_hard': config.get('evictionHard'),
+        'merge_default_eviction_settings': config.get('mergeDefaultEvictionSettings'),
+        'reserved_system_cpus': config.get('reservedSystemCPUs'),
+        'enforce_node_allocatable': config.get('enforceNodeAllocatable'),
+        'cgroups_per_qos': config.get('cgroupsPerQOS'),
+        'cgroup_root': config.get('cgroupRoot'),
+        'cgroup_driver': config.get('cgroupDriver') or 'cgroupfs',
+        'system_reserved_cgroup': config.get('systemReservedCgroup'),
+        'kube_reserved_cgroup': config.get('kubeReservedCgroup'),
+        'qos_reserved': config.get('qosReserved'),
+        'feature_gates': gates,
+        'memory_reservation_policy': config.get('memoryReservationPolicy'),
+        'max_pods': config.get('maxPods'),
+    }
+    if capacity:
+        params['capacity'] = capacity
+    else:
+        # Capacity unknown: every rule but "capacity >= reservation" can still be checked.
+        params['capacity'] = {'cpu': '1Mi', 'memory': '1Ei', 'ephemeral-storage': '1Ei', 'pid': '1Ei'}
+        params['online_cpus'] = parse_cpuset(config.get('reservedSystemCPUs') or '', 'reservedSystemCPUs')
+    if params['cgroup_driver'] not in ('cgroupfs', 'systemd'):
+        raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroupDriver', value=params['cgroup_driver'])
+    plan = plan_node(params)
+    _validate_soft_eviction(config)
+    PodSettings({
+        'kubelet_version': rules_version, 'feature_gates': gates,
+        'cpu_cfs_quota': config.get('cpuCFSQuota'), 'cpu_cfs_quota_period': config.get('cpuCFSQuotaPeriod'),
+        'memory_throttling_factor': config.get('memoryThrottlingFactor'),
+        'memory_reservation_policy': config.get('memoryReservationPolicy'),
+        'qos_reserved': config.get('qosReserved'),
+        'cgroup_driver': params['cgroup_driver'],
+    })
+    for key in ('maxPods',):
+        if config.get(key) is not None and config[key] < 0:
+            raise KubenodeError('invalid configuration: maxPods (--max-pods) %d must not be a negative number'
+                                % config[key], field=key, value=config[key])
+    if config.get('failCgroupV1') is not None and int(rules_version.split('.')[1]) < 31:
+        raise KubenodeError('failCgroupV1 exists only from kubelet 1.31', field='failCgroupV1',
+                            value=config['failCgroupV1'])
+    if runtime_driver and runtime_driver['value'] != params['cgroup_driver'] and not allow_driver_mismatch:
+        raise KubenodeError('kubelet would use the %s cgroup driver but the container runtime (%s) uses %s; pods '
+                            'would not start. Make them agree, or set allow_driver_mismatch'
+                            % (params['cgroup_driver'], runtime_driver['path'], runtime_driver['value']),
+                            field='cgroupDriver', value=params['cgroup_driver'])
+    return plan
+
+
+def _validate_soft_eviction(config):
+    soft = config.get('evictionSoft') or {}
+    grace = config.get('evictionSoftGracePeriod') or {}
+    parse_thresholds(soft, 'evictionSoft')
+    for signal in soft:
+        if signal not in grace:
+            raise KubenodeError('grace period must be specified for the soft eviction threshold %s' % signal,
+                                field='evictionSoftGracePeriod', value=signal)
+    for signal, period in grace.items():
+        if parse_duration_us(period, 'evictionSoftGracePeriod.%s' % signal) < 0:
+            raise KubenodeError('grace period must not be negative', field='evictionSoftGracePeriod.%s' % signal,
+                                value=period)
+
+
+def settings_from_plan(plan):
+    """The KubeletConfiguration keys an allocatable_info result stands for."""
+    settings = {
+        'systemReserved': dict((k, v['quantity']) for k, v in plan.get('reserved', {}).get('system', {}).items()),
+        'kubeReserved': dict((k, v['quantity']) for k, v in plan.get('reserved', {}).get('kube', {}).items()),
+        'evictionHard': dict(plan.get('eviction', {}).get('hard', {})),
+        'enforceNodeAllocatable': list(plan.get('enforce_node_allocatable', ['pods'])),
+        'cgroupDriver': plan.get('cgroup_driver'),
+    }
+    for scope in ('system', 'kube'):
+        entry = plan.get('cgroups', {}).get('%s_reserved' % scope)
+        settings['%sReservedCgroup' % scope] = entry['configured_name'] if entry else None
+    # An empty reservation is written as no key at all, as kubelet's default means the same.
+    for key in QUANTITY_MAPS:
+        if not settings[key]:
+            settings[key] = None
+    return settings

@@ -1,0 +1,275 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: kubelet_config
+short_description: Merge reservation and cgroup settings into KubeletConfiguration, validated as kubelet would
+version_added: 0.1.0
+author:
+  - kubenode.cgroups contributors (@kubenode)
+description:
+  - Sets the Node Allocatable and cgroup keys of a KubeletConfiguration file (kubeadm's
+    C(/var/lib/kubelet/config.yaml) by default, or kubespray's C(/etc/kubernetes/kubelet-config.yaml)),
+    or writes them alone to a drop-in in kubelet's C(--config-dir).
+  - Validates the merged result - the base file and every drop-in in lexical order, merged as
+    kubelet merges them - before writing, and refuses what kubelet would refuse at start-up, with
+    kubelet's messages; the file is left byte for byte untouched when anything is wrong.
+  - Compares meanings, not text - C(1Gi) equals C(1024Mi) - and writes only when the meaning
+    changes, atomically, keeping the file's mode and owner.
+  - Every other key of the file is kept as it was.
+extends_documentation_fragment:
+  - kubenode.cgroups.attributes
+  - ansible.builtin.files
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: full
+    details:
+      - A unified diff of the YAML file.
+  platform:
+    support: full
+    platforms: posix
+options:
+  settings:
+    description:
+      - KubeletConfiguration keys to set, in kubelet's own camelCase, for example C(systemReserved),
+        C(kubeReserved), C(evictionHard), C(evictionSoft), C(evictionSoftGracePeriod),
+        C(mergeDefaultEvictionSettings), C(enforceNodeAllocatable), C(systemReservedCgroup),
+        C(kubeReservedCgroup), C(cgroupDriver), C(cgroupsPerQOS), C(cgroupRoot), C(reservedSystemCPUs),
+        C(qosReserved), C(featureGates), C(memoryThrottlingFactor), C(memoryReservationPolicy),
+        C(podPidsLimit), C(cpuCFSQuota), C(cpuCFSQuotaPeriod), C(failCgroupV1) and C(maxPods).
+      - A null value removes the key. C(featureGates) are merged into the file's, never replacing
+        the other gates.
+      - Keys here override those taken from O(plan).
+    type: dict
+    default: {}
+  plan:
+    description:
+      - A result of M(kubenode.cgroups.allocatable_info) whose reservations, eviction thresholds,
+        enforcement keys, cgroup driver and reserved cgroup names to write.
+    type: dict
+  path:
+    description:
+      - The kubelet configuration file (C(--config)).
+    type: path
+    default: /var/lib/kubelet/config.yaml
+  dropin:
+    description:
+      - Write only the keys to O(dropin_dir)/O(dropin_name) and leave O(path) alone, instead of
+        editing O(path).
+    type: bool
+    default: false
+  dropin_dir:
+    description:
+      - kubelet's C(--config-dir). Its C(*.conf) files are merged over O(path) in lexical order.
+    type: path
+    default: /etc/kubernetes/kubelet.conf.d
+  dropin_name:
+    description:
+      - The drop-in file this module owns, in O(dropin_dir).
+    type: str
+    default: 50-kubenode.conf
+  kubelet_version:
+    description:
+      - The kubelet release whose rules and messages apply (1.22 to 1.36).
+    type: str
+    default: '1.36'
+  capacity:
+    description:
+      - The node capacity, to refuse a reservation above it. Without it every other rule still runs.
+    type: dict
+  allow_driver_mismatch:
+    description:
+      - Write even when C(cgroupDriver) disagrees with the container runtime's configured driver.
+    type: bool
+    default: false
+  containerd_config_path:
+    description:
+      - containerd's configuration, read for its cgroup driver.
+    type: path
+    default: /etc/containerd/config.toml
+  crio_config_paths:
+    description:
+      - CRI-O configuration files and drop-in globs, read for its cgroup driver.
+    type: list
+    elements: path
+    default: [/etc/crio/crio.conf, /etc/crio/crio.conf.d/*.conf]
+  backup:
+    description:
+      - Keep a timestamped copy of the file before changing it.
+    type: bool
+    default: false
+requirements:
+  - PyYAML on the target
+seealso:
+  - module: kubenode.cgroups.allocatable_info
+"""
+
+EXAMPLES = r"""
+- name: Reserve for system daemons and kubelet, on a kubeadm node
+  kubenode.cgroups.kubelet_config:
+    settings:
+      systemReserved: {cpu: 500m, memory: 1Gi}
+      kubeReserved: {cpu: 250m, memory: 512Mi}
+      evictionHard: {memory.available: 500Mi, nodefs.available: 10%}
+      cgroupDriver: systemd
+
+- name: Write a computed plan as a drop-in on a kubespray node
+  kubenode.cgroups.kubelet_config:
+    plan: "{{ node_plan }}"
+    path: /etc/kubernetes/kubelet-config.yaml
+    dropin: true
+    backup: true
+"""
+
+RETURN = r"""
+path:
+  description: The file written (or that would be).
+  returned: always
+  type: str
+  sample: /var/lib/kubelet/config.yaml
+config:
+  description: The merged configuration kubelet will read, for the managed keys.
+  returned: always
+  type: dict
+  sample: {cgroupDriver: systemd, systemReserved: {cpu: 500m, memory: 1Gi}}
+backup_file:
+  description: The backup copy, when one was made.
+  returned: changed and backup
+  type: str
+  sample: /var/lib/kubelet/config.yaml.12345.2026-11-22@01:02:03~
+"""
+
+import glob
+import os
+import tempfile
+import traceback
+
+try:
+    import yaml
+    HAS_YAML = True
+    YAML_IMPORT_ERROR = None
+except ImportError:
+    HAS_YAML = False
+    YAML_IMPORT_ERROR = traceback.format_exc()
+
+from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import containerd_driver, crio_driver
+from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
+
+
+def load(path):
+    """(text or None, document) of a YAML file; a file that is not YAML is an error naming it."""
+    if not os.path.exists(path):
+        return None, {}
+    with open(path) as handle:
+        text = handle.read()
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise KubenodeError('is not valid YAML: %s' % str(error).replace('\n', ' '), field=path)
+    return text, kc.check_document(document, path)
+
+
+def dump(document):
+    return yaml.safe_dump(document, default_flow_style=False, sort_keys=False)
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            settings=dict(type='dict', default={}),
+            plan=dict(type='dict'),
+            path=dict(type='path', default='/var/lib/kubelet/config.yaml'),
+            dropin=dict(type='bool', default=False),
+            dropin_dir=dict(type='path', default='/etc/kubernetes/kubelet.conf.d'),
+            dropin_name=dict(type='str', default='50-kubenode.conf'),
+            kubelet_version=dict(type='str', default='1.36'),
+            capacity=dict(type='dict'),
+            allow_driver_mismatch=dict(type='bool', default=False),
+            containerd_config_path=dict(type='path', default='/etc/containerd/config.toml'),
+            crio_config_paths=dict(type='list', elements='path',
+                                   default=['/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf']),
+            backup=dict(type='bool', default=False),
+        ),
+        add_file_common_args=True,
+        supports_check_mode=True,
+    )
+    if not HAS_YAML:
+        module.fail_json(msg=missing_required_lib('PyYAML'), exception=YAML_IMPORT_ERROR)
+    params = module.params
+    try:
+        rules = kubelet_rules(params['kubelet_version'])
+        settings = kc.settings_from_plan(params['plan']) if params['plan'] else {}
+        settings.update(params['settings'])
+        kc.check_settings(settings)
+        base_text, base = load(params['path'])
+        dropins = []
+        dropin_path = os.path.join(params['dropin_dir'], params['dropin_name'])
+        if os.path.basename(params['dropin_name']) != params['dropin_name'] or \
+                not params['dropin_name'].endswith('.conf'):
+            raise KubenodeError('must be a file name ending in .conf (kubelet reads only those)', field='dropin_name',
+                                value=params['dropin_name'])
+        for name in sorted(glob.glob(os.path.join(params['dropin_dir'], '*.conf'))):
+            if name != dropin_path:
+                dropins.append((name, load(name)[1]))
+        if not params['dropin']:
+            target, (current_text, current) = params['path'], (base_text, base)
+            desired = kc.apply_settings(current, settings)
+            merged = kc.merge([desired] + [d for _n, d in dropins])
+        else:
+            target = dropin_path
+            current_text, current = load(dropin_path)
+            desired = kc.apply_settings({}, dict((k, v) for k, v in settings.items() if v is not None))
+            if current.get('featureGates') and 'featureGates' in desired:
+                desired['featureGates'] = dict(current['featureGates'], **desired['featureGates'])
+            documents = [base] + [d for n, d in dropins if n < dropin_path] + [desired] + \
+                [d for n, d in dropins if n > dropin_path]
+            merged = kc.merge(documents)
+        runtime = containerd_driver(params['containerd_config_path']) or crio_driver(params['crio_config_paths'])
+        if runtime and runtime['source'] != 'config':
+            runtime = None  # a runtime without an explicit setting is not evidence of a mismatch
+        kc.validate(merged, rules.version, params['capacity'], runtime, params['allow_driver_mismatch'])
+    except KubenodeError as error:
+        module.fail_json(msg=str(error))
+    except (IOError, OSError) as error:
+        module.fail_json(msg='cannot read the kubelet configuration: %s' % error)
+
+    changed = current_text is None or kc.normalize(current) != kc.normalize(desired)
+    new_text = dump(desired) if changed else current_text
+    result = dict(changed=changed, path=target,
+                  config=dict((k, merged[k]) for k in kc.MANAGED_KEYS if k in merged))
+    if module._diff:
+        result['diff'] = {'before_header': target, 'after_header': target, 'before': current_text or '',
+                          'after': new_text}
+    file_args = module.load_file_common_arguments(params, path=target)
+    if changed and not module.check_mode:
+        if params['backup'] and current_text is not None:
+            result['backup_file'] = module.backup_local(target)
+        directory = os.path.dirname(target)
+        if not os.path.isdir(directory):
+            os.makedirs(directory, 0o755)
+        fd, temp = tempfile.mkstemp(dir=module.tmpdir)
+        with os.fdopen(fd, 'w') as handle:
+            handle.write(new_text)
+        if current_text is None:
+            os.chmod(temp, 0o644)
+        module.atomic_move(temp, target, unsafe_writes=params['unsafe_writes'])
+    if os.path.exists(target) or not module.check_mode:
+        result['changed'] = module.set_fs_attributes_if_different(file_args, result['changed'])
+    module.exit_json(**result)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,191 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import hashlib
+import os
+import shutil
+
+import pytest
+import yaml
+
+from ansible_collections.kubenode.cgroups.plugins.modules import allocatable_info, kubelet_config
+
+from conftest import ModuleFail
+
+DATA = os.path.join(os.path.dirname(__file__), '..', '..', 'data')
+RESERVE = {'systemReserved': {'cpu': '500m', 'memory': '1Gi'}, 'kubeReserved': {'cpu': '250m', 'memory': '512Mi'},
+           'evictionHard': {'memory.available': '500Mi', 'nodefs.available': '10%'}}
+
+
+@pytest.fixture
+def node(tmp_path):
+    """A node's kubelet files: kubeadm's config, an empty drop-in dir, a containerd config."""
+    paths = {'path': str(tmp_path / 'var/lib/kubelet/config.yaml'), 'dropin_dir': str(tmp_path / 'kubelet.conf.d'),
+             'containerd_config_path': str(tmp_path / 'containerd.toml'),
+             'crio_config_paths': [str(tmp_path / 'crio.conf')]}
+    os.makedirs(os.path.dirname(paths['path']))
+    os.makedirs(paths['dropin_dir'])
+    shutil.copy(os.path.join(DATA, 'kubeadm-kubelet-config.yaml'), paths['path'])
+    return paths
+
+
+def digest(path):
+    with open(path, 'rb') as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
+
+
+def read(path):
+    with open(path) as handle:
+        return yaml.safe_load(handle)
+
+
+def test_sets_keys_keeps_the_rest_and_reruns_clean(run_module, node):
+    before = read(node['path'])
+    result = run_module(kubelet_config, dict(node, settings=RESERVE))
+    assert result['changed']
+    after = read(node['path'])
+    assert after['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
+    for key, value in before.items():
+        assert after[key] == value  # every other key as it was
+    assert result['config']['cgroupDriver'] == 'systemd'
+    unchanged = digest(node['path'])
+    again = run_module(kubelet_config, dict(node, settings=RESERVE))
+    assert again['changed'] is False and digest(node['path']) == unchanged
+
+
+def test_same_meaning_is_no_change(run_module, node):
+    run_module(kubelet_config, dict(node, settings=RESERVE))
+    unchanged = digest(node['path'])
+    same = {'systemReserved': {'cpu': '0.5', 'memory': '1024Mi'}, 'kubeReserved': {'memory': '536870912', 'cpu': '250m'},
+            'evictionHard': {'nodefs.available': '10.0%', 'memory.available': '0.48828125Gi'}}
+    assert run_module(kubelet_config, dict(node, settings=same))['changed'] is False
+    assert digest(node['path']) == unchanged
+
+
+def test_kubespray_config(run_module, tmp_path, node):
+    path = str(tmp_path / 'kubelet-config.yaml')
+    shutil.copy(os.path.join(DATA, 'kubespray-kubelet-config.yaml'), path)
+    args = dict(node, path=path, settings={'kubeReserved': {'cpu': '100m', 'memory': '268435456',
+                                                            'ephemeral-storage': '500Mi', 'pid': '1k'}})
+    assert run_module(kubelet_config, args)['changed'] is False
+    result = run_module(kubelet_config, dict(args, settings={'enforceNodeAllocatable': ['pods', 'kube-reserved'],
+                                                             'kubeReservedCgroup': '/kube.slice'}))
+    assert result['changed'] and read(path)['kubeReservedCgroup'] == '/kube.slice'
+    assert read(path)['kubeletCgroups'] == '/system.slice/kubelet.service'
+
+
+def test_feature_gates_are_merged(run_module, node):
+    run_module(kubelet_config, dict(node, settings={'featureGates': {'GracefulNodeShutdown': True}}))
+    run_module(kubelet_config, dict(node, settings={'featureGates': {'MemoryQoS': True}}))
+    assert read(node['path'])['featureGates'] == {'GracefulNodeShutdown': True, 'MemoryQoS': True}
+
+
+def test_null_removes_a_key(run_module, node):
+    run_module(kubelet_config, dict(node, settings=RESERVE))
+    run_module(kubelet_config, dict(node, settings={'kubeReserved': None}))
+    assert 'kubeReserved' not in read(node['path']) and 'systemReserved' in read(node['path'])
+
+
+def test_check_mode_and_diff(run_module, node):
+    unchanged = digest(node['path'])
+    result = run_module(kubelet_config, dict(node, settings=RESERVE, _ansible_diff=True), check_mode=True)
+    assert result['changed'] and digest(node['path']) == unchanged
+    assert 'systemReserved' in result['diff']['after'] and 'systemReserved' not in result['diff']['before']
+
+
+def test_mode_owner_and_backup(run_module, node):
+    os.chmod(node['path'], 0o600)
+    result = run_module(kubelet_config, dict(node, settings=RESERVE, backup=True))
+    assert oct(os.stat(node['path']).st_mode & 0o777) == '0o600'
+    assert os.path.exists(result['backup_file']) and 'systemReserved' not in read(result['backup_file'])
+
+
+def test_dropin_writes_only_our_keys_and_validates_the_merge(run_module, node):
+    base = digest(node['path'])
+    result = run_module(kubelet_config, dict(node, settings=RESERVE, dropin=True))
+    dropin = os.path.join(node['dropin_dir'], '50-kubenode.conf')
+    assert result['path'] == dropin and digest(node['path']) == base
+    written = read(dropin)
+    assert written['kind'] == 'KubeletConfiguration' and set(written) == {'apiVersion', 'kind'} | set(RESERVE)
+    assert result['config']['cgroupDriver'] == 'systemd'  # from the base file
+    assert run_module(kubelet_config, dict(node, settings=RESERVE, dropin=True))['changed'] is False
+    # A later drop-in wins in kubelet's lexical merge: its bad enforcement is refused before we write.
+    with open(os.path.join(node['dropin_dir'], '90-other.conf'), 'w') as handle:
+        handle.write('apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n'
+                     'enforceNodeAllocatable: [pods, system-reserved]\n')
+    ours = digest(dropin)
+    with pytest.raises(ModuleFail) as failure:
+        run_module(kubelet_config, dict(node, settings=dict(RESERVE, maxPods=200), dropin=True))
+    assert 'systemReservedCgroup (--system-reserved-cgroup) must be specified' in failure.value.result['msg']
+    assert digest(dropin) == ours
+
+
+def test_plan_is_written(run_module, node):
+    plan = run_module(allocatable_info, {'capacity': {'cpu': '8', 'memory': '32Gi'}, 'profile': 'eks', 'max_pods': 58,
+                                         'cgroup_driver': 'systemd', 'kube_reserved_cgroup': '/runtime.slice'})
+    run_module(kubelet_config, dict(node, plan=plan, capacity={'cpu': '8', 'memory': '32Gi'}))
+    written = read(node['path'])
+    assert written['kubeReserved']['memory'] == '893Mi' and written['kubeReservedCgroup'] == '/runtime.slice'
+    assert written['evictionHard']['nodefs.inodesFree'] == '5%' and 'systemReserved' not in written
+
+
+@pytest.mark.parametrize('content, fragments', [
+    ('apiVersion: [unclosed\n', ['not valid YAML']),
+    ('- a\n- b\n', ['not a YAML mapping']),
+    ('apiVersion: kubelet.config.k8s.io/v1\nkind: KubeletConfiguration\n', ['apiVersion must be']),
+    ('apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeProxyConfiguration\n',
+     ['kind must be', 'KubeProxyConfiguration']),
+])
+def test_bad_files_are_left_untouched(run_module, node, content, fragments):
+    with open(node['path'], 'w') as handle:
+        handle.write(content)
+    before = digest(node['path'])
+    with pytest.raises(ModuleFail) as failure:
+        run_module(kubelet_config, dict(node, settings=RESERVE))
+    for fragment in fragments + [node['path']]:
+        assert fragment in failure.value.result['msg']
+    assert digest(node['path']) == before
+
+
+@pytest.mark.parametrize('settings, extra, fragments', [
+    ({'systemReservd': {'cpu': '1'}}, {}, ['kubelet does not know', 'systemReservd']),
+    ({'clusterDNS': ['10.0.0.10']}, {}, ['does not manage', 'clusterDNS']),
+    ({'maxPods': '110'}, {}, ['settings.maxPods', 'wrong type']),
+    ({'enforceNodeAllocatable': ['pods', 'everything']}, {}, ['option "everything" specified']),
+    ({'enforceNodeAllocatable': ['pods', 'system-reserved']}, {}, ['systemReservedCgroup (--system-reserved-cgroup)']),
+    ({'reservedSystemCPUs': '0-1', 'kubeReservedCgroup': '/kube.slice'}, {}, ["can't use reservedSystemCPUs"]),
+    ({'systemReserved': {'memory': '40Gi'}}, {'capacity': {'memory': '32Gi'}}, ['has a reservation of']),
+    ({'systemReserved': {'gpu': '1'}}, {}, ['cannot reserve "gpu" resource']),
+    ({'evictionHard': {'memory.available': '200%'}}, {}, ['must be <= 100%']),
+    ({'evictionSoft': {'memory.available': '1Gi'}}, {}, ['grace period must be specified']),
+    ({'memoryThrottlingFactor': 1.5}, {}, ['memoryThrottlingFactor 1.5 must be greater than 0']),
+    ({'cpuCFSQuotaPeriod': '50ms'}, {}, ['CustomCPUCFSQuotaPeriod']),
+    ({'mergeDefaultEvictionSettings': True}, {'kubelet_version': '1.32'}, ['mergeDefaultEvictionSettings']),
+    ({'cgroupDriver': 'systemd', 'kubeReservedCgroup': '/system.slice/kubelet.service',
+      'enforceNodeAllocatable': ['pods', 'kube-reserved']}, {}, ['kubelet.service.slice']),
+    ({'maxPods': -1}, {}, ['must not be a negative number']),
+])
+def test_invalid_settings_are_refused_before_writing(run_module, node, settings, extra, fragments):
+    before = digest(node['path'])
+    with pytest.raises(ModuleFail) as failure:
+        run_module(kubelet_config, dict(node, settings=settings, **extra))
+    for fragment in fragments:
+        assert fragment in failure.value.result['msg']
+    assert digest(node['path']) == before
+
+
+def test_driver_must_agree_with_containerd(run_module, node):
+    with open(node['containerd_config_path'], 'w') as handle:
+        handle.write('version = 2\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]\n'
+                     '  SystemdCgroup = false\n')
+    before = digest(node['path'])
+    with pytest.raises(ModuleFail) as failure:
+        run_module(kubelet_config, dict(node, settings=RESERVE))
+    assert 'containerd.toml) uses cgroupfs' in failure.value.result['msg'] and digest(node['path']) == before
+    assert run_module(kubelet_config, dict(node, settings=RESERVE, allow_driver_mismatch=True))['changed']
