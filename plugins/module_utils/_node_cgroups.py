@@ -23,6 +23,7 @@ MANAGEABLE = ('kubepods', 'burstable', 'besteffort', 'system_reserved', 'kube_re
 # Slices systemd ships: we add a drop-in instead of replacing their unit.
 SYSTEMD_SHIPPED_SLICES = ('-.slice', 'system.slice', 'user.slice', 'machine.slice')
 DROPIN_NAME = '50-kubenode-cgroups.conf'
+SERVICE_DROPIN_NAME = '50-kubenode-slice.conf'
 _LIMIT_PREFIXES = ('memory.', 'pids.', 'hugetlb.', 'cpuset.')
 _V1_HIERARCHY_BY_PREFIX = (('cpu.', 'cpu'), ('memory.', 'memory'), ('pids.', 'pids'), ('hugetlb.', 'hugetlb'),
                            ('cpuset.', 'cpuset'))

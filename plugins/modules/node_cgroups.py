@@ -85,6 +85,16 @@ options:
     type: str
     choices: [auto, cgroupfs, systemd]
     default: auto
+  services:
+    description:
+      - systemd services to run in the kube-reserved slice (for example C(kubelet) and C(containerd)),
+        through a C(Slice=) drop-in, leaving every other service in C(system.slice). Services that are
+        not installed are skipped. Needs the C(systemd) driver and O(kube_reserved_cgroup).
+      - The module reloads systemd but restarts nothing; RV(services_changed) says which services need a
+        restart to move.
+    type: list
+    elements: str
+    default: []
 notes:
   - kubelet rewrites C(kubepods) and the QoS tiers when it starts and every minute; writing them
     here makes the node match the plan before kubelet runs and lets check mode show drift.
@@ -141,6 +151,18 @@ managed:
   returned: always
   type: dict
   sample: {kubepods: /kubepods.slice}
+services_changed:
+  description: Services whose slice drop-in was written or removed; they need a restart to move.
+  returned: always
+  type: list
+  elements: str
+  sample: [containerd.service]
+services_not_installed:
+  description: Services asked for in O(services) that systemd does not know.
+  returned: always
+  type: list
+  elements: str
+  sample: [crio.service]
 applied:
   description: On failure, the changes that had been made before the kernel refused one.
   returned: failure
@@ -169,6 +191,7 @@ class NodeCgroups(object):
         self.root = self.params['cgroupfs_path']
         self.unit_dir = self.params['systemd_unit_dir']
         self.applied, self.changes, self.diffs, self.warnings = [], [], [], []
+        self.services_changed, self.skipped_services = [], []
 
     # Planning ---------------------------------------------------------------
     def resolve(self):
@@ -194,6 +217,9 @@ class NodeCgroups(object):
             raise KubenodeError('the plan has no such cgroup (is its cgroup name set?)', field='cgroups',
                                 value=missing)
         self.entries = [(k, cgroups[k]) for k in ops.MANAGEABLE if k in wanted]
+        if self.params['services'] and (driver != 'systemd' or 'kube_reserved' not in dict(self.entries)):
+            raise KubenodeError('services can be placed only with the systemd driver and a managed kube_reserved '
+                                'slice (set kube_reserved_cgroup)', field='services', value=self.params['services'])
         if driver == 'cgroupfs' and self.layout['mode'] == 'v2' and pid1_is_systemd(self.params['proc_path']):
             self.warnings.append('systemd is PID 1 on this cgroup v2 host: "systemctl daemon-reload" removes '
                                  'controllers no unit needs from cgroup.subtree_control, so cgroupfs-driver cgroups '
@@ -260,7 +286,7 @@ class NodeCgroups(object):
             self.run(operation)
 
     def present_systemd(self):
-        reload_needed = False
+        reload_needed = self.place_services()
         for key, entry in self.entries:
             path = ops.unit_path(self.unit_dir, entry['systemd_unit'])
             content = ops.render_unit(key, entry, ops.systemd_properties_for(entry, self.layout))
@@ -287,6 +313,35 @@ class NodeCgroups(object):
                     state = 'active'
             if state == 'active':
                 self.correct_live_properties(unit, ops.systemd_properties_for(entry, self.layout))
+
+    def place_services(self):
+        """Slice= drop-ins that run the given services in the kube-reserved slice. True when one changed."""
+        services = self.params['services']
+        if not services:
+            return False
+        unit = dict(self.entries)['kube_reserved']['systemd_unit']
+        changed = False
+        for service in services:
+            name = service if '.' in service else service + '.service'
+            rc, state, _err = self.systemctl('show', '--property=LoadState', '--value', name)
+            if state != 'loaded':
+                self.skipped_services.append(name)
+                continue
+            path = os.path.join(self.unit_dir, name + '.d', ops.SERVICE_DROPIN_NAME)
+            content = '# Managed by kubenode.cgroups: run %s in the kube-reserved slice.\n[Service]\nSlice=%s\n' % (
+                name, unit)
+            current = fs.read_file(path)
+            if current is not None and current.strip() == content.strip():
+                continue
+            self.changes.append(('update %s' if current is not None else 'create %s') % path)
+            self.diffs.append({'before_header': path, 'after_header': path,
+                               'before': (current + '\n') if current else '', 'after': content})
+            self.services_changed.append(name)
+            if not self.module.check_mode:
+                self.write_unit(path, content)
+                self.applied.append('wrote %s' % path)
+            changed = True
+        return changed
 
     def correct_live_properties(self, unit, planned):
         """A runtime override (systemctl set-property --runtime) beats the unit file: fix the live values."""
@@ -325,6 +380,16 @@ class NodeCgroups(object):
 
     def absent(self):
         units_removed = False
+        for service in self.params['services'] or []:
+            name = service if '.' in service else service + '.service'
+            path = os.path.join(self.unit_dir, name + '.d', ops.SERVICE_DROPIN_NAME)
+            if os.path.exists(path):
+                self.changes.append('remove %s' % path)
+                self.services_changed.append(name)
+                if not self.module.check_mode:
+                    os.remove(path)
+                    self.applied.append('removed %s' % path)
+                units_removed = True
         for key, entry in reversed(self.entries):
             relative = self.path_for(entry)
             shipped = self.driver == 'systemd' and entry['systemd_unit'] in ops.SYSTEMD_SHIPPED_SLICES
@@ -374,6 +439,7 @@ def main():
         cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
         systemd_unit_dir=dict(type='path', default='/etc/systemd/system'),
         cgroup_driver=dict(type='str', choices=['auto', 'cgroupfs', 'systemd'], default='auto'),
+        services=dict(type='list', elements='str', default=[]),
     )
     module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
     node = NodeCgroups(module)
@@ -388,7 +454,8 @@ def main():
     except (IOError, OSError) as error:
         module.fail_json(msg='cgroup operation failed: %s' % error, applied=node.applied, changes=node.changes)
     result = dict(changed=bool(node.changes), changes=node.changes, cgroup_mode=node.layout['mode'],
-                  driver=node.driver, managed=dict((k, node.path_for(e)) for k, e in node.entries))
+                  driver=node.driver, managed=dict((k, node.path_for(e)) for k, e in node.entries),
+                  services_changed=node.services_changed, services_not_installed=node.skipped_services)
     if module._diff:
         result['diff'] = node.diffs
     for warning in node.warnings:

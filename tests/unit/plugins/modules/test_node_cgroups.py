@@ -172,6 +172,7 @@ class FakeSystemd(object):
     def __init__(self, monkeypatch, tree, unit_dir):
         self.tree, self.unit_dir = tree, unit_dir
         self.calls, self.active, self.properties = [], set(), {}
+        self.installed = {'containerd.service', 'kubelet.service'}
         monkeypatch.setattr(basic.AnsibleModule, 'get_bin_path', lambda self, name, required=False: '/bin/' + name)
         monkeypatch.setattr(basic.AnsibleModule, 'run_command', self.run_command)
 
@@ -217,6 +218,8 @@ class FakeSystemd(object):
             for assignment in verb[3:]:
                 name, value = assignment.split('=', 1)
                 self.properties.setdefault(unit, {})[name] = value
+        if verb[0] == 'show' and verb[1] == '--property=LoadState':
+            return 0, 'loaded\n' if verb[3] in self.installed else 'not-found\n', ''
         if verb[0] == 'show':
             wanted = verb[1].split('=', 1)[1].split(',')
             known = self.properties.get(verb[2], {})
@@ -275,3 +278,30 @@ def test_plan_for_another_driver_is_refused(run_module, tmp_path, monkeypatch):
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, args(tree, plan=plan))
     assert 'computed for the systemd cgroup driver' in failure.value.result['msg']
+
+
+def test_services_are_placed_in_the_kube_reserved_slice(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    unit_dir = str(tmp_path / 'etc/systemd/system')
+    systemd = FakeSystemd(monkeypatch, tree, unit_dir)
+    options = args(tree, cgroup_driver='systemd', system_reserved_cgroup='/system.slice',
+                   kube_reserved_cgroup='/kube.slice', systemd_unit_dir=unit_dir,
+                   services=['containerd', 'kubelet', 'crio'])
+    result = run_module(node_cgroups, options)
+    assert result['services_changed'] == ['containerd.service', 'kubelet.service']
+    assert result['services_not_installed'] == ['crio.service']
+    with open(os.path.join(unit_dir, 'kubelet.service.d', '50-kubenode-slice.conf')) as handle:
+        assert 'Slice=kube.slice' in handle.read()
+    assert systemd.calls.count('daemon-reload') == 1
+    again = run_module(node_cgroups, options)
+    assert again['changed'] is False and again['services_changed'] == []
+    removed = run_module(node_cgroups, dict(options, state='absent'))
+    assert 'kubelet.service' in removed['services_changed']
+    assert not os.path.exists(os.path.join(unit_dir, 'kubelet.service.d', '50-kubenode-slice.conf'))
+
+
+def test_services_need_the_systemd_driver(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, args(tree, services=['containerd']))
+    assert 'services' in failure.value.result['msg'] and 'systemd driver' in failure.value.result['msg']
