@@ -15,10 +15,11 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help venv deps vm-deps vm-image link demo test sanity units integration molecule vm-shell bench clean
+.PHONY: help venv deps vm-deps vm-image link demo demo-vm docs test sanity lint units integration molecule vm-shell bench clean
 
 help:
-	@echo "make demo   - plan this machine's Node Allocatable (read-only) and print the breakdown"
+	@echo "make demo     - the node playbook against this machine in check mode, and its report"
+	@echo "make demo-vm  - the node playbook for real on a test VM, and its report"
 	@echo "make test   - sanity, unit, integration tests"
 	@echo "make bench  - benchmarks of the calculation core"
 
@@ -42,11 +43,28 @@ link:
 	@mkdir -p $(COLLECTIONS)/ansible_collections/kubenode $(ANSIBLE_LOCAL_TEMP)
 	@ln -sfn $(CURDIR) $(COLLECTIONS)/ansible_collections/kubenode/cgroups
 
+DEMO_REPORT := $(CACHE)/demo-report
+# The node playbook against this machine in check mode: detection, the plan, what would change,
+# and the fleet report. Nothing on this machine is written.
 demo: venv link
-	ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(BIN)/ansible-playbook -i localhost, -c local \
-	  -e "ansible_python_interpreter=$(BIN)/python" playbooks/demo.yml
+	ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(BIN)/ansible-playbook -i localhost, -c local --check --diff \
+	  -e "ansible_python_interpreter=$(BIN)/python" -e node_allocatable_report_dir=$(DEMO_REPORT) \
+	  kubenode.cgroups.node
+	@echo; cat $(DEMO_REPORT)/report.md; echo; echo "HTML report: $(DEMO_REPORT)/index.html"
 
-test: sanity units integration molecule
+# The node playbook for real on a throw-away cgroup v2 VM with containerd and a stand-in kubelet.
+demo-vm: venv link vm-image
+	@port=$$(tests/vm/start-vm.sh demo v2) && trap 'tests/vm/stop-vm.sh demo' EXIT && \
+	  ANSIBLE_HOST_KEY_CHECKING=false ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(BIN)/ansible-playbook \
+	    -i "demo ansible_host=127.0.0.1 ansible_port=$$port ansible_user=root ansible_ssh_private_key_file=$(VM_IMAGE_DIR)/id_ed25519 ansible_python_interpreter=/usr/bin/python3," \
+	    -e node_allocatable_report_dir=$(DEMO_REPORT)-vm -e node_allocatable_enforce_node_allocatable='[pods,kube-reserved]' \
+	    extensions/molecule/shared/standin_kubelet.yml kubenode.cgroups.node && \
+	  cat $(DEMO_REPORT)-vm/report.md
+
+test: sanity lint units integration molecule
+
+lint: venv link
+	PATH=$(BIN):$$PATH $(BIN)/ansible-lint --nocolor
 
 # ansible-test bootstraps pip in its sanity venvs with a script it downloads from a host
 # these machines cannot reach; it uses a cached copy first, so give it an offline one.
@@ -79,7 +97,7 @@ vm-deps:
 vm-image: vm-deps
 	tests/vm/build-image.sh
 
-SCENARIOS ?= systemd_v2 cgroupfs_v2 cgroupfs_v1 systemd_hybrid
+SCENARIOS ?= systemd_v2 cgroupfs_v2 cgroupfs_v1 systemd_hybrid role_systemd_v2 role_cgroupfs_v1
 
 # Molecule destroys its VMs itself; the trap also stops any left by an interrupted run.
 molecule: venv link vm-image
@@ -96,6 +114,12 @@ vm-shell: vm-image
 	@port=$$(tests/vm/start-vm.sh shell $${MODE:-v2}) && trap 'tests/vm/stop-vm.sh shell' EXIT && \
 	  ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -i $(VM_IMAGE_DIR)/id_ed25519 \
 	    -p $$port root@127.0.0.1
+
+# The module reference, from the modules' own DOCUMENTATION, EXAMPLES and RETURN.
+docs: venv link
+	$(BIN)/ansible-doc -t module --json kubenode.cgroups.allocatable_info kubenode.cgroups.pod_cgroup_info \
+	  kubenode.cgroups.cgroup_info kubenode.cgroups.node_cgroups kubenode.cgroups.kubelet_config \
+	  | $(BIN)/python hacking/render_module_docs.py docs/modules
 
 bench: venv link
 	PYTHONPATH=$(COLLECTIONS) $(BIN)/python -m pytest -p no:cacheprovider bench --benchmark-only

@@ -112,7 +112,7 @@ options:
         service does. C(static) uses only the explicit values.
       - C(gke) - GKE's memory and CPU tiers, C(memory.available<100Mi).
       - C(eks) - C(11*maxPods+255Mi), the CPU tiers, C(1Gi) of ephemeral storage. Needs O(max_pods).
-      - C(aks) - AKS 1.29 and later, C(min(20Mi*maxPods+50Mi, 25% of memory)). Needs O(max_pods).
+      - C(aks) - AKS 1.29 and later, 20Mi per pod plus 50Mi, at most 25% of memory. Needs O(max_pods).
       - C(aks-legacy) - AKS before 1.29, the GKE memory tiers and C(memory.available<750Mi).
       - Fractions are floored - CPU per tier in millicores, memory to whole MiB.
     type: str
