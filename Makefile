@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help venv deps vm-deps vm-image link demo demo-vm docs test sanity lint units integration molecule vm-shell bench clean
+.PHONY: help venv deps vm-deps vm-image link demo demo-vm docs bench-fleet test sanity lint units integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -123,6 +123,10 @@ docs: venv link
 
 bench: venv link
 	PYTHONPATH=$(COLLECTIONS) $(BIN)/python -m pytest -p no:cacheprovider bench --benchmark-only
+
+# The role across a generated fleet of local hosts against the ansible -m ping floor.
+bench-fleet: venv link
+	PATH=$(BIN):$$PATH $(BIN)/python bench/fleet/run.py
 
 clean:
 	rm -rf $(CACHE) $(VENV)

@@ -91,10 +91,24 @@ options:
         through a C(Slice=) drop-in, leaving every other service in C(system.slice). Services that are
         not installed are skipped. Needs the C(systemd) driver and O(kube_reserved_cgroup).
       - The module reloads systemd but restarts nothing; RV(services_changed) says which services need a
-        restart to move.
+        restart to move. With O(cgroup_driver=auto) resolving to C(cgroupfs) there is nothing to place.
     type: list
     elements: str
     default: []
+  kubelet_config_paths:
+    description: kubelet configuration files read by O(cgroup_driver=auto), first found wins.
+    type: list
+    elements: path
+    default: [/var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet-config.yaml]
+  containerd_config_path:
+    description: containerd's configuration, read by O(cgroup_driver=auto).
+    type: path
+    default: /etc/containerd/config.toml
+  crio_config_paths:
+    description: CRI-O configuration files and drop-in globs, read by O(cgroup_driver=auto).
+    type: list
+    elements: path
+    default: [/etc/crio/crio.conf, /etc/crio/crio.conf.d/*.conf]
 notes:
   - kubelet rewrites C(kubepods) and the QoS tiers when it starts and every minute; writing them
     here makes the node match the plan before kubelet runs and lets check mode show drift.
@@ -163,6 +177,12 @@ services_not_installed:
   type: list
   elements: str
   sample: [crio.service]
+plan:
+  description: The plan applied, as M(kubenode.cgroups.allocatable_info) returns it, so that later tasks
+    (M(kubenode.cgroups.kubelet_config)) need no second round trip to compute it.
+  returned: success
+  type: dict
+  sample: {cgroup_driver: systemd, allocatable: {cpu: {quantity: 3250m, value: 3250}}}
 applied:
   description: On failure, the changes that had been made before the kernel refused one.
   returned: failure
@@ -198,7 +218,11 @@ class NodeCgroups(object):
         self.layout = fs.detect_layout(self.params['proc_path'], self.root)
         driver = self.params['cgroup_driver']
         if driver == 'auto':
-            driver = effective_driver(detect_drivers(), self.params['proc_path'])
+            drivers = detect_drivers(self.params['kubelet_config_paths'], self.params['containerd_config_path'],
+                                     self.params['crio_config_paths'])
+            driver = effective_driver(drivers, self.params['proc_path'])
+            if driver != 'systemd':
+                self.params['services'] = []  # placement needs slices; nothing to place under cgroupfs
         self.driver = driver
         plan = self.params['plan']
         if plan is None:
@@ -216,6 +240,7 @@ class NodeCgroups(object):
         if missing:
             raise KubenodeError('the plan has no such cgroup (is its cgroup name set?)', field='cgroups',
                                 value=missing)
+        self.plan = plan
         self.entries = [(k, cgroups[k]) for k in ops.MANAGEABLE if k in wanted]
         if self.params['services'] and (driver != 'systemd' or 'kube_reserved' not in dict(self.entries)):
             raise KubenodeError('services can be placed only with the systemd driver and a managed kube_reserved '
@@ -440,6 +465,11 @@ def main():
         systemd_unit_dir=dict(type='path', default='/etc/systemd/system'),
         cgroup_driver=dict(type='str', choices=['auto', 'cgroupfs', 'systemd'], default='auto'),
         services=dict(type='list', elements='str', default=[]),
+        kubelet_config_paths=dict(type='list', elements='path',
+                                  default=['/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml']),
+        containerd_config_path=dict(type='path', default='/etc/containerd/config.toml'),
+        crio_config_paths=dict(type='list', elements='path',
+                               default=['/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf']),
     )
     module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
     node = NodeCgroups(module)
@@ -455,7 +485,8 @@ def main():
         module.fail_json(msg='cgroup operation failed: %s' % error, applied=node.applied, changes=node.changes)
     result = dict(changed=bool(node.changes), changes=node.changes, cgroup_mode=node.layout['mode'],
                   driver=node.driver, managed=dict((k, node.path_for(e)) for k, e in node.entries),
-                  services_changed=node.services_changed, services_not_installed=node.skipped_services)
+                  services_changed=node.services_changed, services_not_installed=node.skipped_services,
+                  plan=node.plan)
     if module._diff:
         result['diff'] = node.diffs
     for warning in node.warnings:
