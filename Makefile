@@ -118,7 +118,7 @@ vm-shell: vm-image
 # The module reference, from the modules' own DOCUMENTATION, EXAMPLES and RETURN.
 docs: venv link
 	$(BIN)/ansible-doc -t module --json kubenode.cgroups.allocatable_info kubenode.cgroups.pod_cgroup_info \
-	  kubenode.cgroups.cgroup_info kubenode.cgroups.node_cgroups kubenode.cgroups.kubelet_config \
+	  kubenode.cgroups.cgroup_info kubenode.cgroups.node_cgroups kubenode.cgroups.kubelet_config kubenode.cgroups.node_drift_info \
 	  | $(BIN)/python hacking/render_module_docs.py docs/modules
 
 bench: venv link

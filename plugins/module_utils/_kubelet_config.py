@@ -15,6 +15,17 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
+import glob
+import os
+import traceback
+
+try:
+    import yaml
+    HAS_YAML = True
+    YAML_IMPORT_ERROR = None
+except ImportError:
+    HAS_YAML = False
+    YAML_IMPORT_ERROR = traceback.format_exc()
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import parse_feature_gates, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
@@ -23,6 +34,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import PodSettings, parse_duration_us
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import parse_cpuset
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import containerd_driver, crio_driver
+from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 
 API_VERSION = 'kubelet.config.k8s.io/v1beta1'
 KIND = 'KubeletConfiguration'
@@ -238,3 +251,58 @@ def settings_from_plan(plan):
         if not settings[key]:
             settings[key] = None
     return settings
+
+
+def load(path):
+    """(text or None, document) of a YAML file; a file that is not YAML is an error naming it."""
+    if not os.path.exists(path):
+        return None, {}
+    with open(path) as handle:
+        text = handle.read()
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise KubenodeError('is not valid YAML: %s' % str(error).replace('\n', ' '), field=path)
+    return text, check_document(document, path)
+
+
+def dump(document):
+    return yaml.safe_dump(document, default_flow_style=False, sort_keys=False)
+
+
+def compute_change(params):
+    """What kubelet_config would write, validated: (target, current text, current, desired, merged).
+
+    params: the kubelet_config module options (settings, plan, path, dropin, dropin_dir,
+    dropin_name, kubelet_version, capacity, allow_driver_mismatch, containerd_config_path,
+    crio_config_paths).
+    """
+    rules = kubelet_rules(params['kubelet_version'])
+    settings = settings_from_plan(params['plan']) if params.get('plan') else {}
+    settings.update(params.get('settings') or {})
+    check_settings(settings)
+    base_text, base = load(params['path'])
+    dropin_name = params['dropin_name']
+    if os.path.basename(dropin_name) != dropin_name or not dropin_name.endswith('.conf'):
+        raise KubenodeError('must be a file name ending in .conf (kubelet reads only those)', field='dropin_name',
+                            value=dropin_name)
+    dropin_path = os.path.join(params['dropin_dir'], dropin_name)
+    dropins = [(name, load(name)[1]) for name in sorted(glob.glob(os.path.join(params['dropin_dir'], '*.conf')))
+               if name != dropin_path]
+    if not params.get('dropin'):
+        target, current_text, current = params['path'], base_text, base
+        desired = apply_settings(current, settings)
+        merged = merge([desired] + [d for _n, d in dropins])
+    else:
+        target = dropin_path
+        current_text, current = load(dropin_path)
+        desired = apply_settings({}, dict((k, v) for k, v in settings.items() if v is not None))
+        if current.get('featureGates') and 'featureGates' in desired:
+            desired['featureGates'] = dict(current['featureGates'], **desired['featureGates'])
+        merged = merge([base] + [d for n, d in dropins if n < dropin_path] + [desired]
+                       + [d for n, d in dropins if n > dropin_path])
+    runtime = containerd_driver(params['containerd_config_path']) or crio_driver(params['crio_config_paths'])
+    if runtime and runtime['source'] != 'config':
+        runtime = None  # a runtime without an explicit setting is no evidence of a mismatch
+    validate(merged, rules.version, params.get('capacity'), runtime, params.get('allow_driver_mismatch'))
+    return target, current_text, current, desired, merged

@@ -128,72 +128,8 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_cgroups import safe_join
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
     detect_drivers, effective_driver, pid1_is_systemd)
-
-V1_FILES = ('cpu.shares', 'cpu.cfs_quota_us', 'cpu.cfs_period_us', 'memory.limit_in_bytes', 'pids.max',
-            'cpuset.cpus', 'cpuset.mems')
-V2_FILES = ('cpu.weight', 'cpu.max', 'memory.max', 'memory.min', 'memory.low', 'pids.max', 'cpuset.cpus',
-            'cgroup.controllers', 'cgroup.subtree_control')
-_HUGETLB_RE = re.compile(r'^hugetlb\.([0-9]+[KMGTP]B)\.(limit_in_bytes|max)$')
-
-
-def _number(value):
-    if value is None or value == '':
-        return None
-    if value == 'max' or (value.isdigit() and int(value) >= fs.V1_UNLIMITED_MEMORY):
-        return 'max'
-    try:
-        return int(value)
-    except ValueError:
-        return value
-
-
-def read_cgroup(layout, root, relative):
-    """Live values of one cgroup, normalised, plus raw contents and kubelet's Validate verdict."""
-    raw, values, missing = {}, {}, []
-    if layout['mode'] == 'v2':
-        directory = safe_join(root, relative, 'path')
-        exists = os.path.isdir(directory)
-        if exists:
-            for name in sorted(os.listdir(directory)):
-                if name in V2_FILES or _HUGETLB_RE.match(name):
-                    raw[name] = fs.read_file(os.path.join(directory, name))
-            offered = (fs.read_file(os.path.join(root, 'cgroup.controllers')) or '').split()
-            have = (raw.get('cgroup.controllers') or '').split()
-            missing = [c for c in fs.V2_CONTROLLERS if c in offered and c not in have]
-    else:
-        exists = False
-        for hierarchy, mount in sorted(layout['v1_hierarchies'].items()):
-            directory = safe_join(mount, relative, 'path')
-            if not os.path.isdir(directory):
-                if hierarchy in fs.V1_REQUIRED + fs.V1_OPTIONAL:
-                    missing.append(directory)
-                continue
-            exists = True
-            for name in sorted(os.listdir(directory)):
-                if name in V1_FILES or _HUGETLB_RE.match(name):
-                    raw[name] = fs.read_file(os.path.join(directory, name))
-    if 'cpu.shares' in raw:
-        values['cpu_shares'] = _number(raw['cpu.shares'])
-    if 'cpu.weight' in raw:
-        values['cpu_weight'] = _number(raw['cpu.weight'])
-    for file_name, key in (('memory.limit_in_bytes', 'memory'), ('memory.max', 'memory'), ('memory.min', 'memory_min'),
-                           ('memory.low', 'memory_low'), ('pids.max', 'pids'), ('cpuset.cpus', 'cpuset_cpus')):
-        if file_name in raw:
-            values[key] = raw[file_name] if key == 'cpuset_cpus' else _number(raw[file_name])
-    if 'cpu.cfs_quota_us' in raw:
-        values['cpu_quota'], values['cpu_period'] = _number(raw['cpu.cfs_quota_us']), _number(raw['cpu.cfs_period_us'])
-    if 'cpu.max' in raw and raw['cpu.max']:
-        quota, _sep, period = raw['cpu.max'].partition(' ')
-        values['cpu_quota'] = -1 if quota == 'max' else _number(quota)
-        values['cpu_period'] = _number(period or '100000')
-    hugetlb = dict((m.group(1), _number(raw[n])) for n in raw for m in [_HUGETLB_RE.match(n)] if m)
-    if hugetlb:
-        values['hugetlb'] = hugetlb
-    return {'path': relative, 'exists': exists, 'resources': values, 'raw': raw, 'missing': missing,
-            'kubelet_accepts': exists and not missing}
 
 
 def main():
@@ -229,7 +165,7 @@ def main():
             if name:
                 wanted['%s_reserved' % scope] = names.check_reserved_cgroup(name, driver,
                                                                             '%s_reserved_cgroup' % scope)
-        cgroups = dict((key, read_cgroup(layout, root, names.to_driver_path(parts, driver)))
+        cgroups = dict((key, fs.read_cgroup(layout, root, names.to_driver_path(parts, driver)))
                        for key, parts in wanted.items())
     except KubenodeError as error:
         module.fail_json(msg=str(error))

@@ -148,42 +148,13 @@ backup_file:
   sample: /var/lib/kubelet/config.yaml.12345.2026-11-22@01:02:03~
 """
 
-import glob
 import os
 import tempfile
-import traceback
-
-try:
-    import yaml
-    HAS_YAML = True
-    YAML_IMPORT_ERROR = None
-except ImportError:
-    HAS_YAML = False
-    YAML_IMPORT_ERROR = traceback.format_exc()
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import containerd_driver, crio_driver
-from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
-
-
-def load(path):
-    """(text or None, document) of a YAML file; a file that is not YAML is an error naming it."""
-    if not os.path.exists(path):
-        return None, {}
-    with open(path) as handle:
-        text = handle.read()
-    try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise KubenodeError('is not valid YAML: %s' % str(error).replace('\n', ' '), field=path)
-    return text, kc.check_document(document, path)
-
-
-def dump(document):
-    return yaml.safe_dump(document, default_flow_style=False, sort_keys=False)
 
 
 def main():
@@ -206,48 +177,18 @@ def main():
         add_file_common_args=True,
         supports_check_mode=True,
     )
-    if not HAS_YAML:
-        module.fail_json(msg=missing_required_lib('PyYAML'), exception=YAML_IMPORT_ERROR)
+    if not kc.HAS_YAML:
+        module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
     params = module.params
     try:
-        rules = kubelet_rules(params['kubelet_version'])
-        settings = kc.settings_from_plan(params['plan']) if params['plan'] else {}
-        settings.update(params['settings'])
-        kc.check_settings(settings)
-        base_text, base = load(params['path'])
-        dropins = []
-        dropin_path = os.path.join(params['dropin_dir'], params['dropin_name'])
-        if os.path.basename(params['dropin_name']) != params['dropin_name'] or \
-                not params['dropin_name'].endswith('.conf'):
-            raise KubenodeError('must be a file name ending in .conf (kubelet reads only those)', field='dropin_name',
-                                value=params['dropin_name'])
-        for name in sorted(glob.glob(os.path.join(params['dropin_dir'], '*.conf'))):
-            if name != dropin_path:
-                dropins.append((name, load(name)[1]))
-        if not params['dropin']:
-            target, (current_text, current) = params['path'], (base_text, base)
-            desired = kc.apply_settings(current, settings)
-            merged = kc.merge([desired] + [d for _n, d in dropins])
-        else:
-            target = dropin_path
-            current_text, current = load(dropin_path)
-            desired = kc.apply_settings({}, dict((k, v) for k, v in settings.items() if v is not None))
-            if current.get('featureGates') and 'featureGates' in desired:
-                desired['featureGates'] = dict(current['featureGates'], **desired['featureGates'])
-            documents = [base] + [d for n, d in dropins if n < dropin_path] + [desired] + \
-                [d for n, d in dropins if n > dropin_path]
-            merged = kc.merge(documents)
-        runtime = containerd_driver(params['containerd_config_path']) or crio_driver(params['crio_config_paths'])
-        if runtime and runtime['source'] != 'config':
-            runtime = None  # a runtime without an explicit setting is not evidence of a mismatch
-        kc.validate(merged, rules.version, params['capacity'], runtime, params['allow_driver_mismatch'])
+        target, current_text, current, desired, merged = kc.compute_change(params)
     except KubenodeError as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:
         module.fail_json(msg='cannot read the kubelet configuration: %s' % error)
 
     changed = current_text is None or kc.normalize(current) != kc.normalize(desired)
-    new_text = dump(desired) if changed else current_text
+    new_text = kc.dump(desired) if changed else current_text
     result = dict(changed=changed, path=target,
                   config=dict((k, merged[k]) for k in kc.MANAGED_KEYS if k in merged))
     if module._diff:

@@ -89,9 +89,10 @@ options:
     description:
       - systemd services to run in the kube-reserved slice (for example C(kubelet) and C(containerd)),
         through a C(Slice=) drop-in, leaving every other service in C(system.slice). Services that are
-        not installed are skipped. Needs the C(systemd) driver and O(kube_reserved_cgroup).
+        not installed are skipped. With the C(systemd) driver this needs O(kube_reserved_cgroup).
       - The module reloads systemd but restarts nothing; RV(services_changed) says which services need a
-        restart to move. With O(cgroup_driver=auto) resolving to C(cgroupfs) there is nothing to place.
+        restart to move. With the C(cgroupfs) driver there is no slice to place them in, so the services are
+        only looked up, for RV(services_not_installed).
     type: list
     elements: str
     default: []
@@ -221,8 +222,6 @@ class NodeCgroups(object):
             drivers = detect_drivers(self.params['kubelet_config_paths'], self.params['containerd_config_path'],
                                      self.params['crio_config_paths'])
             driver = effective_driver(drivers, self.params['proc_path'])
-            if driver != 'systemd':
-                self.params['services'] = []  # placement needs slices; nothing to place under cgroupfs
         self.driver = driver
         plan = self.params['plan']
         if plan is None:
@@ -242,9 +241,9 @@ class NodeCgroups(object):
                                 value=missing)
         self.plan = plan
         self.entries = [(k, cgroups[k]) for k in ops.MANAGEABLE if k in wanted]
-        if self.params['services'] and (driver != 'systemd' or 'kube_reserved' not in dict(self.entries)):
-            raise KubenodeError('services can be placed only with the systemd driver and a managed kube_reserved '
-                                'slice (set kube_reserved_cgroup)', field='services', value=self.params['services'])
+        if self.params['services'] and driver == 'systemd' and 'kube_reserved' not in dict(self.entries):
+            raise KubenodeError('services can be placed only in a managed kube_reserved slice (set kube_reserved_cgroup)',
+                                field='services', value=self.params['services'])
         if driver == 'cgroupfs' and self.layout['mode'] == 'v2' and pid1_is_systemd(self.params['proc_path']):
             self.warnings.append('systemd is PID 1 on this cgroup v2 host: "systemctl daemon-reload" removes '
                                  'controllers no unit needs from cgroup.subtree_control, so cgroupfs-driver cgroups '
@@ -296,6 +295,8 @@ class NodeCgroups(object):
     def present(self):
         if self.driver == 'systemd':
             self.present_systemd()
+        else:
+            self.installed_services()  # only looked up: the cgroupfs driver has no slice to place them in
         entries = [(k, dict(e, cgroupfs_path=self.path_for(e))) for k, e in self.entries]
         options = {}
         if self.driver == 'systemd':
@@ -339,19 +340,26 @@ class NodeCgroups(object):
             if state == 'active':
                 self.correct_live_properties(unit, ops.systemd_properties_for(entry, self.layout))
 
+    def installed_services(self):
+        """The given services systemd knows; the rest go to services_not_installed."""
+        names = [s if '.' in s else s + '.service' for s in self.params['services']]
+        if not names or not pid1_is_systemd(self.params['proc_path']):
+            self.skipped_services.extend(names)
+            return []
+        rc, out, _err = self.systemctl('show', '--property=Id,LoadState', *names)
+        states = dict((unit.get('Id'), unit.get('LoadState')) for unit in (
+            dict(line.split('=', 1) for line in block.splitlines() if '=' in line) for block in out.split('\n\n')))
+        self.skipped_services.extend(n for n in names if states.get(n) != 'loaded')
+        return [n for n in names if states.get(n) == 'loaded']
+
     def place_services(self):
         """Slice= drop-ins that run the given services in the kube-reserved slice. True when one changed."""
-        services = self.params['services']
+        services = self.installed_services()
         if not services:
             return False
         unit = dict(self.entries)['kube_reserved']['systemd_unit']
         changed = False
-        for service in services:
-            name = service if '.' in service else service + '.service'
-            rc, state, _err = self.systemctl('show', '--property=LoadState', '--value', name)
-            if state != 'loaded':
-                self.skipped_services.append(name)
-                continue
+        for name in services:
             path = os.path.join(self.unit_dir, name + '.d', ops.SERVICE_DROPIN_NAME)
             content = '# Managed by kubenode.cgroups: run %s in the kube-reserved slice.\n[Service]\nSlice=%s\n' % (
                 name, unit)

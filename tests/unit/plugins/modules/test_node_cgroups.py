@@ -218,8 +218,9 @@ class FakeSystemd(object):
             for assignment in verb[3:]:
                 name, value = assignment.split('=', 1)
                 self.properties.setdefault(unit, {})[name] = value
-        if verb[0] == 'show' and verb[1] == '--property=LoadState':
-            return 0, 'loaded\n' if verb[3] in self.installed else 'not-found\n', ''
+        if verb[0] == 'show' and verb[1] == '--property=Id,LoadState':
+            blocks = ['Id=%s\nLoadState=%s' % (u, 'loaded' if u in self.installed else 'not-found') for u in verb[2:]]
+            return 0, '\n\n'.join(blocks), ''
         if verb[0] == 'show':
             wanted = verb[1].split('=', 1)[1].split(',')
             known = self.properties.get(verb[2], {})
@@ -300,8 +301,22 @@ def test_services_are_placed_in_the_kube_reserved_slice(run_module, tmp_path, mo
     assert not os.path.exists(os.path.join(unit_dir, 'kubelet.service.d', '50-kubenode-slice.conf'))
 
 
-def test_services_need_the_systemd_driver(run_module, tmp_path, monkeypatch):
+def test_services_are_only_looked_up_with_the_cgroupfs_driver(run_module, tmp_path, monkeypatch):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    systemd = FakeSystemd(monkeypatch, tree, str(tmp_path / 'units'))
+    result = run_module(node_cgroups, args(tree, services=['containerd', 'crio']))
+    assert result['services_changed'] == [] and result['services_not_installed'] == ['crio.service']
+    assert not any(c.startswith('start') or c == 'daemon-reload' for c in systemd.calls)
+    no_systemd = FakeCgroupfs(tmp_path / 'plain', 'v2', monkeypatch, pid1='init')
+    plain = run_module(node_cgroups, args(no_systemd, services=['containerd']))
+    assert plain['services_not_installed'] == ['containerd.service']
+
+
+def test_services_need_a_kube_reserved_slice_with_systemd(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    FakeSystemd(monkeypatch, tree, str(tmp_path / 'units'))
     with pytest.raises(ModuleFail) as failure:
-        run_module(node_cgroups, args(tree, services=['containerd']))
-    assert 'services' in failure.value.result['msg'] and 'systemd driver' in failure.value.result['msg']
+        run_module(node_cgroups, args(tree, cgroup_driver='systemd', system_reserved_cgroup='/system.slice',
+                                      kube_reserved_cgroup=None, enforce_node_allocatable=['pods'],
+                                      services=['containerd']))
+    assert 'kube_reserved' in failure.value.result['msg']

@@ -1,0 +1,216 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: node_drift_info
+short_description: List every way a node differs from its Node Allocatable plan
+version_added: 0.1.0
+author:
+  - kubenode.cgroups contributors (@kubenode)
+description:
+  - Compares the live node with a plan from M(kubenode.cgroups.allocatable_info), in one round trip.
+  - The cgroups (C(kubepods), the QoS tiers, the reserved cgroups) in the kernel's own files, and
+    whether kubelet would accept the reserved ones (every v1 hierarchy; the v2 controllers).
+  - With the systemd driver, the slices' state and properties (C(systemctl show)), and that the
+    given services run in the kube-reserved slice.
+  - The kubelet configuration (the file and its drop-ins, merged as kubelet merges them), as
+    M(kubenode.cgroups.kubelet_config) would write it, and whether kubelet would accept it.
+  - That kubelet's and the container runtime's cgroup drivers agree.
+  - Never changes anything.
+extends_documentation_fragment:
+  - kubenode.cgroups.attributes
+  - kubenode.cgroups.attributes.info_module
+options:
+  plan:
+    description: A result of M(kubenode.cgroups.allocatable_info), or the C(plan) that M(kubenode.cgroups.node_cgroups) returns.
+    type: dict
+    required: true
+  services:
+    description: Services that must run in the kube-reserved slice (systemd driver); uninstalled ones are ignored.
+    type: list
+    elements: str
+    default: [kubelet, containerd]
+  check_kubelet_config:
+    description: Compare the kubelet configuration too (needs PyYAML on the target).
+    type: bool
+    default: true
+  kubelet_config_path:
+    description: kubelet's configuration file.
+    type: path
+    default: /var/lib/kubelet/config.yaml
+  kubelet_config_dropin:
+    description: The plan is kept in a drop-in of O(dropin_dir) rather than in O(kubelet_config_path).
+    type: bool
+    default: false
+  dropin_dir:
+    description: kubelet's C(--config-dir).
+    type: path
+    default: /etc/kubernetes/kubelet.conf.d
+  dropin_name:
+    description: The drop-in that carries the plan.
+    type: str
+    default: 50-kubenode.conf
+  kubelet_settings:
+    description: Further KubeletConfiguration keys the node should have.
+    type: dict
+    default: {}
+  cgroupfs_path:
+    description: Where the cgroup filesystem is mounted.
+    type: path
+    default: /sys/fs/cgroup
+  proc_path:
+    description: Where C(/proc) is.
+    type: path
+    default: /proc
+  containerd_config_path:
+    description: containerd's configuration.
+    type: path
+    default: /etc/containerd/config.toml
+  crio_config_paths:
+    description: CRI-O configuration files and drop-in globs.
+    type: list
+    elements: path
+    default: [/etc/crio/crio.conf, /etc/crio/crio.conf.d/*.conf]
+seealso:
+  - module: kubenode.cgroups.cgroup_info
+  - module: kubenode.cgroups.allocatable_info
+"""
+
+EXAMPLES = r"""
+- name: Plan the node
+  kubenode.cgroups.allocatable_info:
+    kube_reserved: {cpu: 250m, memory: 512Mi}
+    kube_reserved_cgroup: /kube.slice
+    cgroup_driver: systemd
+  register: plan
+
+- name: Find every difference
+  kubenode.cgroups.node_drift_info:
+    plan: "{{ plan }}"
+  register: drift
+
+- name: Show them
+  ansible.builtin.debug:
+    var: drift.drift
+"""
+
+RETURN = r"""
+drift:
+  description: Every difference, as C(item), C(check), C(live) and C(planned). Empty when the node matches.
+  returned: always
+  type: list
+  elements: dict
+  sample: [{item: kubepods, check: memory limit, live: 8589934592, planned: 10580131840}]
+cgroup_mode:
+  description: C(v2), C(hybrid) or C(v1).
+  returned: always
+  type: str
+  sample: v2
+systemd:
+  description: Whether PID 1 is systemd.
+  returned: always
+  type: dict
+  sample: {pid1: true}
+drivers:
+  description: The cgroup drivers kubelet and the runtimes are configured with, and C(mismatch).
+  returned: always
+  type: dict
+  sample: {kubelet: {value: systemd, path: /var/lib/kubelet/config.yaml, source: config}, mismatch: false}
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _drift
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
+    detect_drivers, pid1_is_systemd)
+
+
+def kubelet_config_drift(params):
+    """The kubelet configuration as kubelet_config would leave it: invalid, or not yet written."""
+    if not kc.HAS_YAML:
+        return [_drift.drift('kubelet config', 'readable', 'PyYAML is missing on the node', 'PyYAML')]
+    try:
+        target, current_text, current, desired, _merged = kc.compute_change({
+            'plan': params['plan'], 'settings': params['kubelet_settings'], 'path': params['kubelet_config_path'],
+            'dropin': params['kubelet_config_dropin'], 'dropin_dir': params['dropin_dir'],
+            'dropin_name': params['dropin_name'], 'kubelet_version': params['plan'].get('kubelet_version'),
+            'capacity': None, 'allow_driver_mismatch': False,
+            'containerd_config_path': params['containerd_config_path'],
+            'crio_config_paths': params['crio_config_paths']})
+    except KubenodeError as error:
+        return [_drift.drift('kubelet config', 'kubelet would accept it', str(error), 'valid')]
+    if current_text is None:
+        return [_drift.drift('kubelet config', 'exists', target + ' is missing', 'the planned keys')]
+    if kc.normalize(current) != kc.normalize(desired):
+        changed = sorted(k for k in set(current) | set(desired) if kc.normalize({k: current.get(k)})
+                         != kc.normalize({k: desired.get(k)}))
+        return [_drift.drift('kubelet config', 'matches the plan', target + ' differs in ' + ', '.join(changed),
+                             'the planned keys')]
+    return []
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            plan=dict(type='dict', required=True),
+            services=dict(type='list', elements='str', default=['kubelet', 'containerd']),
+            check_kubelet_config=dict(type='bool', default=True),
+            kubelet_config_path=dict(type='path', default='/var/lib/kubelet/config.yaml'),
+            kubelet_config_dropin=dict(type='bool', default=False),
+            dropin_dir=dict(type='path', default='/etc/kubernetes/kubelet.conf.d'),
+            dropin_name=dict(type='str', default='50-kubenode.conf'),
+            kubelet_settings=dict(type='dict', default={}),
+            cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
+            proc_path=dict(type='path', default='/proc'),
+            containerd_config_path=dict(type='path', default='/etc/containerd/config.toml'),
+            crio_config_paths=dict(type='list', elements='path',
+                                   default=['/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf']),
+        ),
+        supports_check_mode=True,
+    )
+    params = module.params
+    plan = params['plan']
+    if not isinstance(plan.get('cgroups'), dict) or plan.get('cgroup_driver') not in names.DRIVERS:
+        module.fail_json(msg='plan: not a result of kubenode.cgroups.allocatable_info (no cgroups or cgroup_driver)')
+    root = params['cgroupfs_path']
+    try:
+        layout = fs.detect_layout(params['proc_path'], root)
+        v2 = layout['mode'] == 'v2'
+        live = dict((key, fs.read_cgroup(layout, root, entry['path'])) for key, entry in plan['cgroups'].items())
+        found = _drift.cgroup_drift(plan, live, v2)
+        systemd = {'pid1': pid1_is_systemd(params['proc_path'])}
+        if plan['cgroup_driver'] == 'systemd':
+            if not systemd['pid1']:
+                found.append(_drift.drift('systemd', 'PID 1', 'not systemd', 'systemd'))
+            else:
+                units = [entry['systemd_unit'] for entry in plan['cgroups'].values()]
+                units += [_drift.service_name(s) for s in params['services']]
+                rc, out, err = module.run_command(
+                    [module.get_bin_path('systemctl', required=True), 'show',
+                     '--property=Id,LoadState,ActiveState,ControlGroup,' + ','.join(_drift.SHOWN_PROPERTIES)] + units)
+                if rc != 0:
+                    module.fail_json(msg='systemctl show failed: %s' % (err or out))
+                found += _drift.systemd_drift(plan, _drift.parse_systemctl_show(out), v2, params['services'])
+        drivers = detect_drivers([params['kubelet_config_path']], params['containerd_config_path'],
+                                 params['crio_config_paths'])
+        found += _drift.driver_drift(plan, drivers)
+        if params['check_kubelet_config']:
+            found += kubelet_config_drift(params)
+    except KubenodeError as error:
+        module.fail_json(msg=str(error))
+    module.exit_json(changed=False, drift=found, cgroup_mode=layout['mode'], systemd=systemd, drivers=drivers)
+
+
+if __name__ == '__main__':
+    main()

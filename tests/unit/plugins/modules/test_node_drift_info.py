@@ -1,0 +1,102 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+import pytest
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils._drift import parse_systemctl_show, systemd_drift
+from ansible_collections.kubenode.cgroups.plugins.modules import kubelet_config, node_cgroups, node_drift_info
+
+from fake_cgroupfs import FakeCgroupfs
+
+SETTINGS = {'capacity': {'cpu': '4', 'memory': '16Gi', 'hugepages-2Mi': '0'}, 'cgroup_driver': 'cgroupfs',
+            'system_reserved': {'memory': '1Gi'}, 'system_reserved_cgroup': '/system',
+            'enforce_node_allocatable': ['pods', 'system-reserved']}
+
+
+@pytest.fixture(params=['v2', 'v1'])
+def node(request, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, request.param, monkeypatch, pid1='init')
+    files = {'kubelet_config_path': str(tmp_path / 'config.yaml'), 'dropin_dir': str(tmp_path / 'conf.d'),
+             'containerd_config_path': str(tmp_path / 'containerd.toml'),
+             'crio_config_paths': [str(tmp_path / 'crio.conf')]}
+    return tree, files
+
+
+def converge(run_module, tree, files):
+    applied = run_module(node_cgroups, dict(SETTINGS, cgroupfs_path=tree.root, proc_path=tree.proc))
+    run_module(kubelet_config, {'plan': applied['plan'], 'path': files['kubelet_config_path'],
+                                'dropin_dir': files['dropin_dir'],
+                                'containerd_config_path': files['containerd_config_path'],
+                                'crio_config_paths': files['crio_config_paths']})
+    return applied['plan']
+
+
+def drift_of(run_module, tree, files, plan):
+    return run_module(node_drift_info, dict(files, plan=plan, cgroupfs_path=tree.root, proc_path=tree.proc))
+
+
+def test_a_converged_node_has_no_drift_and_a_broken_one_has(run_module, node):
+    tree, files = node
+    plan = converge(run_module, tree, files)
+    assert drift_of(run_module, tree, files, plan)['drift'] == []
+    memory = tree.path('kubepods', 'memory.max') if tree.mode == 'v2' else tree.path('memory', 'kubepods',
+                                                                                     'memory.limit_in_bytes')
+    with open(memory, 'w') as handle:
+        handle.write('1073741824\n')
+    with open(files['kubelet_config_path'], 'a') as handle:
+        handle.write('maxPods: 50\nsystemReserved: {memory: 2Gi}\n')
+    found = drift_of(run_module, tree, files, plan)['drift']
+    assert {'item': 'kubepods', 'check': 'memory limit', 'live': 1073741824,
+            'planned': 15 * 1024 ** 3} in found
+    assert any(d['item'] == 'kubelet config' and 'systemReserved' in d['live'] for d in found)
+
+
+def test_a_node_never_converged(run_module, node):
+    tree, files = node
+    plan = run_module(node_cgroups, dict(SETTINGS, cgroupfs_path=tree.root, proc_path=tree.proc),
+                      check_mode=True)['plan']
+    found = drift_of(run_module, tree, files, plan)['drift']
+    assert {'item': 'system_reserved', 'check': 'exists', 'live': 'missing', 'planned': '/system'} in found
+    assert any(d['check'] == 'exists' and d['item'] == 'kubelet config' for d in found)
+
+
+def test_driver_mismatch_is_drift(run_module, node):
+    tree, files = node
+    plan = converge(run_module, tree, files)
+    with open(files['containerd_config_path'], 'w') as handle:
+        handle.write('version = 2\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]\n'
+                     '  SystemdCgroup = true\n')
+    found = drift_of(run_module, tree, files, plan)['drift']
+    assert any(d['item'] == 'cgroup driver' and 'containerd=systemd' in d['live'] for d in found)
+
+
+def test_slices_and_service_placement():
+    shown = parse_systemctl_show('Id=kube.slice\nActiveState=active\nCPUWeight=20\nMemoryMax=536870912\n\n'
+                                 'Id=containerd.service\nLoadState=loaded\nControlGroup=/system.slice/containerd.service'
+                                 '\n\nId=crio.service\nLoadState=not-found\nControlGroup=\n')
+    plan = {'cgroup_driver': 'systemd', 'cgroups': {'kube_reserved': {
+        'systemd_unit': 'kube.slice', 'systemd_path': '/kube.slice',
+        'systemd_properties': {'v2': {'CPUWeight': '20', 'MemoryMax': '268435456'}, 'v1': {}}}}}
+    found = systemd_drift(plan, shown, True, ['containerd', 'crio'])
+    assert found == [
+        {'item': 'kube.slice', 'check': 'MemoryMax', 'live': '536870912', 'planned': '268435456'},
+        {'item': 'containerd.service', 'check': 'runs in', 'live': '/system.slice/containerd.service',
+         'planned': '/kube.slice'},
+    ]
+
+
+def test_not_a_plan_is_refused(run_module, node):
+    tree, files = node
+    from conftest import ModuleFail
+    with pytest.raises(ModuleFail) as failure:
+        drift_of(run_module, tree, files, {'allocatable': {}})
+    assert 'plan' in failure.value.result['msg']
+    assert os.path.isdir(tree.root)
