@@ -130,7 +130,8 @@ def run(hosts, forks_values, work, bin_dir):
                 counts = json.load(handle)
             row[step] = {'seconds': round(elapsed, 2), 'ratio': round(elapsed / ping, 2),
                          'tasks_per_host': max(counts['tasks'].values()),
-                         'modules_per_host': max(counts['modules'].values())}
+                         'modules_per_host': max(counts['modules'].values()),
+                         'seconds_per_task': counts['seconds_per_task']}
         results.append(row)
     return results
 

@@ -118,6 +118,11 @@ systemd:
   returned: always
   type: dict
   sample: {pid1: true}
+plan:
+  description: The plan compared with (as given), so that reports need nothing else.
+  returned: always
+  type: dict
+  sample: {cgroup_driver: systemd, kubelet_version: '1.36'}
 drivers:
   description: The cgroup drivers kubelet and the runtimes are configured with, and C(mismatch).
   returned: always
@@ -209,7 +214,8 @@ def main():
             found += kubelet_config_drift(params)
     except KubenodeError as error:
         module.fail_json(msg=str(error))
-    module.exit_json(changed=False, drift=found, cgroup_mode=layout['mode'], systemd=systemd, drivers=drivers)
+    module.exit_json(changed=False, drift=found, cgroup_mode=layout['mode'], systemd=systemd, drivers=drivers,
+                     plan=plan)
 
 
 if __name__ == '__main__':

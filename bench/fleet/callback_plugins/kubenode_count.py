@@ -12,13 +12,15 @@ name: kubenode_count
 type: aggregate
 short_description: Count tasks and module round trips per host for the fleet benchmark
 description:
-  - Writes a JSON summary (tasks run and modules executed on each host) to E(KUBENODE_COUNT_FILE).
+  - Writes a JSON summary (tasks run and modules executed on each host, wall time per task) to
+    E(KUBENODE_COUNT_FILE).
 requirements:
   - enabled in ANSIBLE_CALLBACKS_ENABLED
 """
 
 import json
 import os
+import time
 from collections import defaultdict
 
 from ansible.plugins.callback import CallbackBase
@@ -38,6 +40,21 @@ class CallbackModule(CallbackBase):
         super(CallbackModule, self).__init__()
         self.tasks = defaultdict(int)
         self.modules = defaultdict(int)
+        self.seconds = defaultdict(float)
+        self._current = None
+
+    def _close_task(self):
+        if self._current is not None:
+            name, started = self._current
+            self.seconds[name] += time.time() - started
+            self._current = None
+
+    def v2_playbook_on_task_start(self, task, is_conditional):
+        self._close_task()
+        self._current = (task.get_name(), time.time())
+
+    def v2_playbook_on_handler_task_start(self, task):
+        self.v2_playbook_on_task_start(task, False)
 
     def _record(self, result):
         host = result._host.get_name()
@@ -54,7 +71,9 @@ class CallbackModule(CallbackBase):
         self._record(result)
 
     def v2_playbook_on_stats(self, stats):
+        self._close_task()
         path = os.environ.get('KUBENODE_COUNT_FILE')
         if path:
             with open(path, 'w') as handle:
-                json.dump({'tasks': self.tasks, 'modules': self.modules}, handle)
+                json.dump({'tasks': self.tasks, 'modules': self.modules,
+                           'seconds_per_task': dict((k, round(v, 2)) for k, v in self.seconds.items())}, handle)
