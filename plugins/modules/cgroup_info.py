@@ -25,6 +25,7 @@ description:
   - Never changes anything.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
+  - kubenode.cgroups.runtime_files
   - kubenode.cgroups.attributes.info_module
 options:
   cgroup_driver:
@@ -56,15 +57,6 @@ options:
     type: list
     elements: path
     default: [/var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet-config.yaml]
-  containerd_config_path:
-    description: containerd's configuration file.
-    type: path
-    default: /etc/containerd/config.toml
-  crio_config_paths:
-    description: CRI-O configuration files and drop-in globs, later ones win.
-    type: list
-    elements: path
-    default: [/etc/crio/crio.conf, /etc/crio/crio.conf.d/*.conf]
 seealso:
   - module: kubenode.cgroups.node_cgroups
 """
@@ -129,12 +121,13 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_na
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
-    detect_drivers, effective_driver, pid1_is_systemd)
+    runtime_files_argument_spec, detect_drivers, effective_driver, pid1_is_systemd)
 
 
 def main():
     module = AnsibleModule(
         argument_spec=dict(
+            runtime_files_argument_spec(),
             cgroup_driver=dict(type='str', choices=['auto', 'cgroupfs', 'systemd'], default='auto'),
             cgroup_root=dict(type='str', default='/'),
             system_reserved_cgroup=dict(type='str'),
@@ -143,9 +136,6 @@ def main():
             proc_path=dict(type='path', default='/proc'),
             kubelet_config_paths=dict(type='list', elements='path',
                                       default=['/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml']),
-            containerd_config_path=dict(type='path', default='/etc/containerd/config.toml'),
-            crio_config_paths=dict(type='list', elements='path',
-                                   default=['/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf']),
         ),
         supports_check_mode=True,
     )

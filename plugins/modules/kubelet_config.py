@@ -26,6 +26,7 @@ description:
   - Every other key of the file is kept as it was.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
+  - kubenode.cgroups.runtime_files
   - ansible.builtin.files
 attributes:
   check_mode:
@@ -91,17 +92,6 @@ options:
       - Write even when C(cgroupDriver) disagrees with the container runtime's configured driver.
     type: bool
     default: false
-  containerd_config_path:
-    description:
-      - containerd's configuration, read for its cgroup driver.
-    type: path
-    default: /etc/containerd/config.toml
-  crio_config_paths:
-    description:
-      - CRI-O configuration files and drop-in globs, read for its cgroup driver.
-    type: list
-    elements: path
-    default: [/etc/crio/crio.conf, /etc/crio/crio.conf.d/*.conf]
   backup:
     description:
       - Keep a timestamped copy of the file before changing it.
@@ -155,11 +145,13 @@ from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import runtime_files_argument_spec
 
 
 def main():
     module = AnsibleModule(
         argument_spec=dict(
+            runtime_files_argument_spec(),
             settings=dict(type='dict', default={}),
             plan=dict(type='dict'),
             path=dict(type='path', default='/var/lib/kubelet/config.yaml'),
@@ -169,9 +161,6 @@ def main():
             kubelet_version=dict(type='str', default='1.36'),
             capacity=dict(type='dict'),
             allow_driver_mismatch=dict(type='bool', default=False),
-            containerd_config_path=dict(type='path', default='/etc/containerd/config.toml'),
-            crio_config_paths=dict(type='list', elements='path',
-                                   default=['/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf']),
             backup=dict(type='bool', default=False),
         ),
         add_file_common_args=True,

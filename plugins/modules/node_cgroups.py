@@ -35,6 +35,7 @@ description:
     kernel's error, and lists what was already applied.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
+  - kubenode.cgroups.runtime_files
   - kubenode.cgroups.plan
 attributes:
   check_mode:
@@ -101,15 +102,6 @@ options:
     type: list
     elements: path
     default: [/var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet-config.yaml]
-  containerd_config_path:
-    description: containerd's configuration, read by O(cgroup_driver=auto).
-    type: path
-    default: /etc/containerd/config.toml
-  crio_config_paths:
-    description: CRI-O configuration files and drop-in globs, read by O(cgroup_driver=auto).
-    type: list
-    elements: path
-    default: [/etc/crio/crio.conf, /etc/crio/crio.conf.d/*.conf]
 notes:
   - kubelet rewrites C(kubepods) and the QoS tiers when it starts and every minute; writing them
     here makes the node match the plan before kubelet runs and lets check mode show drift.
@@ -202,7 +194,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable impo
 from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
-    detect_drivers, effective_driver, pid1_is_systemd)
+    detect_drivers, effective_driver, pid1_is_systemd, runtime_files_argument_spec)
 
 
 class NodeCgroups(object):
@@ -475,10 +467,8 @@ def main():
         services=dict(type='list', elements='str', default=[]),
         kubelet_config_paths=dict(type='list', elements='path',
                                   default=['/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml']),
-        containerd_config_path=dict(type='path', default='/etc/containerd/config.toml'),
-        crio_config_paths=dict(type='list', elements='path',
-                               default=['/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf']),
     )
+    spec.update(runtime_files_argument_spec())
     module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
     node = NodeCgroups(module)
     try:

@@ -26,6 +26,7 @@ description:
   - Never changes anything.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
+  - kubenode.cgroups.runtime_files
   - kubenode.cgroups.attributes.info_module
 options:
   plan:
@@ -69,15 +70,6 @@ options:
     description: Where C(/proc) is.
     type: path
     default: /proc
-  containerd_config_path:
-    description: containerd's configuration.
-    type: path
-    default: /etc/containerd/config.toml
-  crio_config_paths:
-    description: CRI-O configuration files and drop-in globs.
-    type: list
-    elements: path
-    default: [/etc/crio/crio.conf, /etc/crio/crio.conf.d/*.conf]
 seealso:
   - module: kubenode.cgroups.cgroup_info
   - module: kubenode.cgroups.allocatable_info
@@ -138,7 +130,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _drift
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
-    detect_drivers, pid1_is_systemd)
+    runtime_files_argument_spec, detect_drivers, pid1_is_systemd)
 
 
 def kubelet_config_drift(params):
@@ -168,6 +160,7 @@ def kubelet_config_drift(params):
 def main():
     module = AnsibleModule(
         argument_spec=dict(
+            runtime_files_argument_spec(),
             plan=dict(type='dict', required=True),
             services=dict(type='list', elements='str', default=['kubelet', 'containerd']),
             check_kubelet_config=dict(type='bool', default=True),
@@ -178,9 +171,6 @@ def main():
             kubelet_settings=dict(type='dict', default={}),
             cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
             proc_path=dict(type='path', default='/proc'),
-            containerd_config_path=dict(type='path', default='/etc/containerd/config.toml'),
-            crio_config_paths=dict(type='list', elements='path',
-                                   default=['/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf']),
         ),
         supports_check_mode=True,
     )
