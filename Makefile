@@ -20,8 +20,10 @@ export PYTHONDONTWRITEBYTECODE := 1
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
 	@echo "make demo-vm  - the node playbook for real on a test VM, and its report"
-	@echo "make test   - sanity, unit, integration tests"
-	@echo "make bench  - benchmarks of the calculation core"
+	@echo "make test     - sanity, lint, unit, integration and VM (Molecule) tests"
+	@echo "make vm-shell - boot a test VM and open a shell in it (MODE=v2|hybrid|v1)"
+	@echo "make docs     - regenerate docs/modules from the modules' documentation"
+	@echo "make bench    - benchmarks of the calculation core; make bench-fleet - the fleet benchmark"
 
 $(BIN)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -55,9 +57,11 @@ demo: venv link
 # The node playbook for real on a throw-away cgroup v2 VM with containerd and a stand-in kubelet.
 demo-vm: venv link vm-image
 	@port=$$(tests/vm/start-vm.sh demo v2) && trap 'tests/vm/stop-vm.sh demo' EXIT && \
-	  ANSIBLE_HOST_KEY_CHECKING=false ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(BIN)/ansible-playbook \
-	    -i "demo ansible_host=127.0.0.1 ansible_port=$$port ansible_user=root ansible_ssh_private_key_file=$(VM_IMAGE_DIR)/id_ed25519 ansible_python_interpreter=/usr/bin/python3," \
-	    -e node_allocatable_report_dir=$(DEMO_REPORT)-vm -e node_allocatable_enforce_node_allocatable='[pods,kube-reserved]' \
+	  printf 'demo ansible_host=127.0.0.1 ansible_port=%s ansible_user=root ansible_ssh_private_key_file=%s ansible_python_interpreter=/usr/bin/python3\n' \
+	    "$$port" "$(VM_IMAGE_DIR)/id_ed25519" > $(CACHE)/demo-vm.ini && \
+	  ANSIBLE_HOST_KEY_CHECKING=false ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(BIN)/ansible-playbook -i $(CACHE)/demo-vm.ini \
+	    -e node_allocatable_report_dir=$(DEMO_REPORT)-vm \
+	    -e '{"node_allocatable_enforce_node_allocatable": ["pods", "kube-reserved"], "node_allocatable_verify": "always"}' \
 	    extensions/molecule/shared/standin_kubelet.yml kubenode.cgroups.node && \
 	  cat $(DEMO_REPORT)-vm/report.md
 
