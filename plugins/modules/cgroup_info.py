@@ -26,6 +26,7 @@ description:
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
   - kubenode.cgroups.runtime_files
+  - kubenode.cgroups.host_paths
   - kubenode.cgroups.attributes.info_module
 options:
   cgroup_driver:
@@ -44,14 +45,6 @@ options:
   kube_reserved_cgroup:
     description: KubeletConfiguration C(kubeReservedCgroup), read too when set.
     type: str
-  cgroupfs_path:
-    description: Where the cgroup filesystem is mounted.
-    type: path
-    default: /sys/fs/cgroup
-  proc_path:
-    description: Where C(/proc) is.
-    type: path
-    default: /proc
   kubelet_config_paths:
     description: kubelet configuration files to look in, first found wins.
     type: list

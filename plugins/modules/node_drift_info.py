@@ -27,6 +27,7 @@ description:
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
   - kubenode.cgroups.runtime_files
+  - kubenode.cgroups.host_paths
   - kubenode.cgroups.attributes.info_module
 options:
   plan:
@@ -62,14 +63,6 @@ options:
     description: Further KubeletConfiguration keys the node should have.
     type: dict
     default: {}
-  cgroupfs_path:
-    description: Where the cgroup filesystem is mounted.
-    type: path
-    default: /sys/fs/cgroup
-  proc_path:
-    description: Where C(/proc) is.
-    type: path
-    default: /proc
 seealso:
   - module: kubenode.cgroups.cgroup_info
   - module: kubenode.cgroups.allocatable_info
