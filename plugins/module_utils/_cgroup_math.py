@@ -116,29 +116,6 @@ def weight_to_shares_kubelet(weight):
     return ((weight - 1) * 262142) // 9999 + 2
 
 
-def systemd_shares_to_weight(shares):
-    """What systemd does with CPUShares= on a cgroup v2 host."""
-    return min(max(shares * 100 // 1024, MIN_WEIGHT), MAX_WEIGHT)
-
-
-def systemd_weight_to_shares(weight):
-    """What systemd does with CPUWeight= on a cgroup v1 host."""
-    return min(max(weight * 1024 // 100, MIN_SHARES), MAX_SHARES)
-
-
-def shares_to_milli_cpu(shares):
-    """sharesToMilliCPU: reading cpu.shares back as millicores."""
-    if shares < MIN_SHARES:
-        return 0
-    return -(-shares * MILLI_CPU_TO_CPU // SHARES_PER_CPU)
-
-
-def quota_to_milli_cpu(quota_us, period_us):
-    if quota_us == -1 or period_us == 0:
-        return 0
-    return _go_div(quota_us * MILLI_CPU_TO_CPU, period_us)
-
-
 def systemd_cpu_quota(quota_us, period_us):
     """(CPUQuotaPerSecUSec, quota written to cgroupfs) as opencontainers/cgroups' systemd driver does."""
     if period_us == 0:

@@ -87,22 +87,12 @@ def to_driver_path(parts, driver):
     return to_systemd(parts) if driver == 'systemd' else to_cgroupfs(parts)
 
 
-def parse_for_driver(name, driver):
-    """cgroupManager.CgroupName(name): how kubelet reads a configured cgroup name."""
-    return parse_systemd(name) if driver == 'systemd' else parse_cgroupfs(name)
-
-
 def node_allocatable_root(cgroup_root, cgroups_per_qos):
     """The kubepods CgroupName: cgroupRoot (cgroupfs form) plus "kubepods" with cgroupsPerQOS."""
     root = parse_cgroupfs(cgroup_root)
     if cgroups_per_qos:
         root = new_cgroup_name(root, NODE_ALLOCATABLE_CGROUP)
     return root
-
-
-def node_allocatable_root_path(cgroup_root, cgroups_per_qos, driver):
-    """NodeAllocatableRoot(cgroupRoot, cgroupsPerQOS, cgroupDriver)."""
-    return to_driver_path(node_allocatable_root(cgroup_root, cgroups_per_qos), driver)
 
 
 def describe(parts, driver):
