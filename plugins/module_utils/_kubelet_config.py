@@ -205,10 +205,9 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
         'qos_reserved': config.get('qosReserved'),
         'cgroup_driver': params['cgroup_driver'],
     })
-    for key in ('maxPods',):
-        if config.get(key) is not None and config[key] < 0:
-            raise KubenodeError('invalid configuration: maxPods (--max-pods) %d must not be a negative number'
-                                % config[key], field=key, value=config[key])
+    if config.get('maxPods') is not None and config['maxPods'] < 0:
+        raise KubenodeError('invalid configuration: maxPods (--max-pods) %d must not be a negative number'
+                            % config['maxPods'], field='maxPods', value=config['maxPods'])
     if config.get('failCgroupV1') is not None and int(rules_version.split('.')[1]) < 31:
         raise KubenodeError('failCgroupV1 exists only from kubelet 1.31', field='failCgroupV1',
                             value=config['failCgroupV1'])
