@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help venv deps vm-deps vm-image link demo demo-vm docs bench-fleet test sanity lint units integration molecule vm-shell bench clean
+.PHONY: help venv deps vm-deps vm-image link demo demo-vm docs bench-fleet test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -23,6 +23,7 @@ help:
 	@echo "make test     - sanity, lint, unit, integration and VM (Molecule) tests"
 	@echo "make vm-shell - boot a test VM and open a shell in it (MODE=v2|hybrid|v1)"
 	@echo "make docs     - regenerate docs/modules from the modules' documentation"
+	@echo "make fuzz     - the property tests with many fresh random examples"
 	@echo "make bench    - benchmarks of the calculation core; make bench-fleet - the fleet benchmark"
 
 $(BIN)/.installed: requirements.txt
@@ -86,6 +87,10 @@ sanity: venv deps $(PIP_BOOTSTRAP)
 
 units: venv link
 	PYTHONPATH=$(COLLECTIONS) $(BIN)/python -m pytest -p no:cacheprovider tests/unit
+
+# Property tests with fresh random examples, many more than the deterministic set `units` draws.
+fuzz: venv link
+	PYTHONPATH=$(COLLECTIONS) $(BIN)/python -m pytest -p no:cacheprovider --hypothesis-profile fuzz tests/unit -k 'not vector'
 
 integration: venv link
 	PATH=$(BIN):$$PATH tests/integration/run.sh

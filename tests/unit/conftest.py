@@ -9,9 +9,17 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import pytest
+from hypothesis import settings
 
 from ansible.module_utils import basic
 from ansible.module_utils.testing import patch_module_args
+
+
+# CI draws the same examples every run, so a red build always points at a change;
+# `make fuzz` draws fresh random ones, many more, to look for new counterexamples.
+settings.register_profile('ci', derandomize=True, database=None)
+settings.register_profile('fuzz', max_examples=20000, database=None, deadline=None)
+settings.load_profile('ci')
 
 
 class ModuleExit(Exception):
