@@ -28,11 +28,19 @@ def text(value):
     return ' '.join(out).replace('|', '\\|')
 
 
+def flatten(specs, nested, prefix=''):
+    """(dotted name, spec) of every entry, each followed by its suboptions or contained keys."""
+    for name, spec in sorted(specs.items()):
+        yield prefix + name, spec
+        for item in flatten(spec.get(nested) or {}, nested, prefix + name + '.'):
+            yield item
+
+
 def render(name, data):
     doc, examples, returns = data['doc'], data.get('examples') or '', data.get('return') or {}
     lines = ['# %s' % name, '', text(doc['short_description']), '', text(doc['description']), '',
              '## Options', '', '| option | type | default | description |', '|---|---|---|---|']
-    for option, spec in sorted(doc.get('options', {}).items()):
+    for option, spec in flatten(doc.get('options', {}), 'suboptions'):
         choices = ' Choices: %s.' % ', '.join('`%s`' % c for c in spec['choices']) if spec.get('choices') else ''
         default = '`%s`' % json.dumps(spec['default']) if 'default' in spec and spec['default'] is not None else ''
         kind = spec.get('type', 'str') + ('/%s' % spec['elements'] if spec.get('elements') else '')
@@ -42,7 +50,7 @@ def render(name, data):
         lines += ['', '## Notes', ''] + ['- %s' % text(n) for n in doc['notes']]
     lines += ['', '## Examples', '', '```yaml', examples.strip(), '```', '', '## Return values', '',
               '| key | returned | type | description |', '|---|---|---|---|']
-    for key, spec in sorted(returns.items()):
+    for key, spec in flatten(returns, 'contains'):
         lines.append('| `%s` | %s | %s | %s |' % (key, spec.get('returned', ''), spec.get('type', ''),
                                                   text(spec.get('description', ''))))
     return '\n'.join(lines) + '\n'

@@ -139,11 +139,11 @@ backup_file:
 """
 
 import os
-import tempfile
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import runtime_files_argument_spec
 
@@ -170,32 +170,21 @@ def main():
         module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
     params = module.params
     try:
-        target, current_text, current, desired, merged = kc.compute_change(params)
+        change = kc_file.prepare(params)
     except KubenodeError as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:
         module.fail_json(msg='cannot read the kubelet configuration: %s' % error)
 
-    changed = current_text is None or kc.normalize(current) != kc.normalize(desired)
-    new_text = kc.dump(desired) if changed else current_text
-    result = dict(changed=changed, path=target,
-                  config=dict((k, merged[k]) for k in kc.MANAGED_KEYS if k in merged))
+    target = change['target']
+    result = dict(changed=change['changed'], path=target, config=change['config'])
     if module._diff:
-        result['diff'] = {'before_header': target, 'after_header': target, 'before': current_text or '',
-                          'after': new_text}
+        result['diff'] = kc_file.diff(change)
     file_args = module.load_file_common_arguments(params, path=target)
-    if changed and not module.check_mode:
-        if params['backup'] and current_text is not None:
-            result['backup_file'] = module.backup_local(target)
-        directory = os.path.dirname(target)
-        if not os.path.isdir(directory):
-            os.makedirs(directory, 0o755)
-        fd, temp = tempfile.mkstemp(dir=module.tmpdir)
-        with os.fdopen(fd, 'w') as handle:
-            handle.write(new_text)
-        if current_text is None:
-            os.chmod(temp, 0o644)
-        module.atomic_move(temp, target, unsafe_writes=params['unsafe_writes'])
+    if change['changed'] and not module.check_mode:
+        backup_file = kc_file.write(module, change, params['backup'], params['unsafe_writes'])
+        if backup_file:
+            result['backup_file'] = backup_file
     if os.path.exists(target) or not module.check_mode:
         result['changed'] = module.set_fs_attributes_if_different(file_args, result['changed'])
     module.exit_json(**result)

@@ -97,11 +97,52 @@ options:
     type: list
     elements: str
     default: []
+  kubelet_config:
+    description:
+      - Also write the plan into the kubelet configuration, as M(kubenode.cgroups.kubelet_config)
+        does with its C(plan) option, in the same round trip. The merged
+        configuration is validated before any cgroup, unit or file is touched, so a configuration kubelet
+        would refuse leaves the node as it was.
+      - Only with O(state=present).
+    type: dict
+    suboptions:
+      path:
+        description: The kubelet configuration file (C(--config)).
+        type: path
+        default: /var/lib/kubelet/config.yaml
+      dropin:
+        description: Write only the keys to O(kubelet_config.dropin_dir)/O(kubelet_config.dropin_name), leaving
+          O(kubelet_config.path) alone.
+        type: bool
+        default: false
+      dropin_dir:
+        description: kubelet's C(--config-dir).
+        type: path
+        default: /etc/kubernetes/kubelet.conf.d
+      dropin_name:
+        description: The drop-in file this module owns, in O(kubelet_config.dropin_dir).
+        type: str
+        default: 50-kubenode.conf
+      settings:
+        description: Further KubeletConfiguration keys, as the C(settings) option of
+          M(kubenode.cgroups.kubelet_config) takes them; they override the plan's.
+        type: dict
+        default: {}
+      allow_driver_mismatch:
+        description: Write even when C(cgroupDriver) disagrees with the container runtime's configured driver.
+        type: bool
+        default: false
+      backup:
+        description: Keep a timestamped copy of the file before changing it.
+        type: bool
+        default: false
   kubelet_config_paths:
     description: kubelet configuration files read by O(cgroup_driver=auto), first found wins.
     type: list
     elements: path
     default: [/var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet-config.yaml]
+requirements:
+  - PyYAML on the target, for O(kubelet_config)
 notes:
   - kubelet rewrites C(kubepods) and the QoS tiers when it starts and every minute; writing them
     here makes the node match the plan before kubelet runs and lets check mode show drift.
@@ -128,6 +169,17 @@ EXAMPLES = r"""
   kubenode.cgroups.node_cgroups:
     plan: "{{ node_plan }}"
     cgroup_driver: "{{ node_plan.cgroup_driver }}"
+
+- name: Create the cgroups and write the kubelet configuration in one round trip
+  kubenode.cgroups.node_cgroups:
+    cgroup_driver: systemd
+    system_reserved: {cpu: 500m, memory: 1Gi}
+    kube_reserved: {cpu: 250m, memory: 512Mi}
+    kube_reserved_cgroup: /kube.slice
+    enforce_node_allocatable: [pods, kube-reserved]
+    kubelet_config:
+      path: /etc/kubernetes/kubelet-config.yaml
+      dropin: true
 
 - name: Remove the cgroups again
   kubenode.cgroups.node_cgroups:
@@ -170,9 +222,28 @@ services_not_installed:
   type: list
   elements: str
   sample: [crio.service]
+kubelet_config:
+  description: What was done with the kubelet configuration, when O(kubelet_config) was given.
+  returned: when kubelet_config is given and state is present
+  type: dict
+  contains:
+    changed:
+      description: Whether the file changed (or would, in check mode).
+      type: bool
+    path:
+      description: The file written (or that would be).
+      type: str
+    config:
+      description: The merged configuration kubelet will read, for the managed keys.
+      type: dict
+    backup_file:
+      description: The backup copy, when one was made.
+      type: str
+  sample: {changed: true, path: /var/lib/kubelet/config.yaml, config: {cgroupDriver: systemd}}
 plan:
   description: The plan applied, as M(kubenode.cgroups.allocatable_info) returns it, so that later tasks
-    (M(kubenode.cgroups.kubelet_config)) need no second round trip to compute it.
+    (M(kubenode.cgroups.kubelet_config), M(kubenode.cgroups.node_drift_info)) need no second round trip
+    to compute it.
   returned: success
   type: dict
   sample: {cgroup_driver: systemd, allocatable: {cpu: {quantity: 3250m, value: 3250}}}
@@ -186,9 +257,11 @@ applied:
 import os
 import tempfile
 
-from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_argument_spec, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
@@ -236,6 +309,18 @@ class NodeCgroups(object):
         if self.params['services'] and driver == 'systemd' and 'kube_reserved' not in dict(self.entries):
             raise KubenodeError('services can be placed only in a managed kube_reserved slice (set kube_reserved_cgroup)',
                                 field='services', value=self.params['services'])
+        self.kubelet_change = None
+        if self.params['kubelet_config']:
+            # Validated now, before anything is written, so a refused configuration changes nothing.
+            try:
+                self.kubelet_change = kc_file.prepare(dict(
+                    self.params['kubelet_config'], plan=plan, kubelet_version=self.params['kubelet_version'],
+                    containerd_config_path=self.params['containerd_config_path'],
+                    crio_config_paths=self.params['crio_config_paths']))
+            except KubenodeError as error:
+                if error.field and error.field.split('.')[0] in ('settings', 'dropin_name'):
+                    error.field = 'kubelet_config.' + error.field  # name the option as this module spells it
+                raise
         if driver == 'cgroupfs' and self.layout['mode'] == 'v2' and pid1_is_systemd(self.params['proc_path']):
             self.warnings.append('systemd is PID 1 on this cgroup v2 host: "systemctl daemon-reload" removes '
                                  'controllers no unit needs from cgroup.subtree_control, so cgroupfs-driver cgroups '
@@ -271,6 +356,20 @@ class NodeCgroups(object):
         elif operation.kind == 'rmdir':
             self._os(os.rmdir, operation.path)
         self.applied.append(operation.describe())
+
+    def write_kubelet_config(self):
+        """Returns kubelet_config's result."""
+        change = self.kubelet_change
+        result = dict(changed=change['changed'], path=change['target'], config=change['config'])
+        if change['changed']:
+            self.changes.append('write %s' % change['target'])
+            self.diffs.append(kc_file.diff(change))
+            if not self.module.check_mode:
+                backup_file = kc_file.write(self.module, change, self.params['kubelet_config']['backup'])
+                self.applied.append('wrote %s' % change['target'])
+                if backup_file:
+                    result['backup_file'] = backup_file
+        return result
 
     def _os(self, function, path):
         try:
@@ -465,16 +564,32 @@ def main():
         systemd_unit_dir=dict(type='path', default='/etc/systemd/system'),
         cgroup_driver=dict(type='str', choices=['auto', 'cgroupfs', 'systemd'], default='auto'),
         services=dict(type='list', elements='str', default=[]),
+        kubelet_config=dict(type='dict', options=dict(
+            path=dict(type='path', default='/var/lib/kubelet/config.yaml'),
+            dropin=dict(type='bool', default=False),
+            dropin_dir=dict(type='path', default='/etc/kubernetes/kubelet.conf.d'),
+            dropin_name=dict(type='str', default='50-kubenode.conf'),
+            settings=dict(type='dict', default={}),
+            allow_driver_mismatch=dict(type='bool', default=False),
+            backup=dict(type='bool', default=False),
+        )),
         kubelet_config_paths=dict(type='list', elements='path',
                                   default=['/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml']),
     )
     spec.update(runtime_files_argument_spec())
     module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
+    if module.params['kubelet_config'] and module.params['state'] == 'absent':
+        module.fail_json(msg='kubelet_config is written only with state=present, not with state=absent')
+    if module.params['kubelet_config'] and not kc.HAS_YAML:
+        module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
     node = NodeCgroups(module)
+    kubelet_config = None
     try:
         node.resolve()
         if module.params['state'] == 'present':
             node.present()
+            if node.kubelet_change:
+                kubelet_config = node.write_kubelet_config()
         else:
             node.absent()
     except KubenodeError as error:
@@ -485,6 +600,8 @@ def main():
                   driver=node.driver, managed=dict((k, node.path_for(e)) for k, e in node.entries),
                   services_changed=node.services_changed, services_not_installed=node.skipped_services,
                   plan=node.plan)
+    if kubelet_config:
+        result['kubelet_config'] = kubelet_config
     if module._diff:
         result['diff'] = node.diffs
     for warning in node.warnings:

@@ -10,8 +10,10 @@ __metaclass__ = type
 
 import errno
 import os
+import shutil
 
 import pytest
+import yaml
 
 from ansible.module_utils import basic
 
@@ -22,6 +24,7 @@ from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
 from conftest import ModuleFail
 from fake_cgroupfs import FakeCgroupfs
 
+DATA = os.path.join(os.path.dirname(__file__), '..', '..', 'data')
 GI = 1024 ** 3
 CAPACITY = {'cpu': '4', 'memory': '16Gi', 'pid': '100000', 'hugepages-2Mi': '0', 'hugepages-1Gi': '0'}
 
@@ -320,3 +323,76 @@ def test_services_need_a_kube_reserved_slice_with_systemd(run_module, tmp_path, 
                                       kube_reserved_cgroup=None, enforce_node_allocatable=['pods'],
                                       services=['containerd']))
     assert 'kube_reserved' in failure.value.result['msg']
+
+
+@pytest.fixture
+def kubelet_files(tmp_path):
+    """kubeadm's kubelet config and no container runtime config, under tmp_path."""
+    config = tmp_path / 'kubelet' / 'config.yaml'
+    config.parent.mkdir()
+    shutil.copy(os.path.join(DATA, 'kubeadm-kubelet-config.yaml'), str(config))
+    return {'containerd_config_path': str(tmp_path / 'containerd.toml'),
+            'crio_config_paths': [str(tmp_path / 'crio.conf')],
+            'kubelet_config': {'path': str(config), 'dropin_dir': str(tmp_path / 'kubelet.conf.d')}}
+
+
+def test_kubelet_config_is_written_in_the_same_round_trip(run_module, tmp_path, monkeypatch, kubelet_files):
+    tree = FakeCgroupfs(tmp_path / 'cg', 'v2', monkeypatch)
+    config_path = kubelet_files['kubelet_config']['path']
+    with open(config_path) as handle:
+        original = handle.read()
+    checked = run_module(node_cgroups, dict(args(tree, **kubelet_files), _ansible_diff=True), check_mode=True)
+    assert checked['kubelet_config']['changed'] and 'write %s' % config_path in checked['changes']
+    assert [d for d in checked['diff'] if d['before_header'] == config_path][0]['before'] == original
+    with open(config_path) as handle:
+        assert handle.read() == original  # check mode wrote nothing
+
+    applied = run_module(node_cgroups, args(tree, **kubelet_files))
+    with open(config_path) as handle:
+        config = yaml.safe_load(handle)
+    assert config['systemReserved'] == {'cpu': '500m', 'memory': '1Gi', 'pid': '1k'}  # canonical form
+    assert config['kubeReserved'] == {'cpu': '250m', 'memory': '512Mi'}
+    assert config['enforceNodeAllocatable'] == ['pods', 'system-reserved', 'kube-reserved']
+    assert (config['cgroupDriver'], config['kubeReservedCgroup']) == ('cgroupfs', '/kube')
+    assert config['clusterDNS'] == ['10.96.0.10']  # the file's other keys are kept
+    assert applied['kubelet_config']['config']['systemReservedCgroup'] == '/system'
+    assert tree.read('kubepods', 'memory.max') == str(16 * GI - GI - 512 * 1024 ** 2)
+
+    again = run_module(node_cgroups, args(tree, **kubelet_files))
+    assert again['changed'] is False and again['kubelet_config']['changed'] is False
+
+
+def test_kubelet_config_drop_in_with_extra_settings(run_module, tmp_path, monkeypatch, kubelet_files):
+    tree = FakeCgroupfs(tmp_path / 'cg', 'v2', monkeypatch)
+    kubelet_files['kubelet_config'].update(dropin=True, settings={'podPidsLimit': 4096})
+    result = run_module(node_cgroups, args(tree, **kubelet_files))
+    dropin = os.path.join(kubelet_files['kubelet_config']['dropin_dir'], '50-kubenode.conf')
+    with open(dropin) as handle:
+        written = yaml.safe_load(handle)
+    assert result['kubelet_config']['path'] == dropin
+    assert written['podPidsLimit'] == 4096 and written['kubeReservedCgroup'] == '/kube'
+
+
+@pytest.mark.parametrize('kubelet_config, message', [
+    ({'settings': {'maxPods': -1}}, 'maxPods'),
+    ({'settings': {'clusterDNS': ['10.0.0.10']}}, 'kubelet_config.settings: is a KubeletConfiguration field'),
+    ({'settings': {'noSuchKey': 1}}, 'kubelet_config.settings: kubelet does not know'),
+    ({'dropin': True, 'dropin_name': '../evil.conf'}, 'kubelet_config.dropin_name'),
+])
+def test_a_refused_kubelet_config_leaves_the_node_untouched(
+        run_module, tmp_path, monkeypatch, kubelet_files, kubelet_config, message):
+    tree = FakeCgroupfs(tmp_path / 'cg', 'v2', monkeypatch)
+    kubelet_files['kubelet_config'].update(kubelet_config)
+    before = snapshot(str(tmp_path))
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, args(tree, **kubelet_files))
+    assert message in failure.value.result['msg']
+    assert failure.value.result['applied'] == []
+    assert snapshot(str(tmp_path)) == before
+
+
+def test_kubelet_config_is_refused_with_state_absent(run_module, tmp_path, monkeypatch, kubelet_files):
+    tree = FakeCgroupfs(tmp_path / 'cg', 'v2', monkeypatch)
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, args(tree, state='absent', **kubelet_files))
+    assert 'kubelet_config' in failure.value.result['msg'] and 'state=absent' in failure.value.result['msg']

@@ -1,0 +1,49 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Writing a KubeletConfiguration file: shared by kubelet_config and node_cgroups.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+prepare() reads and validates (nothing is written when it raises); write() replaces the file
+atomically through the module, keeping mode and owner of an existing file.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import tempfile
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+
+
+def prepare(params):
+    """The validated change for kubelet_config's options: a dict of target, before, after, changed, config."""
+    target, current_text, current, desired, merged = kc.compute_change(params)
+    changed = current_text is None or kc.normalize(current) != kc.normalize(desired)
+    return dict(target=target, before=current_text, after=kc.dump(desired) if changed else current_text,
+                changed=changed, config=dict((k, merged[k]) for k in kc.MANAGED_KEYS if k in merged))
+
+
+def diff(change):
+    return {'before_header': change['target'], 'after_header': change['target'],
+            'before': change['before'] or '', 'after': change['after']}
+
+
+def write(module, change, backup=False, unsafe_writes=False):
+    """Write a prepared change; returns the backup file's path, or None."""
+    target = change['target']
+    backup_file = module.backup_local(target) if backup and change['before'] is not None else None
+    directory = os.path.dirname(target)
+    if not os.path.isdir(directory):
+        os.makedirs(directory, 0o755)
+    fd, temp = tempfile.mkstemp(dir=module.tmpdir)
+    with os.fdopen(fd, 'w') as handle:
+        handle.write(change['after'])
+    if change['before'] is None:
+        os.chmod(temp, 0o644)
+    module.atomic_move(temp, target, unsafe_writes=unsafe_writes)
+    return backup_file
