@@ -20,6 +20,19 @@ import tempfile
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 
 
+def file_argument_spec():
+    """The options that say which file to write and how: kubelet_config's, and node_cgroups' kubelet_config."""
+    return dict(
+        settings=dict(type='dict', default={}),
+        path=dict(type='path', default='/var/lib/kubelet/config.yaml'),
+        dropin=dict(type='bool', default=False),
+        dropin_dir=dict(type='path', default='/etc/kubernetes/kubelet.conf.d'),
+        dropin_name=dict(type='str', default='50-kubenode.conf'),
+        allow_driver_mismatch=dict(type='bool', default=False),
+        backup=dict(type='bool', default=False),
+    )
+
+
 def prepare(params):
     """The validated change for kubelet_config's options: a dict of target, before, after, changed, config."""
     target, current_text, current, desired, merged = kc.compute_change(params)

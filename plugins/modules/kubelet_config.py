@@ -152,16 +152,10 @@ def main():
     module = AnsibleModule(
         argument_spec=dict(
             runtime_files_argument_spec(),
-            settings=dict(type='dict', default={}),
             plan=dict(type='dict'),
-            path=dict(type='path', default='/var/lib/kubelet/config.yaml'),
-            dropin=dict(type='bool', default=False),
-            dropin_dir=dict(type='path', default='/etc/kubernetes/kubelet.conf.d'),
-            dropin_name=dict(type='str', default='50-kubenode.conf'),
             kubelet_version=dict(type='str', default='1.36'),
             capacity=dict(type='dict'),
-            allow_driver_mismatch=dict(type='bool', default=False),
-            backup=dict(type='bool', default=False),
+            **kc_file.file_argument_spec()
         ),
         add_file_common_args=True,
         supports_check_mode=True,

@@ -564,15 +564,7 @@ def main():
         systemd_unit_dir=dict(type='path', default='/etc/systemd/system'),
         cgroup_driver=dict(type='str', choices=['auto', 'cgroupfs', 'systemd'], default='auto'),
         services=dict(type='list', elements='str', default=[]),
-        kubelet_config=dict(type='dict', options=dict(
-            path=dict(type='path', default='/var/lib/kubelet/config.yaml'),
-            dropin=dict(type='bool', default=False),
-            dropin_dir=dict(type='path', default='/etc/kubernetes/kubelet.conf.d'),
-            dropin_name=dict(type='str', default='50-kubenode.conf'),
-            settings=dict(type='dict', default={}),
-            allow_driver_mismatch=dict(type='bool', default=False),
-            backup=dict(type='bool', default=False),
-        )),
+        kubelet_config=dict(type='dict', options=kc_file.file_argument_spec()),
         kubelet_config_paths=dict(type='list', elements='path',
                                   default=['/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml']),
     )
