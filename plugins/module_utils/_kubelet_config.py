@@ -269,21 +269,22 @@ def dump(document):
     return yaml.safe_dump(document, default_flow_style=False, sort_keys=False)
 
 
-def compute_change(params):
+def compute_change(params, option_prefix=''):
     """What kubelet_config would write, validated: (target, current text, current, desired, merged).
 
     params: the kubelet_config module options (settings, plan, path, dropin, dropin_dir,
     dropin_name, kubelet_version, capacity, allow_driver_mismatch, containerd_config_path,
-    crio_config_paths).
+    crio_config_paths). option_prefix: how the calling module spells them (node_cgroups nests
+    them under kubelet_config), for the errors.
     """
     rules = kubelet_rules(params['kubelet_version'])
     settings = settings_from_plan(params['plan']) if params.get('plan') else {}
     settings.update(params.get('settings') or {})
-    check_settings(settings)
+    check_settings(settings, field=option_prefix + 'settings')
     base_text, base = load(params['path'])
     dropin_name = params['dropin_name']
     if os.path.basename(dropin_name) != dropin_name or not dropin_name.endswith('.conf'):
-        raise KubenodeError('must be a file name ending in .conf (kubelet reads only those)', field='dropin_name',
+        raise KubenodeError('must be a file name ending in .conf (kubelet reads only those)', field=option_prefix + 'dropin_name',
                             value=dropin_name)
     dropin_path = os.path.join(params['dropin_dir'], dropin_name)
     dropins = [(name, load(name)[1]) for name in sorted(glob.glob(os.path.join(params['dropin_dir'], '*.conf')))

@@ -33,22 +33,27 @@ def file_argument_spec():
     )
 
 
-def prepare(params):
-    """The validated change for kubelet_config's options: a dict of target, before, after, changed, config."""
-    target, current_text, current, desired, merged = kc.compute_change(params)
+def prepare(params, option_prefix=''):
+    """The validated change for kubelet_config's options: a dict of path, before, after, changed, config."""
+    path, current_text, current, desired, merged = kc.compute_change(params, option_prefix)
     changed = current_text is None or kc.normalize(current) != kc.normalize(desired)
-    return dict(target=target, before=current_text, after=kc.dump(desired) if changed else current_text,
+    return dict(path=path, before=current_text, after=kc.dump(desired) if changed else current_text,
                 changed=changed, config=dict((k, merged[k]) for k in kc.MANAGED_KEYS if k in merged))
 
 
+def summary(change):
+    """What a module returns about the change: changed, path, config."""
+    return dict((key, change[key]) for key in ('changed', 'path', 'config'))
+
+
 def diff(change):
-    return {'before_header': change['target'], 'after_header': change['target'],
+    return {'before_header': change['path'], 'after_header': change['path'],
             'before': change['before'] or '', 'after': change['after']}
 
 
 def write(module, change, backup=False, unsafe_writes=False):
     """Write a prepared change; returns the backup file's path, or None."""
-    target = change['target']
+    target = change['path']
     backup_file = module.backup_local(target) if backup and change['before'] is not None else None
     directory = os.path.dirname(target)
     if not os.path.isdir(directory):

@@ -170,8 +170,8 @@ def main():
     except (IOError, OSError) as error:
         module.fail_json(msg='cannot read the kubelet configuration: %s' % error)
 
-    target = change['target']
-    result = dict(changed=change['changed'], path=target, config=change['config'])
+    target = change['path']
+    result = kc_file.summary(change)
     if module._diff:
         result['diff'] = kc_file.diff(change)
     file_args = module.load_file_common_arguments(params, path=target)

@@ -278,6 +278,7 @@ class NodeCgroups(object):
         self.unit_dir = self.params['systemd_unit_dir']
         self.applied, self.changes, self.diffs, self.warnings = [], [], [], []
         self.services_changed, self.skipped_services = [], []
+        self.kubelet_change = None
 
     # Planning ---------------------------------------------------------------
     def resolve(self):
@@ -309,18 +310,12 @@ class NodeCgroups(object):
         if self.params['services'] and driver == 'systemd' and 'kube_reserved' not in dict(self.entries):
             raise KubenodeError('services can be placed only in a managed kube_reserved slice (set kube_reserved_cgroup)',
                                 field='services', value=self.params['services'])
-        self.kubelet_change = None
         if self.params['kubelet_config']:
             # Validated now, before anything is written, so a refused configuration changes nothing.
-            try:
-                self.kubelet_change = kc_file.prepare(dict(
-                    self.params['kubelet_config'], plan=plan, kubelet_version=self.params['kubelet_version'],
-                    containerd_config_path=self.params['containerd_config_path'],
-                    crio_config_paths=self.params['crio_config_paths']))
-            except KubenodeError as error:
-                if error.field and error.field.split('.')[0] in ('settings', 'dropin_name'):
-                    error.field = 'kubelet_config.' + error.field  # name the option as this module spells it
-                raise
+            self.kubelet_change = kc_file.prepare(dict(
+                self.params['kubelet_config'], plan=plan, kubelet_version=self.params['kubelet_version'],
+                containerd_config_path=self.params['containerd_config_path'],
+                crio_config_paths=self.params['crio_config_paths']), option_prefix='kubelet_config.')
         if driver == 'cgroupfs' and self.layout['mode'] == 'v2' and pid1_is_systemd(self.params['proc_path']):
             self.warnings.append('systemd is PID 1 on this cgroup v2 host: "systemctl daemon-reload" removes '
                                  'controllers no unit needs from cgroup.subtree_control, so cgroupfs-driver cgroups '
@@ -360,13 +355,13 @@ class NodeCgroups(object):
     def write_kubelet_config(self):
         """Returns kubelet_config's result."""
         change = self.kubelet_change
-        result = dict(changed=change['changed'], path=change['target'], config=change['config'])
+        result = kc_file.summary(change)
         if change['changed']:
-            self.changes.append('write %s' % change['target'])
+            self.changes.append('write %s' % change['path'])
             self.diffs.append(kc_file.diff(change))
             if not self.module.check_mode:
                 backup_file = kc_file.write(self.module, change, self.params['kubelet_config']['backup'])
-                self.applied.append('wrote %s' % change['target'])
+                self.applied.append('wrote %s' % change['path'])
                 if backup_file:
                     result['backup_file'] = backup_file
         return result
