@@ -134,8 +134,9 @@ bench: venv link
 	PYTHONPATH=$(COLLECTIONS) $(BIN)/python -m pytest -p no:cacheprovider bench --benchmark-only
 
 # The role across a generated fleet of local hosts against the ansible -m ping floor.
+# FLEET_ARGS: run.py's own options, for example FLEET_ARGS="--hosts 200 --forks 25 50".
 bench-fleet: venv link
-	PATH=$(BIN):$$PATH $(BIN)/python bench/fleet/run.py
+	PATH=$(BIN):$$PATH $(BIN)/python bench/fleet/run.py $(FLEET_ARGS)
 
 clean:
 	rm -rf $(CACHE) $(VENV)
