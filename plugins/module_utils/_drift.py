@@ -11,6 +11,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
 from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroupfs import PAGE_SIZE
 
 SHOWN_PROPERTIES = ('CPUWeight', 'CPUShares', 'MemoryMax', 'MemoryLimit', 'MemoryMin', 'TasksMax')
@@ -40,7 +41,9 @@ def cgroup_drift(plan, live_cgroups, v2):
                 found.append(drift(key, label, have.get(field, 'absent'), want[field]))
         if want.get('memory', 0) > 0 and have.get('memory', 'absent') != want['memory'] // PAGE_SIZE * PAGE_SIZE:
             found.append(drift(key, 'memory limit', have.get('memory', 'absent'), want['memory']))
-        if not systemd_driver:  # under systemd, kubelet writes hugetlb itself when it starts
+        # Under systemd, kubelet writes hugetlb on kubepods and the QoS tiers itself when it starts;
+        # nothing but node_cgroups writes it on the reserved slices (systemd has no hugetlb property).
+        if not systemd_driver or key.endswith('_reserved'):
             for unit, limit in sorted((want.get('hugetlb') or {}).items()):
                 value = (have.get('hugetlb') or {}).get(unit, 'absent')
                 if value != limit:
@@ -80,6 +83,21 @@ def systemd_drift(plan, units, v2, services):
                     reserved['systemd_path'] + '/'):
                 found.append(drift(service, 'runs in', unit.get('ControlGroup') or 'not running',
                                    reserved['systemd_path']))
+    return found
+
+
+def override_drift(plan, found_overrides, v2):
+    """Property overrides (systemctl set-property, kubelet's D-Bus calls) that the plan does not hold.
+
+    found_overrides: {unit: [(path, setting, value)]} as _systemd_overrides.read_overrides returns them.
+    """
+    found = []
+    for key, planned in sorted(plan['cgroups'].items()):
+        properties = planned['systemd_properties']['v2' if v2 else 'v1']
+        for path, setting, value in found_overrides.get(planned['systemd_unit'], []):
+            if overrides.disagrees(setting, value, properties):
+                found.append(drift(planned['systemd_unit'], 'override ' + path, '%s=%s' % (setting, value),
+                                   properties.get(overrides.RESOURCE_SETTINGS[setting], 'not set')))
     return found
 
 

@@ -75,9 +75,9 @@ def _as_number(value):
         return None
 
 
-def _write_operation(path, file_name, desired, cgroup, depth):
+def _write_operation(path, file_name, desired, cgroup, depth, read=fs.read_file):
     """A write when the live value differs from the desired one after normalisation, else None."""
-    current = fs.read_file(path)
+    current = read(path)
     if current is not None and fs.normalize(file_name, current) == fs.normalize(file_name, desired):
         return None
     before, after = _as_number(fs.normalize(file_name, current)), _as_number(fs.normalize(file_name, desired))
@@ -102,40 +102,61 @@ def _depth(relative):
     return len([p for p in relative.split('/') if p])
 
 
-def plan_cgroupfs(entries, layout, root, check_missing_file, only_hierarchies=None, create_dirs=True):
-    """Operations for the cgroupfs driver. entries: [(key, plan entry)] with 'cgroupfs_path'.
+def offered_controllers(root, read=fs.read_file):
+    """The v2 controllers kubelet validates that the root offers, in kubelet's order."""
+    offered = set((read(os.path.join(root, 'cgroup.controllers')) or '').split())
+    return [c for c in fs.V2_CONTROLLERS if c in offered]
 
-    only_hierarchies: on v1, touch only these (the systemd driver's cpuset and hugetlb).
+
+class LiveState(object):
+    """What the planner reads of the host: file contents and directories."""
+
+    def __init__(self, read=fs.read_file, isdir=os.path.isdir, exists=os.path.exists):
+        self.read, self.isdir, self.exists = read, isdir, exists
+
+
+# The boot script is planned as if nothing existed yet: every step is written out.
+EMPTY_STATE = LiveState(read=lambda path: None, isdir=lambda path: False, exists=lambda path: False)
+
+
+def plan_cgroupfs(entries, layout, root, controllers, check_missing_file, mkdir_hierarchies=None, create_dirs=True,
+                  enable_for=None, state=None):
+    """Operations that make the cgroups under root match entries: [(key, plan entry)] with 'cgroupfs_path'.
+
+    controllers: the v2 controllers to enable in every ancestor (offered_controllers()).
+    mkdir_hierarchies: on v1, the hierarchies whose directories are ours to create (None: all);
+    files are written in every mounted hierarchy where the directory exists.
     create_dirs: on v2, whether the directories are ours to create (not when systemd makes them).
+    enable_for: on v2, the keys whose ancestors get the controllers (None: all).
+    state: a LiveState; EMPTY_STATE plans every step, as at boot.
     """
+    state = state or LiveState()
     operations, planned = [], set()
     if layout['mode'] == 'v2':
-        offered = set((fs.read_file(os.path.join(root, 'cgroup.controllers')) or '').split())
-        wanted = [c for c in fs.V2_CONTROLLERS if c in offered]
         enabled_in = set()
         for key, entry in entries:
             relative = entry['cgroupfs_path']
             directory = safe_join(root, relative, '%s path' % key)
-            operations.extend(_v2_enable(root, relative, wanted, enabled_in, key))
+            if enable_for is None or key in enable_for:
+                operations.extend(_v2_enable(root, relative, controllers, enabled_in, key, state))
             if create_dirs:
-                operations.extend(_mkdirs(root, relative, key, planned))
+                operations.extend(_mkdirs(root, relative, key, planned, state))
             operations.extend(_file_writes(key, entry['v2_files'], lambda f, d=directory: d, relative,
-                                           check_missing_file))
+                                           check_missing_file, state, controllers))
         return ordered(operations)
     hierarchies = layout['v1_hierarchies']
-    if only_hierarchies is not None:
-        hierarchies = dict((h, p) for h, p in hierarchies.items() if h in only_hierarchies)
-    missing = [h for h in fs.V1_REQUIRED if h not in hierarchies and only_hierarchies is None]
+    missing = [h for h in fs.V1_REQUIRED if h not in hierarchies and mkdir_hierarchies is None]
     if missing:
         raise KubenodeError('cgroup v1 hierarchies kubelet needs are not mounted: %s' % ', '.join(missing),
                             field='cgroupfs_path', value=root)
     for key, entry in entries:
         relative = entry['cgroupfs_path']
         for hierarchy in fs.V1_REQUIRED + fs.V1_OPTIONAL:
-            if hierarchy in hierarchies:
-                operations.extend(_mkdirs(hierarchies[hierarchy], relative, key, planned, hierarchy == 'cpuset'))
-        operations.extend(_file_writes(key, entry['v1_files'],
-                                       lambda f, r=relative: _v1_dir(hierarchies, f, r), relative, check_missing_file))
+            if hierarchy in hierarchies and (mkdir_hierarchies is None or hierarchy in mkdir_hierarchies):
+                operations.extend(_mkdirs(hierarchies[hierarchy], relative, key, planned, state,
+                                          hierarchy == 'cpuset'))
+        operations.extend(_file_writes(key, entry['v1_files'], lambda f, r=relative: _v1_dir(hierarchies, f, r),
+                                       relative, check_missing_file, state))
     return ordered(operations)
 
 
@@ -148,13 +169,13 @@ def _v1_dir(hierarchies, file_name, relative):
     raise KubenodeError('no cgroup v1 hierarchy for this file', value=file_name)
 
 
-def _mkdirs(mount, relative, key, planned, fill_cpuset=False):
+def _mkdirs(mount, relative, key, planned, state, fill_cpuset=False):
     """mkdir every missing directory from the top of relative down, once each."""
     operations = []
     parts = [p for p in relative.split('/') if p]
     for depth in range(1, len(parts) + 1):
         directory = safe_join(mount, '/'.join(parts[:depth]), '%s path' % key)
-        if directory in planned or os.path.isdir(directory):
+        if directory in planned or state.isdir(directory):
             continue
         planned.add(directory)
         operations.append(Operation('mkdir', directory, cgroup=key, depth=depth))
@@ -164,7 +185,7 @@ def _mkdirs(mount, relative, key, planned, fill_cpuset=False):
     return operations
 
 
-def _v2_enable(root, relative, wanted, enabled_in, key):
+def _v2_enable(root, relative, wanted, enabled_in, key, state):
     """Enable the wanted controllers in cgroup.subtree_control of root and every ancestor."""
     operations = []
     parts = [p for p in relative.split('/') if p]
@@ -173,7 +194,7 @@ def _v2_enable(root, relative, wanted, enabled_in, key):
         if ancestor in enabled_in:
             continue
         enabled_in.add(ancestor)
-        current = set((fs.read_file(os.path.join(ancestor, 'cgroup.subtree_control')) or '').split())
+        current = set((state.read(os.path.join(ancestor, 'cgroup.subtree_control')) or '').split())
         missing = [c for c in wanted if c not in current]
         if missing:
             operations.append(Operation('enable', os.path.join(ancestor, 'cgroup.subtree_control'),
@@ -181,18 +202,21 @@ def _v2_enable(root, relative, wanted, enabled_in, key):
     return operations
 
 
-def _file_writes(key, files, directory_for, relative, check_missing_file):
+def _file_writes(key, files, directory_for, relative, check_missing_file, state, controllers=None):
+    """Writes for the files whose live value differs. controllers (v2): those enabled above by the plan,
+    whose files appear once the enable runs, so their absence now is no error."""
     operations = []
     for file_name in sorted(files):
         directory = directory_for(file_name)
         if directory is None:
             continue  # the hierarchy (hugetlb) is not mounted on this host
         path = os.path.join(directory, file_name)
-        if os.path.isdir(directory) and not os.path.exists(path):
+        enabled_by_plan = controllers is not None and file_name.split('.')[0] in controllers
+        if state.isdir(directory) and not state.exists(path) and not enabled_by_plan:
             if '.rsvd.' in file_name:
                 continue  # libcontainer skips the rsvd files on kernels without them
             check_missing_file(key, path)
-        operation = _write_operation(path, file_name, files[file_name], key, _depth(relative))
+        operation = _write_operation(path, file_name, files[file_name], key, _depth(relative), state.read)
         if operation is not None:
             operations.append(operation)
     return operations

@@ -28,8 +28,22 @@ description:
     C(daemon-reload) only when a unit changed, starts the slices, and creates the cpuset and
     hugetlb directories systemd does not make on v1 (kubernetes issue 125763) or enables those
     controllers on v2.
-  - Compares normalised live values with the plan and writes only what differs, so a second run
-    reports no change; kernel rounding to page size is allowed for.
+  - The kernel is the source of truth for both drivers. Every planned value is compared with the
+    kernel's own file (after the unit file and C(systemctl show) with the systemd driver), and only
+    what differs is written, so a second run reports no change; kernel rounding to page size is allowed
+    for. With the systemd driver a value changed behind systemd's back is written back to the kernel,
+    and property overrides (C(systemctl set-property), see O(systemd_control_dirs)) that disagree with
+    the plan are removed; the module never leaves overrides of its own.
+  - With the systemd driver the hugetlb limits of the reserved slices are written too (systemd has no
+    property for them; kubelet writes those of C(kubepods) and the QoS tiers itself).
+  - With O(persist) (the default) the node stays right without Ansible: a generated POSIX sh script
+    (O(persist_script)), run at every boot by C(kubenode-cgroups.service) (ordered before kubelet) and
+    before every kubelet start by an C(ExecStartPre=) drop-in, recreates what kubelet checks at start and
+    what cgroupfs forgets at a reboot or systemd drops at a C(daemon-reload): directories in every v1
+    hierarchy, filled cpusets, controllers in C(cgroup.subtree_control), and the values of cgroups
+    systemd does not own (all of them with the C(cgroupfs) driver; hugetlb, and on v1 cpuset, with the
+    C(systemd) driver, whose slices systemd restores itself). The script is run once when it changes,
+    so a script the kernel refuses fails the task, not the next boot.
   - Raises limits parents first and lowers them children first, so the kernel never sees a child
     above its parent. When the kernel refuses a value, fails naming the file, the value and the
     kernel's error, and lists what was already applied.
@@ -37,6 +51,7 @@ extends_documentation_fragment:
   - kubenode.cgroups.attributes
   - kubenode.cgroups.runtime_files
   - kubenode.cgroups.plan
+  - kubenode.cgroups.systemd_overrides
 attributes:
   check_mode:
     support: full
@@ -79,6 +94,23 @@ options:
       - Where slice units and drop-ins are written for the C(systemd) driver.
     type: path
     default: /etc/systemd/system
+  persist:
+    description:
+      - Put the cgroups back at every boot and before every kubelet start, through O(persist_script),
+        C(kubenode-cgroups.service) (enabled for C(multi-user.target)) and a drop-in
+        C(45-kubenode-cgroups.conf) for O(kubelet_service). V(false) removes them.
+      - Needs systemd as PID 1; without it the module warns that nothing survives a reboot.
+      - O(state=absent) removes them too, since the script would bring the removed cgroups back.
+    type: bool
+    default: true
+  persist_script:
+    description: Where the generated boot script is written.
+    type: path
+    default: /usr/local/libexec/kubenode-cgroups-restore
+  kubelet_service:
+    description: kubelet's systemd unit, which gets the C(ExecStartPre=) drop-in and is ordered after the boot unit.
+    type: str
+    default: kubelet.service
   cgroup_driver:
     description:
       - The cgroup driver to apply with (and to plan for). V(auto) uses kubelet's configured
@@ -148,8 +180,11 @@ notes:
     here makes the node match the plan before kubelet runs and lets check mode show drift.
   - On a systemd host with cgroup v2, C(systemctl daemon-reload) takes controllers out of the root
     C(cgroup.subtree_control) that no unit needs, so raw cgroupfs cgroups can silently lose
-    C(cpu.weight). The module warns when the C(cgroupfs) driver is used there; the C(systemd) driver
-    is the supported choice.
+    C(cpu.weight) until kubelet restarts (when the boot script puts it back). The module warns when the
+    C(cgroupfs) driver is used there; the C(systemd) driver is the supported choice.
+  - With the C(cgroupfs) driver, a reserved cgroup systemd owns (C(/system.slice)) is reset by systemd
+    at every C(daemon-reload); the module warns and names what to use instead.
+  - The systemd driver fails up front, before writing anything, when systemd is not PID 1.
 seealso:
   - module: kubenode.cgroups.allocatable_info
   - module: kubenode.cgroups.cgroup_info
@@ -247,6 +282,14 @@ plan:
   returned: success
   type: dict
   sample: {cgroup_driver: systemd, allocatable: {cpu: {quantity: 3250m, value: 3250}}}
+persistence:
+  description: The files that put the cgroups back at boot and before kubelet starts, and whether any
+    changed (or would, in check mode). Null when O(persist=false) or systemd is not PID 1.
+  returned: success
+  type: dict
+  sample: {script: /usr/local/libexec/kubenode-cgroups-restore, unit: /etc/systemd/system/kubenode-cgroups.service,
+           wants_link: /etc/systemd/system/multi-user.target.wants/kubenode-cgroups.service,
+           kubelet_dropin: /etc/systemd/system/kubelet.service.d/45-kubenode-cgroups.conf, changed: false}
 applied:
   description: On failure, the changes that had been made before the kernel refused one.
   returned: failure
@@ -259,10 +302,13 @@ import tempfile
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _boot_persistence as boot
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _drift
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_argument_spec, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
@@ -271,64 +317,69 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config i
 
 
 class NodeCgroups(object):
-    def __init__(self, module):
+    """What both drivers share: resolving the plan, running operations, files, systemctl, persistence.
+
+    Each driver is an executor of its own (CgroupfsDriver, SystemdDriver), as kubelet has one cgroup
+    manager per driver; present() runs the same steps for both.
+    """
+
+    def __init__(self, module, layout, driver, plan, entries, kubelet_change):
         self.module = module
         self.params = module.params
         self.root = self.params['cgroupfs_path']
         self.unit_dir = self.params['systemd_unit_dir']
+        self.layout, self.driver, self.plan, self.entries = layout, driver, plan, entries
+        self.kubelet_change = kubelet_change
+        self.systemd_running = pid1_is_systemd(self.params['proc_path'])
+        self.controllers = ops.offered_controllers(self.root) if layout['mode'] == 'v2' else []
         self.applied, self.changes, self.diffs, self.warnings = [], [], [], []
         self.services_changed, self.skipped_services = [], []
-        self.kubelet_change = None
+        self.persistence = None
 
-    # Planning ---------------------------------------------------------------
-    def resolve(self):
-        self.layout = fs.detect_layout(self.params['proc_path'], self.root)
-        driver = self.params['cgroup_driver']
-        if driver == 'auto':
-            drivers = detect_drivers(self.params['kubelet_config_paths'], self.params['containerd_config_path'],
-                                     self.params['crio_config_paths'])
-            driver = effective_driver(drivers, self.params['proc_path'])
-        self.driver = driver
-        plan = self.params['plan']
-        if plan is None:
-            params = dict(self.params, cgroup_driver=driver)
-            if params['capacity'] is None:
-                params['capacity'], params['online_cpus'] = detect_capacity(
-                    params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
-            plan = plan_node(params)
-        elif plan.get('cgroup_driver') != driver:
-            raise KubenodeError('the plan was computed for the %s cgroup driver, not %s'
-                                % (plan.get('cgroup_driver'), driver), field='plan', value=plan.get('cgroup_driver'))
-        cgroups = plan.get('cgroups') or {}
-        wanted = self.params['cgroups'] or [k for k in ops.MANAGEABLE if k in cgroups]
-        missing = [k for k in wanted if k not in cgroups]
-        if missing:
-            raise KubenodeError('the plan has no such cgroup (is its cgroup name set?)', field='cgroups',
-                                value=missing)
-        self.plan = plan
-        self.entries = [(k, cgroups[k]) for k in ops.MANAGEABLE if k in wanted]
-        if self.params['services'] and driver == 'systemd' and 'kube_reserved' not in dict(self.entries):
-            raise KubenodeError('services can be placed only in a managed kube_reserved slice (set kube_reserved_cgroup)',
-                                field='services', value=self.params['services'])
-        if self.params['kubelet_config']:
-            # Validated now, before anything is written, so a refused configuration changes nothing.
-            self.kubelet_change = kc_file.prepare(dict(
-                self.params['kubelet_config'], plan=plan, kubelet_version=self.params['kubelet_version'],
-                containerd_config_path=self.params['containerd_config_path'],
-                crio_config_paths=self.params['crio_config_paths']), option_prefix='kubelet_config.')
-        if driver == 'cgroupfs' and self.layout['mode'] == 'v2' and pid1_is_systemd(self.params['proc_path']):
-            self.warnings.append('systemd is PID 1 on this cgroup v2 host: "systemctl daemon-reload" removes '
-                                 'controllers no unit needs from cgroup.subtree_control, so cgroupfs-driver cgroups '
-                                 'can lose cpu.weight. The systemd cgroup driver is the supported choice here.')
-
+    # Driver specifics -----------------------------------------------------------
     def path_for(self, entry):
-        return entry['systemd_path'] if self.driver == 'systemd' else entry['cgroupfs_path']
+        raise NotImplementedError
 
+    def prepare_units(self):
+        """Units, drop-ins and overrides to write before the reload; True when systemd must reload."""
+        raise NotImplementedError
+
+    def start_units(self):
+        """After the reload: what systemd must start or still shows differently."""
+
+    def kernel_entries(self, boot):
+        """[(key, entry)] for the cgroupfs planner: live (boot=False) or for the boot script (boot=True)."""
+        raise NotImplementedError
+
+    def kernel_options(self):
+        return {}
+
+    # Shared -----------------------------------------------------------------------
     def missing_file(self, key, path):
         raise KubenodeError('%s has no %s: the controller is not enabled for it' % (key, os.path.basename(path)),
                             field=key, value=path)
 
-    # Execution ----------------------------------------------------------------
+    def kernel_operations(self, boot=False):
+        entries = [(k, dict(e, cgroupfs_path=self.path_for(e))) for k, e in self.kernel_entries(boot)]
+        return ops.plan_cgroupfs(entries, self.layout, self.root, self.controllers, self.missing_file,
+                                 state=ops.EMPTY_STATE if boot else None, **self.kernel_options())
+
+    def present(self):
+        reload_needed = self.prepare_units()
+        reload_needed = self.persist() or reload_needed
+        if reload_needed and self.systemd_running:
+            self.changes.append('systemctl daemon-reload')
+            if not self.module.check_mode:
+                self.checked_systemctl('daemon-reload')
+        self.start_units()
+        for operation in self.kernel_operations():
+            self.run(operation)
+        if self.persistence and self.persistence['changed'] and self.systemd_running:
+            # Runs the new script once now, so a script this kernel refuses fails here, not at the next boot.
+            self.changes.append('systemctl restart %s' % boot.UNIT_NAME)
+            if not self.module.check_mode:
+                self.checked_systemctl('restart', boot.UNIT_NAME)
+
     def run(self, operation):
         if operation.kind == 'write' and '.rsvd.' in operation.path and not self.module.check_mode \
                 and not os.path.exists(operation.path):
@@ -351,6 +402,72 @@ class NodeCgroups(object):
         elif operation.kind == 'rmdir':
             self._os(os.rmdir, operation.path)
         self.applied.append(operation.describe())
+
+    def persist(self):
+        """Write (or, with persist=false, remove) the boot script, its unit and kubelet's drop-in."""
+        files = boot.paths(self.unit_dir, self.params['persist_script'], self.kubelet_unit())
+        if not self.params['persist']:
+            return self.remove_persistence(files)
+        if not self.systemd_running:
+            self.warnings.append('systemd is not PID 1 here, so nothing will put these cgroups back after a '
+                                 'reboot: kubelet will refuse to start until node_cgroups runs again (persist)')
+            return False
+        slices = [e['systemd_unit'] for _k, e in self.entries] if self.driver == 'systemd' else []
+        wanted = {
+            files['script']: (boot.script(self.kernel_operations(boot=True), self.driver, self.layout['mode']), 0o755),
+            files['unit']: (boot.unit(files['script'], self.kubelet_unit(), slices), 0o644),
+            files['kubelet_dropin']: (boot.kubelet_dropin(files['script']), 0o644),
+        }
+        changed = False
+        for path in (files['script'], files['unit'], files['kubelet_dropin']):
+            changed = self.ensure_file(path, *wanted[path]) or changed
+        link = files['wants_link']
+        if not (os.path.islink(link) and os.readlink(link) == files['unit']):
+            self.changes.append('enable %s (link %s)' % (boot.UNIT_NAME, link))
+            if not self.module.check_mode:
+                self.link(files['unit'], link)
+            changed = True
+        self.persistence = dict(files, changed=changed)
+        return changed
+
+    def remove_persistence(self, files):
+        removed = False
+        for path in (files['wants_link'], files['kubelet_dropin'], files['unit'], files['script']):
+            if os.path.lexists(path):
+                self.changes.append('remove %s' % path)
+                if not os.path.islink(path):
+                    self.diffs.append({'before_header': path, 'after_header': path,
+                                       'before': (fs.read_file(path) or '') + '\n', 'after': ''})
+                if not self.module.check_mode:
+                    self._os(os.remove, path)
+                    self.applied.append('removed %s' % path)
+                removed = True
+        return removed
+
+    def ensure_file(self, path, content, mode):
+        """Write a whole file atomically when it differs; True when it did (or would)."""
+        current = fs.read_file(path)
+        if current is not None and current.strip() == content.strip():
+            return False
+        self.changes.append(('update %s' if current is not None else 'create %s') % path)
+        self.diffs.append({'before_header': path, 'after_header': path,
+                           'before': (current + '\n') if current else '', 'after': content})
+        if not self.module.check_mode:
+            self.write_unit(path, content, mode)
+            self.applied.append('wrote %s' % path)
+        return True
+
+    def link(self, target, path):
+        directory = os.path.dirname(path)
+        if not os.path.isdir(directory):
+            os.makedirs(directory, 0o755)
+        if os.path.lexists(path):
+            os.remove(path)
+        os.symlink(target, path)
+        self.applied.append('linked %s' % path)
+
+    def kubelet_unit(self):
+        return _drift.service_name(self.params['kubelet_service'])
 
     def write_kubelet_config(self):
         """Returns kubelet_config's result."""
@@ -378,163 +495,60 @@ class NodeCgroups(object):
         rc, out, err = self.module.run_command([systemctl] + list(args))
         return rc, out.strip(), err.strip()
 
-    def present(self):
-        if self.driver == 'systemd':
-            self.present_systemd()
-        else:
-            self.installed_services()  # only looked up: the cgroupfs driver has no slice to place them in
-        entries = [(k, dict(e, cgroupfs_path=self.path_for(e))) for k, e in self.entries]
-        options = {}
-        if self.driver == 'systemd':
-            # systemd writes the unit properties and makes the directories; what it does not do is
-            # create v1 cpuset and hugetlb directories, or enable cpuset and hugetlb on v2. On v2 only
-            # the reserved slices need that (kubelet validates them but creates kubepods itself, and
-            # systemd drops cpuset again from any slice it re-realizes).
-            entries = [(k, dict(e, v1_files={}, v2_files={})) for k, e in entries]
-            if self.layout['mode'] == 'v2':
-                entries = [(k, e) for k, e in entries if k in ('system_reserved', 'kube_reserved')]
-            options = {'only_hierarchies': ('cpuset', 'hugetlb'), 'create_dirs': False}
-        for operation in ops.plan_cgroupfs(entries, self.layout, self.root, self.missing_file, **options):
-            self.run(operation)
-
-    def present_systemd(self):
-        reload_needed = self.place_services()
-        for key, entry in self.entries:
-            path = ops.unit_path(self.unit_dir, entry['systemd_unit'])
-            content = ops.render_unit(key, entry, ops.systemd_properties_for(entry, self.layout))
-            current = fs.read_file(path)
-            if current is None or current.strip() != content.strip():
-                self.changes.append(('update %s' if current is not None else 'create %s') % path)
-                self.diffs.append({'before_header': path, 'after_header': path,
-                                   'before': (current + '\n') if current else '', 'after': content})
-                if not self.module.check_mode:
-                    self.write_unit(path, content)
-                    self.applied.append('wrote %s' % path)
-                reload_needed = True
-        if reload_needed:
-            self.changes.append('systemctl daemon-reload')
-            if not self.module.check_mode:
-                self.checked_systemctl('daemon-reload')
-        for key, entry in self.entries:
-            unit = entry['systemd_unit']
-            rc, state, _err = self.systemctl('is-active', unit)
-            if state != 'active':
-                self.changes.append('systemctl start %s' % unit)
-                if not self.module.check_mode:
-                    self.checked_systemctl('start', unit)
-                    state = 'active'
-            if state == 'active':
-                self.correct_live_properties(unit, ops.systemd_properties_for(entry, self.layout))
-
-    def installed_services(self):
-        """The given services systemd knows; the rest go to services_not_installed."""
-        names = [s if '.' in s else s + '.service' for s in self.params['services']]
-        if not names or not pid1_is_systemd(self.params['proc_path']):
-            self.skipped_services.extend(names)
-            return []
-        rc, out, _err = self.systemctl('show', '--property=Id,LoadState', *names)
-        states = dict((unit.get('Id'), unit.get('LoadState')) for unit in (
-            dict(line.split('=', 1) for line in block.splitlines() if '=' in line) for block in out.split('\n\n')))
-        self.skipped_services.extend(n for n in names if states.get(n) != 'loaded')
-        return [n for n in names if states.get(n) == 'loaded']
-
-    def place_services(self):
-        """Slice= drop-ins that run the given services in the kube-reserved slice. True when one changed."""
-        services = self.installed_services()
-        if not services:
-            return False
-        unit = dict(self.entries)['kube_reserved']['systemd_unit']
-        changed = False
-        for name in services:
-            path = os.path.join(self.unit_dir, name + '.d', ops.SERVICE_DROPIN_NAME)
-            content = '# Managed by kubenode.cgroups: run %s in the kube-reserved slice.\n[Service]\nSlice=%s\n' % (
-                name, unit)
-            current = fs.read_file(path)
-            if current is not None and current.strip() == content.strip():
-                continue
-            self.changes.append(('update %s' if current is not None else 'create %s') % path)
-            self.diffs.append({'before_header': path, 'after_header': path,
-                               'before': (current + '\n') if current else '', 'after': content})
-            self.services_changed.append(name)
-            if not self.module.check_mode:
-                self.write_unit(path, content)
-                self.applied.append('wrote %s' % path)
-            changed = True
-        return changed
-
-    def correct_live_properties(self, unit, planned):
-        """A runtime override (systemctl set-property --runtime) beats the unit file: fix the live values."""
-        if not planned:
-            return
-        rc, out, err = self.systemctl('show', '--property=' + ','.join(sorted(planned)), unit)
-        if rc != 0:
-            raise KubenodeError('systemctl show %s failed: %s' % (unit, err or out), field='cgroup_driver',
-                                value='systemd')
-        live = dict(line.split('=', 1) for line in out.splitlines() if '=' in line)
-        drift = ['%s=%s' % (name, planned[name]) for name in sorted(planned) if live.get(name) != planned[name]]
-        if drift:
-            self.changes.append('systemctl set-property --runtime %s %s' % (unit, ' '.join(drift)))
-            self.diffs.append({'before_header': '%s (live)' % unit, 'after_header': '%s (live)' % unit,
-                               'before': ''.join('%s=%s\n' % (n, live.get(n, '')) for n in sorted(planned)),
-                               'after': ''.join('%s=%s\n' % (n, planned[n]) for n in sorted(planned))})
-            if not self.module.check_mode:
-                self.checked_systemctl('set-property', '--runtime', unit, *drift)
-
     def checked_systemctl(self, *args):
         rc, out, err = self.systemctl(*args)
         if rc != 0:
             raise KubenodeError('systemctl %s failed: %s' % (' '.join(args), err or out), field='cgroup_driver',
-                                value='systemd')
+                                value=self.driver)
         self.applied.append('systemctl %s' % ' '.join(args))
 
-    def write_unit(self, path, content):
+    def write_unit(self, path, content, mode=0o644):
         directory = os.path.dirname(path)
         if not os.path.isdir(directory):
             os.makedirs(directory, 0o755)
         fd, temp = tempfile.mkstemp(dir=self.module.tmpdir)
         with os.fdopen(fd, 'w') as handle:
             handle.write(content)
-        os.chmod(temp, 0o644)
         self.module.atomic_move(temp, path)
+        os.chmod(path, mode)  # atomic_move gives a new file the umask's mode
+
+    def installed_services(self):
+        """The given services systemd knows; the rest go to services_not_installed."""
+        names = [_drift.service_name(s) for s in self.params['services']]
+        if not names or not self.systemd_running:
+            self.skipped_services.extend(names)
+            return []
+        rc, out, _err = self.systemctl('show', '--property=Id,LoadState', *names)
+        states = dict((unit, fields.get('LoadState')) for unit, fields in _drift.parse_systemctl_show(out).items())
+        self.skipped_services.extend(n for n in names if states.get(n) != 'loaded')
+        return [n for n in names if states.get(n) == 'loaded']
 
     def absent(self):
-        units_removed = False
-        for service in self.params['services'] or []:
-            name = service if '.' in service else service + '.service'
-            path = os.path.join(self.unit_dir, name + '.d', ops.SERVICE_DROPIN_NAME)
-            if os.path.exists(path):
-                self.changes.append('remove %s' % path)
-                self.services_changed.append(name)
-                if not self.module.check_mode:
-                    os.remove(path)
-                    self.applied.append('removed %s' % path)
-                units_removed = True
+        reload_needed = self.remove_service_dropins()
         for key, entry in reversed(self.entries):
             relative = self.path_for(entry)
             shipped = self.driver == 'systemd' and entry['systemd_unit'] in ops.SYSTEMD_SHIPPED_SLICES
             if not shipped:
                 self.refuse_if_busy(key, relative)
-            if self.driver == 'systemd':
-                path = ops.unit_path(self.unit_dir, entry['systemd_unit'])
-                if os.path.exists(path):
-                    if entry['systemd_unit'] not in ops.SYSTEMD_SHIPPED_SLICES:
-                        self.changes.append('systemctl stop %s' % entry['systemd_unit'])
-                        if not self.module.check_mode:
-                            self.checked_systemctl('stop', entry['systemd_unit'])
-                    self.changes.append('remove %s' % path)
-                    self.diffs.append({'before_header': path, 'after_header': path,
-                                       'before': fs.read_file(path) + '\n', 'after': ''})
-                    if not self.module.check_mode:
-                        os.remove(path)
-                        self.applied.append('removed %s' % path)
-                    units_removed = True
+            reload_needed = self.remove_unit(entry) or reload_needed
             for directory in [] if shipped else self.directories(relative):
                 if os.path.isdir(directory) and relative.strip('/'):
                     self.run(ops.Operation('rmdir', directory, cgroup=key))
-        if units_removed:
+        # The boot script would bring the removed cgroups back: it goes too (a later present run rewrites it).
+        reload_needed = self.remove_persistence(
+            boot.paths(self.unit_dir, self.params['persist_script'], self.kubelet_unit())) or reload_needed
+        if reload_needed and self.systemd_running:
             self.changes.append('systemctl daemon-reload')
             if not self.module.check_mode:
                 self.checked_systemctl('daemon-reload')
+
+    def remove_service_dropins(self):
+        """state=absent: the services' Slice= drop-ins (systemd driver). True when systemd must reload."""
+        return False
+
+    def remove_unit(self, entry):
+        """state=absent: the slice's unit and overrides (systemd driver). True when systemd must reload."""
+        return False
 
     def directories(self, relative):
         if self.layout['mode'] == 'v2':
@@ -549,6 +563,229 @@ class NodeCgroups(object):
                                         field='state', value='absent')
 
 
+class CgroupfsDriver(NodeCgroups):
+    """kubelet's cgroupfs manager: every directory, controller and value is ours to write."""
+
+    def path_for(self, entry):
+        return entry['cgroupfs_path']
+
+    def prepare_units(self):
+        self.installed_services()  # only looked up: the cgroupfs driver has no slice to place them in
+        owned = [k for k, e in self.entries if self.systemd_running and _systemd_owned(e['cgroupfs_path'])]
+        if owned:
+            self.warnings.append(
+                '%s: systemd owns %s and resets its cpu, memory and pids values at every daemon-reload (and drops '
+                'controllers no unit asks for), so the reservation is lost until kubelet restarts (the boot script '
+                'puts it back then). Use the systemd cgroup driver, or a cgroup systemd does not own, such as '
+                '/system-reserved.' % (', '.join(owned), ', '.join(dict(self.entries)[k]['cgroupfs_path']
+                                                                     for k in owned)))
+        if self.layout['mode'] == 'v2' and self.systemd_running and not owned:
+            self.warnings.append('systemd is PID 1 on this cgroup v2 host: "systemctl daemon-reload" removes '
+                                 'controllers no unit needs from cgroup.subtree_control, so cgroupfs-driver cgroups '
+                                 'can lose cpu.weight until kubelet restarts (the boot script puts it back then). '
+                                 'The systemd cgroup driver is the supported choice here.')
+        return False
+
+    def kernel_entries(self, boot):
+        return self.entries
+
+
+class SystemdDriver(NodeCgroups):
+    """kubelet's systemd manager: slice units hold the values systemd can express; the kernel is checked
+    against the plan, and what systemd cannot express (v1 cpuset and hugetlb directories, v2 hugetlb and
+    cpuset in cgroup.subtree_control, hugetlb limits) is written to cgroupfs."""
+
+    def __init__(self, *args):
+        super(SystemdDriver, self).__init__(*args)
+        self.pending_units = set()
+
+    def path_for(self, entry):
+        return entry['systemd_path']
+
+    def properties(self, entry):
+        return ops.systemd_properties_for(entry, self.layout)
+
+    def prepare_units(self):
+        if not self.systemd_running:
+            raise KubenodeError('the systemd cgroup driver needs systemd as PID 1, and it is not (%s/1/comm)'
+                                % self.params['proc_path'], field='cgroup_driver', value='systemd')
+        reload_needed = self.place_services()
+        for key, entry in self.entries:
+            path = ops.unit_path(self.unit_dir, entry['systemd_unit'])
+            if self.ensure_file(path, ops.render_unit(key, entry, self.properties(entry)), 0o644):
+                self.pending_units.add(entry['systemd_unit'])
+            planned = self.properties(entry)
+            if self.remove_overrides(entry['systemd_unit'],
+                                     lambda setting, value, p=planned: overrides.disagrees(setting, value, p)):
+                self.pending_units.add(entry['systemd_unit'])
+        return bool(self.pending_units) or reload_needed
+
+    def remove_overrides(self, unit, unwanted):
+        """Remove the overrides for which unwanted(setting, value) is true. True when one went."""
+        removed = False
+        for path, setting, value in overrides.read_overrides(self.params['systemd_control_dirs'], unit):
+            if unwanted(setting, value):
+                self.changes.append('remove %s (%s=%s overrides the plan)' % (path, setting, value))
+                self.diffs.append({'before_header': path, 'after_header': path,
+                                   'before': '%s=%s\n' % (setting, value), 'after': ''})
+                if not self.module.check_mode:
+                    self._os(os.remove, path)
+                    self.applied.append('removed %s' % path)
+                removed = True
+        return removed
+
+    def start_units(self):
+        for key, entry in self.entries:
+            unit = entry['systemd_unit']
+            rc, state, _err = self.systemctl('is-active', unit)
+            if state != 'active':
+                self.changes.append('systemctl start %s' % unit)
+                if self.module.check_mode:
+                    continue
+                self.checked_systemctl('start', unit)
+            if not (self.module.check_mode and unit in self.pending_units):
+                self.confirm_live_properties(unit, self.properties(entry))
+
+    def confirm_live_properties(self, unit, planned):
+        """systemd must show the planned values once the unit and overrides are right; if it does not,
+        something beyond them overrides the plan (another drop-in), which is named, not papered over."""
+        if not planned:
+            return
+        rc, out, err = self.systemctl('show', '--property=' + ','.join(sorted(planned)), unit)
+        if rc != 0:
+            raise KubenodeError('systemctl show %s failed: %s' % (unit, err or out), field='cgroup_driver',
+                                value='systemd')
+        live = dict(line.split('=', 1) for line in out.splitlines() if '=' in line)
+        drift = ['%s=%s (plan: %s)' % (name, live.get(name), planned[name]) for name in sorted(planned)
+                 if live.get(name) != planned[name]]
+        if not drift:
+            return
+        message = ('%s: systemd shows %s although the unit file and overrides hold the plan; another drop-in '
+                   'overrides them (see "systemctl cat %s")' % (unit, ', '.join(drift), unit))
+        if self.module.check_mode:
+            self.warnings.append(message)
+        else:
+            raise KubenodeError(message, field='cgroup_driver', value='systemd')
+
+    def kernel_entries(self, boot):
+        """The values to compare with the kernel. kubelet writes hugetlb on kubepods and the QoS tiers
+        itself; the reserved cgroups keep theirs. The boot script holds only what systemd cannot express."""
+        entries = []
+        v2 = self.layout['mode'] == 'v2'
+        for key, entry in self.entries:
+            files = dict(entry['v2_files' if v2 else 'v1_files'])
+            if not key.endswith('_reserved'):
+                files = dict((f, v) for f, v in files.items() if not f.startswith('hugetlb.'))
+            if boot:
+                outside_systemd = ('hugetlb.',) if v2 else ('hugetlb.', 'cpuset.')
+                files = dict((f, v) for f, v in files.items() if f.startswith(outside_systemd))
+            entries.append((key, dict(entry, v1_files=files, v2_files=files)))
+        return entries
+
+    def kernel_options(self):
+        if self.layout['mode'] == 'v2':
+            # kubelet validates the controllers of the reserved slices and enables kubepods' itself;
+            # systemd drops cpuset again from any slice it re-realizes.
+            return {'create_dirs': False, 'enable_for': ('system_reserved', 'kube_reserved')}
+        return {'mkdir_hierarchies': ('cpuset', 'hugetlb')}
+
+    def place_services(self):
+        """Slice= drop-ins that run the given services in the kube-reserved slice. True when one changed."""
+        services = self.installed_services()
+        if not services:
+            return False
+        unit = dict(self.entries)['kube_reserved']['systemd_unit']
+        changed = False
+        for name in services:
+            path = os.path.join(self.unit_dir, name + '.d', ops.SERVICE_DROPIN_NAME)
+            content = '# Managed by kubenode.cgroups: run %s in the kube-reserved slice.\n[Service]\nSlice=%s\n' % (
+                name, unit)
+            if self.ensure_file(path, content, 0o644):
+                self.services_changed.append(name)
+                changed = True
+        return changed
+
+    def remove_service_dropins(self):
+        removed = False
+        for service in self.params['services'] or []:
+            name = _drift.service_name(service)
+            path = os.path.join(self.unit_dir, name + '.d', ops.SERVICE_DROPIN_NAME)
+            if os.path.exists(path):
+                self.changes.append('remove %s' % path)
+                self.services_changed.append(name)
+                if not self.module.check_mode:
+                    self._os(os.remove, path)
+                    self.applied.append('removed %s' % path)
+                removed = True
+        return removed
+
+    def remove_unit(self, entry):
+        unit = entry['systemd_unit']
+        shipped = unit in ops.SYSTEMD_SHIPPED_SLICES
+        path = ops.unit_path(self.unit_dir, unit)
+        removed = False
+        if os.path.exists(path):
+            if not shipped:
+                self.changes.append('systemctl stop %s' % unit)
+                if not self.module.check_mode:
+                    self.checked_systemctl('stop', unit)
+            self.changes.append('remove %s' % path)
+            self.diffs.append({'before_header': path, 'after_header': path,
+                               'before': fs.read_file(path) + '\n', 'after': ''})
+            if not self.module.check_mode:
+                self._os(os.remove, path)
+                self.applied.append('removed %s' % path)
+            removed = True
+        # Overrides would come back with the slice: all of them go, and on a shipped slice those the plan set.
+        planned = self.properties(entry)
+        return self.remove_overrides(
+            unit, lambda setting, value: not shipped or overrides.RESOURCE_SETTINGS[setting] in planned) or removed
+
+
+def _systemd_owned(cgroup_path):
+    """A cgroup systemd manages as a unit of its own (system.slice, user.slice, machine.slice)."""
+    return any(part in ops.SYSTEMD_SHIPPED_SLICES for part in cgroup_path.strip('/').split('/'))
+
+
+def resolve(module):
+    """The driver executor for this node: its layout, driver, plan and managed entries."""
+    params = module.params
+    layout = fs.detect_layout(params['proc_path'], params['cgroupfs_path'])
+    driver = params['cgroup_driver']
+    if driver == 'auto':
+        drivers = detect_drivers(params['kubelet_config_paths'], params['containerd_config_path'],
+                                 params['crio_config_paths'])
+        driver = effective_driver(drivers, params['proc_path'])
+    plan = params['plan']
+    if plan is None:
+        plan_params = dict(params, cgroup_driver=driver)
+        if plan_params['capacity'] is None:
+            plan_params['capacity'], plan_params['online_cpus'] = detect_capacity(
+                params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
+        plan = plan_node(plan_params)
+    elif plan.get('cgroup_driver') != driver:
+        raise KubenodeError('the plan was computed for the %s cgroup driver, not %s'
+                            % (plan.get('cgroup_driver'), driver), field='plan', value=plan.get('cgroup_driver'))
+    cgroups = plan.get('cgroups') or {}
+    wanted = params['cgroups'] or [k for k in ops.MANAGEABLE if k in cgroups]
+    missing = [k for k in wanted if k not in cgroups]
+    if missing:
+        raise KubenodeError('the plan has no such cgroup (is its cgroup name set?)', field='cgroups', value=missing)
+    entries = [(k, cgroups[k]) for k in ops.MANAGEABLE if k in wanted]
+    if params['services'] and driver == 'systemd' and 'kube_reserved' not in dict(entries):
+        raise KubenodeError('services can be placed only in a managed kube_reserved slice (set kube_reserved_cgroup)',
+                            field='services', value=params['services'])
+    kubelet_change = None
+    if params['kubelet_config']:
+        # Validated now, before anything is written, so a refused configuration changes nothing.
+        kubelet_change = kc_file.prepare(dict(
+            params['kubelet_config'], plan=plan, kubelet_version=params['kubelet_version'],
+            containerd_config_path=params['containerd_config_path'],
+            crio_config_paths=params['crio_config_paths']), option_prefix='kubelet_config.')
+    executor = SystemdDriver if driver == 'systemd' else CgroupfsDriver
+    return executor(module, layout, driver, plan, entries, kubelet_change)
+
+
 def main():
     spec = plan_argument_spec()
     spec.update(
@@ -557,8 +794,13 @@ def main():
         state=dict(type='str', choices=['present', 'absent'], default='present'),
         cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
         systemd_unit_dir=dict(type='path', default='/etc/systemd/system'),
+        systemd_control_dirs=dict(type='list', elements='path',
+                                  default=['/etc/systemd/system.control', '/run/systemd/system.control']),
         cgroup_driver=dict(type='str', choices=['auto', 'cgroupfs', 'systemd'], default='auto'),
         services=dict(type='list', elements='str', default=[]),
+        persist=dict(type='bool', default=True),
+        persist_script=dict(type='path', default='/usr/local/libexec/kubenode-cgroups-restore'),
+        kubelet_service=dict(type='str', default='kubelet.service'),
         kubelet_config=dict(type='dict', options=kc_file.file_argument_spec()),
         kubelet_config_paths=dict(type='list', elements='path',
                                   default=['/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml']),
@@ -569,24 +811,23 @@ def main():
         module.fail_json(msg='kubelet_config is written only with state=present, not with state=absent')
     if module.params['kubelet_config'] and not kc.HAS_YAML:
         module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
-    node = NodeCgroups(module)
+    node = None
     kubelet_config = None
     try:
-        node.resolve()
+        node = resolve(module)
         if module.params['state'] == 'present':
             node.present()
             if node.kubelet_change:
                 kubelet_config = node.write_kubelet_config()
         else:
             node.absent()
-    except KubenodeError as error:
-        module.fail_json(msg=str(error), applied=node.applied, changes=node.changes)
-    except (IOError, OSError) as error:
-        module.fail_json(msg='cgroup operation failed: %s' % error, applied=node.applied, changes=node.changes)
+    except (KubenodeError, IOError, OSError) as error:
+        message = str(error) if isinstance(error, KubenodeError) else 'cgroup operation failed: %s' % error
+        module.fail_json(msg=message, applied=node.applied if node else [], changes=node.changes if node else [])
     result = dict(changed=bool(node.changes), changes=node.changes, cgroup_mode=node.layout['mode'],
                   driver=node.driver, managed=dict((k, node.path_for(e)) for k, e in node.entries),
                   services_changed=node.services_changed, services_not_installed=node.skipped_services,
-                  plan=node.plan)
+                  plan=node.plan, persistence=node.persistence)
     if kubelet_config:
         result['kubelet_config'] = kubelet_config
     if module._diff:

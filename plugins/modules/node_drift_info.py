@@ -18,8 +18,9 @@ description:
   - Compares the live node with a plan from M(kubenode.cgroups.allocatable_info), in one round trip.
   - The cgroups (C(kubepods), the QoS tiers, the reserved cgroups) in the kernel's own files, and
     whether kubelet would accept the reserved ones (every v1 hierarchy; the v2 controllers).
-  - With the systemd driver, the slices' state and properties (C(systemctl show)), and that the
-    given services run in the kube-reserved slice.
+  - With the systemd driver, the slices' state and properties (C(systemctl show)), the property
+    overrides that disagree with the plan (O(systemd_control_dirs)), the hugetlb limits of the reserved
+    slices, and that the given services run in the kube-reserved slice.
   - The kubelet configuration (the file and its drop-ins, merged as kubelet merges them), as
     M(kubenode.cgroups.kubelet_config) would write it, and whether kubelet would accept it.
   - That kubelet's and the container runtime's cgroup drivers agree.
@@ -28,6 +29,7 @@ extends_documentation_fragment:
   - kubenode.cgroups.attributes
   - kubenode.cgroups.runtime_files
   - kubenode.cgroups.host_paths
+  - kubenode.cgroups.systemd_overrides
   - kubenode.cgroups.attributes.info_module
 options:
   plan:
@@ -121,6 +123,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_na
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _drift
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
     runtime_files_argument_spec, detect_drivers, pid1_is_systemd)
@@ -164,6 +167,8 @@ def main():
             kubelet_settings=dict(type='dict', default={}),
             cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
             proc_path=dict(type='path', default='/proc'),
+            systemd_control_dirs=dict(type='list', elements='path',
+                                      default=['/etc/systemd/system.control', '/run/systemd/system.control']),
         ),
         supports_check_mode=True,
     )
@@ -190,6 +195,10 @@ def main():
                 if rc != 0:
                     module.fail_json(msg='systemctl show failed: %s' % (err or out))
                 found += _drift.systemd_drift(plan, _drift.parse_systemctl_show(out), v2, params['services'])
+                found += _drift.override_drift(plan, dict(
+                    (entry['systemd_unit'], overrides.read_overrides(params['systemd_control_dirs'],
+                                                                     entry['systemd_unit']))
+                    for entry in plan['cgroups'].values()), v2)
         drivers = detect_drivers([params['kubelet_config_path']], params['containerd_config_path'],
                                  params['crio_config_paths'])
         found += _drift.driver_drift(plan, drivers)

@@ -8,6 +8,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import os
+import shutil
+
 import pytest
 from hypothesis import settings
 
@@ -20,6 +23,52 @@ from ansible.module_utils.testing import patch_module_args
 settings.register_profile('ci', derandomize=True, database=None)
 settings.register_profile('fuzz', max_examples=20000, database=None, deadline=None)
 settings.load_profile('ci')
+
+
+# This machine is shared: no test may write where a real node keeps its cgroups, units or configs.
+HOST_PATHS = ('/sys/fs/cgroup', '/etc/systemd', '/run/systemd', '/etc/kubernetes', '/var/lib/kubelet',
+              '/etc/containerd', '/etc/crio', '/usr/local/libexec', '/usr/local/sbin')
+
+
+def _refuse_host_path(path):
+    if isinstance(path, int):
+        return  # an open file descriptor
+    path = os.path.abspath(os.fsdecode(path))
+    for host in HOST_PATHS:
+        if path == host or path.startswith(host + '/'):
+            raise AssertionError('a test tried to write %s on this machine: give the module a temp path' % path)
+
+
+@pytest.fixture(autouse=True)
+def no_host_writes(monkeypatch):
+    """Every way the modules write (open for writing, mkdir, links, removal, atomic_move) refuses host paths."""
+    def guarded(function, *checked):
+        def wrapper(*args, **kwargs):
+            for index in checked:
+                if len(args) > index:
+                    _refuse_host_path(args[index])
+            return function(*args, **kwargs)
+        return wrapper
+
+    real_open = open
+
+    def guarded_open(file, mode='r', *args, **kwargs):
+        if isinstance(file, (str, bytes, os.PathLike)) and any(flag in mode for flag in 'wax+'):
+            _refuse_host_path(file)
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr('builtins.open', guarded_open)
+    for name in ('mkdir', 'makedirs', 'remove', 'unlink', 'rmdir', 'chmod'):
+        monkeypatch.setattr(os, name, guarded(getattr(os, name), 0))
+    for name in ('symlink', 'rename', 'replace'):
+        monkeypatch.setattr(os, name, guarded(getattr(os, name), 0, 1))
+    monkeypatch.setattr(shutil, 'move', guarded(shutil.move, 0, 1))
+    monkeypatch.setattr(basic.AnsibleModule, 'atomic_move',
+                        guarded(basic.AnsibleModule.atomic_move, 2))
+
+    def no_host_commands(self, args, **kwargs):
+        raise AssertionError('a test ran %s on this machine: fake it (fake_cgroupfs.FakeSystemd)' % (args,))
+    monkeypatch.setattr(basic.AnsibleModule, 'run_command', no_host_commands)
 
 
 class ModuleExit(Exception):

@@ -18,8 +18,12 @@ __metaclass__ = type
 
 import errno
 import os
+import subprocess
+
+from ansible.module_utils import basic
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
+from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_names import expand_slice
 
 V2_FILES = {
     'cpu': {'cpu.weight': '100', 'cpu.max': 'max 100000'},
@@ -49,6 +53,7 @@ def _write(path, text):
 class FakeCgroupfs(object):
     def __init__(self, tmp_path, mode, monkeypatch, pid1='systemd'):
         self.mode = mode
+        self.base = str(tmp_path)
         self.root = str(tmp_path / 'sys/fs/cgroup')
         self.proc = str(tmp_path / 'proc')
         self.failures = {}
@@ -83,6 +88,16 @@ class FakeCgroupfs(object):
         monkeypatch.setattr(_cgroupfs, 'write_file', self.write_file)
         monkeypatch.setattr(os, 'mkdir', lambda path, *a: self.mkdir(real_mkdir, path, *a))
         monkeypatch.setattr(os, 'rmdir', lambda path: self.rmdir(real_rmdir, path))
+        # With systemd as PID 1 the modules call systemctl: a recording fake answers, never the host's.
+        self.systemd = FakeSystemd(monkeypatch, self, self.node_paths()['systemd_unit_dir']) if pid1 == 'systemd' \
+            else None
+
+    def node_paths(self):
+        """node_cgroups' options for the node's files outside cgroupfs, all under this fake root."""
+        return {'systemd_unit_dir': os.path.join(self.base, 'etc/systemd/system'),
+                'systemd_control_dirs': [os.path.join(self.base, 'etc/systemd/system.control'),
+                                         os.path.join(self.base, 'run/systemd/system.control')],
+                'persist_script': os.path.join(self.base, 'usr/local/libexec/kubenode-cgroups-restore')}
 
     def path(self, *parts):
         return os.path.join(self.root, *parts)
@@ -166,3 +181,96 @@ class FakeCgroupfs(object):
             if self.mode != 'v2' and number == -1 and name.endswith('limit_in_bytes'):
                 stored = V1_UNLIMITED
         _write(path, stored + '\n')
+
+
+class FakeSystemd(object):
+    """Records systemctl calls; starting a slice makes its cgroup as systemd does."""
+
+    def __init__(self, monkeypatch, tree, unit_dir):
+        self.tree, self.unit_dir = tree, unit_dir
+        self.runtime_control = tree.node_paths()['systemd_control_dirs'][1]
+        self.calls, self.active, self.properties = [], set(), {}
+        self.run_services, self.failing_services = False, set()
+        self.installed = {'containerd.service', 'kubelet.service'}
+        monkeypatch.setattr(basic.AnsibleModule, 'get_bin_path', lambda self, name, required=False: '/bin/' + name)
+        monkeypatch.setattr(basic.AnsibleModule, 'run_command', self.run_command)
+
+    def load_units(self):
+        """What systemd makes of the unit files, drop-ins and set-property overrides (which win)."""
+        self.properties = {}
+        for top in [self.unit_dir] + self.tree.node_paths()['systemd_control_dirs']:
+            for directory, _dirs, files in sorted(os.walk(top)):
+                for name in sorted(files):
+                    unit = name if directory == top else os.path.basename(directory)[:-2]
+                    with open(os.path.join(directory, name)) as handle:
+                        for line in handle:
+                            if '=' in line and not line.startswith(('#', 'Description', 'Before')):
+                                key, value = line.strip().split('=', 1)
+                                self.properties.setdefault(unit, {})[key] = value
+
+    def set_property(self, unit, name, value):
+        """systemctl set-property --runtime: a drop-in per property under /run/systemd/system.control."""
+        directory = os.path.join(self.runtime_control, unit + '.d')
+        if not os.path.isdir(directory):
+            os.makedirs(directory)
+        with open(os.path.join(directory, '50-%s.conf' % name), 'w') as handle:
+            handle.write('# created via "systemctl set-property"\n[Slice]\n%s=%s\n' % (name, value))
+        self.properties.setdefault(unit, {})[name] = value
+
+    def make_slice(self, unit):
+        parts = [p for p in expand_slice(unit).split('/') if p]
+        if self.tree.mode == 'v2':
+            for depth in range(len(parts)):
+                control = self.tree.path(*(parts[:depth] + ['cgroup.subtree_control']))
+                _cgroupfs.write_file(control, '+cpu +memory +pids')
+                child = self.tree.path(*parts[:depth + 1])
+                if not os.path.isdir(child):
+                    os.mkdir(child)
+            return
+        for hierarchy in ('cpu', 'cpuacct', 'memory', 'pids', 'systemd'):
+            for depth in range(1, len(parts) + 1):
+                directory = self.tree.path(hierarchy, *parts[:depth])
+                if not os.path.isdir(directory):
+                    os.mkdir(directory)
+
+    def run_oneshot(self, unit):
+        """A service's start: recorded; with run_services, its ExecStart= is run as systemd would (a shell
+        bypasses the fake kernel's rounding, so only tests about the script itself turn this on)."""
+        if unit in self.failing_services:
+            return 1, '', 'Job for %s failed because the control process exited with error code.' % unit
+        if not self.run_services:
+            self.active.add(unit)
+            return 0, '', ''
+        with open(os.path.join(self.unit_dir, unit)) as handle:
+            command = [line.strip().split('=', 1)[1] for line in handle if line.startswith('ExecStart=')][0]
+        if not command.startswith(self.tree.base + os.sep):
+            raise AssertionError('the fake systemd runs only what lies under the fake root, not %s' % command)
+        done = subprocess.run(['/bin/sh', command], capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            return 1, '', 'Job for %s failed: %s' % (unit, done.stderr)
+        self.active.add(unit)
+        return 0, '', ''
+
+    def run_command(self, command, **kwargs):
+        verb = command[1:]
+        self.calls.append(' '.join(verb))
+        if verb[0] == 'is-active':
+            return (0, 'active\n', '') if verb[1] in self.active else (3, 'inactive\n', '')
+        if verb[0] in ('start', 'restart') and verb[1].endswith('.service'):
+            return self.run_oneshot(verb[1])
+        if verb[0] == 'start':
+            self.active.add(verb[1])
+            self.make_slice(verb[1])
+        if verb[0] == 'daemon-reload':
+            self.load_units()
+        if verb[0] == 'set-property':
+            for assignment in verb[3:]:
+                self.set_property(verb[2], *assignment.split('=', 1))
+        if verb[0] == 'show' and verb[1] == '--property=Id,LoadState':
+            blocks = ['Id=%s\nLoadState=%s' % (u, 'loaded' if u in self.installed else 'not-found') for u in verb[2:]]
+            return 0, '\n\n'.join(blocks), ''
+        if verb[0] == 'show':
+            wanted = verb[1].split('=', 1)[1].split(',')
+            known = self.properties.get(verb[2], {})
+            return 0, ''.join('%s=%s\n' % (n, known.get(n, '')) for n in wanted), ''
+        return 0, '', ''

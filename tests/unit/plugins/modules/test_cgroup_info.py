@@ -48,7 +48,7 @@ def test_reads_back_what_node_cgroups_wrote(run_module, tmp_path, monkeypatch, m
     run_module(node_cgroups, {'capacity': {'cpu': '4', 'memory': '16Gi', 'hugepages-2Mi': '0'}, 'cgroup_driver': 'cgroupfs',
                               'cgroupfs_path': tree.root, 'proc_path': tree.proc,
                               'system_reserved': {'memory': '1Gi'}, 'system_reserved_cgroup': '/system',
-                              'enforce_node_allocatable': ['pods', 'system-reserved']})
+                              'enforce_node_allocatable': ['pods', 'system-reserved'], **tree.node_paths()})
     result = run_module(cgroup_info, dict(configs(tmp_path), cgroup_driver='cgroupfs', cgroupfs_path=tree.root,
                                           proc_path=tree.proc, system_reserved_cgroup='/system'))
     assert result['cgroup_mode'] == mode and result['changed'] is False

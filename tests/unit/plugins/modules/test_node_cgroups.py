@@ -39,6 +39,7 @@ def args(tree, **extra):
             'proc_path': tree.proc, 'system_reserved': {'cpu': '500m', 'memory': '1Gi', 'pid': '1000'},
             'kube_reserved': {'cpu': '250m', 'memory': '512Mi'}, 'system_reserved_cgroup': '/system',
             'kube_reserved_cgroup': '/kube', 'enforce_node_allocatable': ['pods', 'system-reserved', 'kube-reserved']}
+    base.update(tree.node_paths())
     base.update(extra)
     return base
 
@@ -169,71 +170,9 @@ def test_diff_shows_before_and_after(run_module, tmp_path, monkeypatch):
     assert memory['before'] == 'max\n' and memory['after'] == '%d\n' % GI
 
 
-class FakeSystemd(object):
-    """Records systemctl calls; starting a slice makes its cgroup as systemd does."""
-
-    def __init__(self, monkeypatch, tree, unit_dir):
-        self.tree, self.unit_dir = tree, unit_dir
-        self.calls, self.active, self.properties = [], set(), {}
-        self.installed = {'containerd.service', 'kubelet.service'}
-        monkeypatch.setattr(basic.AnsibleModule, 'get_bin_path', lambda self, name, required=False: '/bin/' + name)
-        monkeypatch.setattr(basic.AnsibleModule, 'run_command', self.run_command)
-
-    def load_units(self):
-        """What systemd makes of the unit files and drop-ins: their [Slice] properties."""
-        for directory, _dirs, files in os.walk(self.unit_dir):
-            for name in files:
-                unit = name if directory == self.unit_dir else os.path.basename(directory)[:-2]
-                with open(os.path.join(directory, name)) as handle:
-                    for line in handle:
-                        if '=' in line and not line.startswith(('#', 'Description', 'Before')):
-                            key, value = line.strip().split('=', 1)
-                            self.properties.setdefault(unit, {})[key] = value
-
-    def make_slice(self, unit):
-        parts = [p for p in expand_slice(unit).split('/') if p]
-        if self.tree.mode == 'v2':
-            for depth in range(len(parts)):
-                control = self.tree.path(*(parts[:depth] + ['cgroup.subtree_control']))
-                _cgroupfs.write_file(control, '+cpu +memory +pids')
-                child = self.tree.path(*parts[:depth + 1])
-                if not os.path.isdir(child):
-                    os.mkdir(child)
-            return
-        for hierarchy in ('cpu', 'cpuacct', 'memory', 'pids', 'systemd'):
-            for depth in range(1, len(parts) + 1):
-                directory = self.tree.path(hierarchy, *parts[:depth])
-                if not os.path.isdir(directory):
-                    os.mkdir(directory)
-
-    def run_command(self, command, **kwargs):
-        verb = command[1:]
-        self.calls.append(' '.join(verb))
-        if verb[0] == 'is-active':
-            return (0, 'active\n', '') if verb[1] in self.active else (3, 'inactive\n', '')
-        if verb[0] == 'start':
-            self.active.add(verb[1])
-            self.make_slice(verb[1])
-        if verb[0] == 'daemon-reload':
-            self.load_units()
-        if verb[0] == 'set-property':
-            unit = verb[2]
-            for assignment in verb[3:]:
-                name, value = assignment.split('=', 1)
-                self.properties.setdefault(unit, {})[name] = value
-        if verb[0] == 'show' and verb[1] == '--property=Id,LoadState':
-            blocks = ['Id=%s\nLoadState=%s' % (u, 'loaded' if u in self.installed else 'not-found') for u in verb[2:]]
-            return 0, '\n\n'.join(blocks), ''
-        if verb[0] == 'show':
-            wanted = verb[1].split('=', 1)[1].split(',')
-            known = self.properties.get(verb[2], {})
-            return 0, ''.join('%s=%s\n' % (n, known.get(n, '')) for n in wanted), ''
-        return 0, '', ''
-
-
 def test_systemd_driver_writes_units_reloads_once_and_starts(run_module, tree, tmp_path, monkeypatch):
     unit_dir = str(tmp_path / 'etc/systemd/system')
-    systemd = FakeSystemd(monkeypatch, tree, unit_dir)
+    systemd = tree.systemd
     options = args(tree, cgroup_driver='systemd', system_reserved_cgroup='/system.slice',
                    kube_reserved_cgroup='/kube.slice/kube-reserved.slice', systemd_unit_dir=unit_dir)
     result = run_module(node_cgroups, options)
@@ -255,11 +194,14 @@ def test_systemd_driver_writes_units_reloads_once_and_starts(run_module, tree, t
     del systemd.calls[:]
     again = run_module(node_cgroups, options)
     assert again['changed'] is False and 'daemon-reload' not in systemd.calls
-    # A runtime override behind our back is drift: put the planned value back, at run time.
+    # A runtime override behind our back is drift: the override goes, and the unit file's value is back.
     prop = 'MemoryMax' if tree.mode == 'v2' else 'MemoryLimit'
-    systemd.properties['kubepods.slice'][prop] = '1'
+    systemd.set_property('kubepods.slice', prop, '1')
+    override = os.path.join(systemd.runtime_control, 'kubepods.slice.d', '50-%s.conf' % prop)
+    checked = run_module(node_cgroups, options, check_mode=True)
+    assert any(c.startswith('remove %s' % override) for c in checked['changes']) and os.path.exists(override)
     fixed = run_module(node_cgroups, options)
-    assert fixed['changed'] and any(c.startswith('systemctl set-property --runtime kubepods.slice') for c in fixed['changes'])
+    assert fixed['changed'] and not os.path.exists(override)
     assert systemd.properties['kubepods.slice'][prop] != '1'
     assert run_module(node_cgroups, options)['changed'] is False
 
@@ -273,7 +215,8 @@ def test_cgroupfs_driver_on_systemd_v2_host_warns(run_module, tmp_path, monkeypa
     del warnings[:]
     other = FakeCgroupfs(tmp_path / 'plain', 'v2', monkeypatch, pid1='init')
     run_module(node_cgroups, args(other))
-    assert warnings == []
+    assert not any('daemon-reload' in w for w in warnings)
+    assert [w for w in warnings if 'after a reboot' in w]  # and no boot script without systemd
 
 
 def test_plan_for_another_driver_is_refused(run_module, tmp_path, monkeypatch):
@@ -287,7 +230,7 @@ def test_plan_for_another_driver_is_refused(run_module, tmp_path, monkeypatch):
 def test_services_are_placed_in_the_kube_reserved_slice(run_module, tmp_path, monkeypatch):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
     unit_dir = str(tmp_path / 'etc/systemd/system')
-    systemd = FakeSystemd(monkeypatch, tree, unit_dir)
+    systemd = tree.systemd
     options = args(tree, cgroup_driver='systemd', system_reserved_cgroup='/system.slice',
                    kube_reserved_cgroup='/kube.slice', systemd_unit_dir=unit_dir,
                    services=['containerd', 'kubelet', 'crio'])
@@ -306,10 +249,10 @@ def test_services_are_placed_in_the_kube_reserved_slice(run_module, tmp_path, mo
 
 def test_services_are_only_looked_up_with_the_cgroupfs_driver(run_module, tmp_path, monkeypatch):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
-    systemd = FakeSystemd(monkeypatch, tree, str(tmp_path / 'units'))
+    systemd = tree.systemd
     result = run_module(node_cgroups, args(tree, services=['containerd', 'crio']))
     assert result['services_changed'] == [] and result['services_not_installed'] == ['crio.service']
-    assert not any(c.startswith('start') or c == 'daemon-reload' for c in systemd.calls)
+    assert not any(c.startswith('start') for c in systemd.calls)  # no slice: only the boot unit is reloaded
     no_systemd = FakeCgroupfs(tmp_path / 'plain', 'v2', monkeypatch, pid1='init')
     plain = run_module(node_cgroups, args(no_systemd, services=['containerd']))
     assert plain['services_not_installed'] == ['containerd.service']
@@ -317,7 +260,6 @@ def test_services_are_only_looked_up_with_the_cgroupfs_driver(run_module, tmp_pa
 
 def test_services_need_a_kube_reserved_slice_with_systemd(run_module, tmp_path, monkeypatch):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
-    FakeSystemd(monkeypatch, tree, str(tmp_path / 'units'))
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, args(tree, cgroup_driver='systemd', system_reserved_cgroup='/system.slice',
                                       kube_reserved_cgroup=None, enforce_node_allocatable=['pods'],

@@ -31,7 +31,7 @@ def node(request, tmp_path, monkeypatch):
 
 
 def converge(run_module, tree, files):
-    applied = run_module(node_cgroups, dict(SETTINGS, cgroupfs_path=tree.root, proc_path=tree.proc))
+    applied = run_module(node_cgroups, dict(SETTINGS, cgroupfs_path=tree.root, proc_path=tree.proc, **tree.node_paths()))
     run_module(kubelet_config, {'plan': applied['plan'], 'path': files['kubelet_config_path'],
                                 'dropin_dir': files['dropin_dir'],
                                 'containerd_config_path': files['containerd_config_path'],
@@ -61,7 +61,7 @@ def test_a_converged_node_has_no_drift_and_a_broken_one_has(run_module, node):
 
 def test_a_node_never_converged(run_module, node):
     tree, files = node
-    plan = run_module(node_cgroups, dict(SETTINGS, cgroupfs_path=tree.root, proc_path=tree.proc),
+    plan = run_module(node_cgroups, dict(SETTINGS, cgroupfs_path=tree.root, proc_path=tree.proc, **tree.node_paths()),
                       check_mode=True)['plan']
     found = drift_of(run_module, tree, files, plan)['drift']
     assert {'item': 'system_reserved', 'check': 'exists', 'live': 'missing', 'planned': '/system'} in found
