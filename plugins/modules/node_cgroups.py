@@ -36,10 +36,10 @@ description:
     the plan are removed; the module never leaves overrides of its own.
   - With the systemd driver the hugetlb limits of the reserved slices are written too (systemd has no
     property for them; kubelet writes those of C(kubepods) and the QoS tiers itself).
-  - With O(persist) (the default) the node stays right without Ansible: a generated POSIX sh script
+  - With O(persist) (the default) the node stays right without Ansible. A generated POSIX sh script
     (O(persist_script)), run at every boot by C(kubenode-cgroups.service) (ordered before kubelet) and
     before every kubelet start by an C(ExecStartPre=) drop-in, recreates what kubelet checks at start and
-    what cgroupfs forgets at a reboot or systemd drops at a C(daemon-reload): directories in every v1
+    what cgroupfs forgets at a reboot or systemd drops at a C(daemon-reload) - directories in every v1
     hierarchy, filled cpusets, controllers in C(cgroup.subtree_control), and the values of cgroups
     systemd does not own (all of them with the C(cgroupfs) driver; hugetlb, and on v1 cpuset, with the
     C(systemd) driver, whose slices systemd restores itself). The script is run once when it changes,
@@ -308,10 +308,12 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _drift
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _preflight as preflight
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_argument_spec, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_lock import NodeLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
     detect_drivers, effective_driver, pid1_is_systemd, runtime_files_argument_spec)
 
@@ -364,7 +366,29 @@ class NodeCgroups(object):
         return ops.plan_cgroupfs(entries, self.layout, self.root, self.controllers, self.missing_file,
                                  state=ops.EMPTY_STATE if boot else None, **self.kernel_options())
 
+    def write_targets(self):
+        """[(option, path)] of the directories this run may write into, for the pre-flight."""
+        # On v1 /sys/fs/cgroup itself is a read-only tmpfs: the hierarchies mounted in it are written.
+        mounts = [self.root] if self.layout['mode'] == 'v2' else sorted(self.layout['v1_hierarchies'].values())
+        targets = [('cgroupfs_path', mount) for mount in mounts]
+        persisting = self.params['persist'] and self.systemd_running
+        if self.driver == 'systemd' or persisting:
+            targets.append(('systemd_unit_dir', self.unit_dir))
+        if persisting:
+            targets.append(('persist_script', os.path.dirname(self.params['persist_script'])))
+        if self.kubelet_change and self.kubelet_change['changed']:
+            targets.append(('kubelet_config', os.path.dirname(self.kubelet_change['path'])))
+        return targets
+
+    def preflight(self):
+        """Refuse up front, before the first write, what would fail half-way: read-only or full targets."""
+        for option, directory in self.write_targets():
+            problem = preflight.writable_directory_problem(directory, room=option != 'cgroupfs_path')
+            if problem:
+                raise KubenodeError('%s: nothing was written' % problem, field=option, value=directory)
+
     def present(self):
+        self.preflight()
         reload_needed = self.prepare_units()
         reload_needed = self.persist() or reload_needed
         if reload_needed and self.systemd_running:
@@ -477,7 +501,8 @@ class NodeCgroups(object):
             self.changes.append('write %s' % change['path'])
             self.diffs.append(kc_file.diff(change))
             if not self.module.check_mode:
-                backup_file = kc_file.write(self.module, change, self.params['kubelet_config']['backup'])
+                with kc_file.failures_raise(self.module):
+                    backup_file = kc_file.write(self.module, change, self.params['kubelet_config']['backup'])
                 self.applied.append('wrote %s' % change['path'])
                 if backup_file:
                     result['backup_file'] = backup_file
@@ -509,7 +534,8 @@ class NodeCgroups(object):
         fd, temp = tempfile.mkstemp(dir=self.module.tmpdir)
         with os.fdopen(fd, 'w') as handle:
             handle.write(content)
-        self.module.atomic_move(temp, path)
+        with kc_file.failures_raise(self.module):
+            self.module.atomic_move(temp, path)
         os.chmod(path, mode)  # atomic_move gives a new file the umask's mode
 
     def installed_services(self):
@@ -747,6 +773,14 @@ def _systemd_owned(cgroup_path):
     return any(part in ops.SYSTEMD_SHIPPED_SLICES for part in cgroup_path.strip('/').split('/'))
 
 
+class _NoLock(object):
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        return False
+
+
 def resolve(module):
     """The driver executor for this node: its layout, driver, plan and managed entries."""
     params = module.params
@@ -801,6 +835,8 @@ def main():
         persist=dict(type='bool', default=True),
         persist_script=dict(type='path', default='/usr/local/libexec/kubenode-cgroups-restore'),
         kubelet_service=dict(type='str', default='kubelet.service'),
+        lock_path=dict(type='path', default='/run/lock/kubenode-cgroups.lock'),
+        lock_timeout=dict(type='int', default=300),
         kubelet_config=dict(type='dict', options=kc_file.file_argument_spec()),
         kubelet_config_paths=dict(type='list', elements='path',
                                   default=['/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml']),
@@ -813,17 +849,26 @@ def main():
         module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
     node = None
     kubelet_config = None
+    # Check mode writes nothing, so it needs no lock (and no write access to /run/lock).
+    lock = _NoLock() if module.check_mode else NodeLock(module.params['lock_path'], module.params['lock_timeout'])
     try:
-        node = resolve(module)
-        if module.params['state'] == 'present':
-            node.present()
-            if node.kubelet_change:
-                kubelet_config = node.write_kubelet_config()
-        else:
-            node.absent()
+        with lock:
+            node = resolve(module)
+            if module.params['state'] == 'present':
+                node.present()
+                if node.kubelet_change:
+                    kubelet_config = node.write_kubelet_config()
+            else:
+                node.absent()
     except (KubenodeError, IOError, OSError) as error:
         message = str(error) if isinstance(error, KubenodeError) else 'cgroup operation failed: %s' % error
-        module.fail_json(msg=message, applied=node.applied if node else [], changes=node.changes if node else [])
+        applied = node.applied if node else []
+        if applied:
+            message += (' %d change(s) were applied before this failure (see applied) and the rest were not; '
+                        'fix the cause and run again to complete the change.' % len(applied))
+        module.fail_json(msg=message, changed=bool(applied), applied=applied,
+                         changes=node.changes if node else [],
+                         failed_step=node.changes[-1] if node and node.changes else None)
     result = dict(changed=bool(node.changes), changes=node.changes, cgroup_mode=node.layout['mode'],
                   driver=node.driver, managed=dict((k, node.path_for(e)) for k, e in node.entries),
                   services_changed=node.services_changed, services_not_installed=node.skipped_services,

@@ -26,7 +26,7 @@ settings.load_profile('ci')
 
 
 # This machine is shared: no test may write where a real node keeps its cgroups, units or configs.
-HOST_PATHS = ('/sys/fs/cgroup', '/etc/systemd', '/run/systemd', '/etc/kubernetes', '/var/lib/kubelet',
+HOST_PATHS = ('/sys/fs/cgroup', '/etc/systemd', '/run/systemd', '/run/lock', '/etc/kubernetes', '/var/lib/kubelet',
               '/etc/containerd', '/etc/crio', '/usr/local/libexec', '/usr/local/sbin')
 
 

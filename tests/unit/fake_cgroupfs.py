@@ -45,6 +45,18 @@ V1_FILES = {
 }
 
 
+def snapshot(root):
+    """Every file under root with its content, but the node lock (taken by every run that writes)."""
+    result = {}
+    for directory, _dirs, files in os.walk(root):
+        for name in files:
+            if name == 'kubenode-cgroups.lock':
+                continue
+            with open(os.path.join(directory, name)) as handle:
+                result[os.path.join(directory, name)] = handle.read()
+    return result
+
+
 def _write(path, text):
     with open(path, 'w') as handle:
         handle.write(text)
@@ -97,7 +109,8 @@ class FakeCgroupfs(object):
         return {'systemd_unit_dir': os.path.join(self.base, 'etc/systemd/system'),
                 'systemd_control_dirs': [os.path.join(self.base, 'etc/systemd/system.control'),
                                          os.path.join(self.base, 'run/systemd/system.control')],
-                'persist_script': os.path.join(self.base, 'usr/local/libexec/kubenode-cgroups-restore')}
+                'persist_script': os.path.join(self.base, 'usr/local/libexec/kubenode-cgroups-restore'),
+                'lock_path': os.path.join(self.base, 'run/lock/kubenode-cgroups.lock')}
 
     def path(self, *parts):
         return os.path.join(self.root, *parts)

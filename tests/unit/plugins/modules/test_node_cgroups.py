@@ -22,7 +22,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_names imp
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
 
 from conftest import ModuleFail
-from fake_cgroupfs import FakeCgroupfs
+from fake_cgroupfs import FakeCgroupfs, snapshot
 
 DATA = os.path.join(os.path.dirname(__file__), '..', '..', 'data')
 GI = 1024 ** 3
@@ -42,15 +42,6 @@ def args(tree, **extra):
     base.update(tree.node_paths())
     base.update(extra)
     return base
-
-
-def snapshot(root):
-    result = {}
-    for directory, _dirs, files in os.walk(root):
-        for name in files:
-            with open(os.path.join(directory, name)) as handle:
-                result[os.path.join(directory, name)] = handle.read()
-    return result
 
 
 def file_in(tree, controller, relative, name):
@@ -129,7 +120,10 @@ def test_kernel_refusal_names_file_value_and_error_then_converges(run_module, tm
         run_module(node_cgroups, args(tree))
     message = failure.value.result['msg']
     assert target in message and str(GI) in message and text in message
-    assert failure.value.result['applied']  # what had been done before the refusal
+    # An honest partial result: changed, what was applied, the step that failed, and what to do.
+    result = failure.value.result
+    assert result['applied'] and result['changed'] is True
+    assert result['failed_step'].startswith('write %s' % target) and 'run again to complete' in message
     del tree.failures[target]
     assert run_module(node_cgroups, args(tree))['changed'] is True
     assert run_module(node_cgroups, args(tree))['changed'] is False

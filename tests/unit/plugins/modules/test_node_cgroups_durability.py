@@ -18,7 +18,7 @@ from ansible.module_utils import basic
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_drift_info
 
-from fake_cgroupfs import FakeCgroupfs
+from fake_cgroupfs import FakeCgroupfs, snapshot
 
 GI = 1024 ** 3
 CAPACITY = {'cpu': '4', 'memory': '16Gi', 'pid': '100000', 'hugepages-2Mi': '0'}
@@ -190,12 +190,12 @@ def test_overrides_that_disagree_with_the_plan_go_and_kubelets_stay(run_module, 
 
 def test_systemd_driver_without_systemd_fails_before_writing(run_module, tmp_path, monkeypatch):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
-    before = sorted(os.walk(str(tmp_path)))
+    before = snapshot(str(tmp_path))
     for check_mode in (True, False):
         with pytest.raises(Exception) as failure:
             run_module(node_cgroups, systemd_args(tree), check_mode=check_mode)
         assert 'systemd cgroup driver needs systemd as PID 1' in str(failure.value)
-    assert sorted(os.walk(str(tmp_path))) == before
+    assert snapshot(str(tmp_path)) == before
 
 
 def test_cgroupfs_driver_warns_about_a_reserved_cgroup_systemd_owns(run_module, tmp_path, monkeypatch):

@@ -1,0 +1,117 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Safe runs: the node lock, the pre-flight before the first write, honest results after a late failure."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+import pytest
+
+from ansible.module_utils import basic
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_lock import NodeLock
+from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
+
+from conftest import ModuleFail
+from fake_cgroupfs import FakeCgroupfs, snapshot
+
+CAPACITY = {'cpu': '4', 'memory': '16Gi', 'pid': '100000', 'hugepages-2Mi': '0'}
+
+
+def node_args(tree, tmp_path, **extra):
+    base = {'capacity': dict(CAPACITY), 'cgroup_driver': 'cgroupfs', 'cgroupfs_path': tree.root,
+            'proc_path': tree.proc, 'system_reserved': {'cpu': '500m', 'memory': '1Gi'},
+            'system_reserved_cgroup': '/system', 'enforce_node_allocatable': ['pods', 'system-reserved'],
+            'kubelet_config': {'path': str(tmp_path / 'var/lib/kubelet/config.yaml')},
+            'containerd_config_path': str(tmp_path / 'none.toml'), 'crio_config_paths': []}
+    base.update(tree.node_paths())
+    base.update(extra)
+    return base
+
+
+def test_a_second_run_waits_for_the_lock_then_names_its_holder(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    lock_path = tree.node_paths()['lock_path']
+    before = snapshot(str(tmp_path))
+    with NodeLock(lock_path, timeout=1):
+        with pytest.raises(ModuleFail) as failure:
+            run_module(node_cgroups, node_args(tree, tmp_path, lock_timeout=1))
+        # check mode takes no lock: a dry run never waits for, or blocks, a real one
+        assert run_module(node_cgroups, node_args(tree, tmp_path), check_mode=True)['changed']
+    message = failure.value.result['msg']
+    assert 'pid %d' % os.getpid() in message and 'lock_path' in message and 'within 1 s' in message
+    assert snapshot(str(tmp_path)) == before and failure.value.result['changed'] is False
+    assert run_module(node_cgroups, node_args(tree, tmp_path))['changed']  # released: the next run goes
+
+
+@pytest.mark.parametrize('target, flag, free, reason', [
+    ('etc/systemd/system', os.ST_RDONLY, 1 << 30, 'read-only filesystem'),
+    ('var/lib/kubelet', 0, 4096, 'bytes free'),
+    ('sys/fs/cgroup', os.ST_RDONLY, 1 << 30, 'read-only filesystem'),
+])
+def test_preflight_refuses_a_read_only_or_full_target_before_any_write(run_module, tmp_path, monkeypatch, target,
+                                                                       flag, free, reason):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    os.makedirs(str(tmp_path / target), exist_ok=True)
+    real_statvfs = os.statvfs
+    broken = str(tmp_path / target)
+
+    class Stats(object):
+        def __init__(self, path):
+            real = real_statvfs(path)
+            self.f_frsize, self.f_bavail, self.f_flag = real.f_frsize, real.f_bavail, real.f_flag
+            if os.path.abspath(path) == broken:
+                self.f_flag, self.f_bavail, self.f_frsize = flag, free // 4096, 4096
+
+    monkeypatch.setattr(os, 'statvfs', Stats)
+    before = snapshot(str(tmp_path))
+    for check_mode in (True, False):
+        with pytest.raises(ModuleFail) as failure:
+            run_module(node_cgroups, node_args(tree, tmp_path), check_mode=check_mode)
+        message = failure.value.result['msg']
+        assert reason in message and broken in message and 'nothing was written' in message
+        assert failure.value.result['changed'] is False and failure.value.result['applied'] == []
+    assert snapshot(str(tmp_path)) == before
+
+
+def test_a_failed_config_write_after_the_cgroups_is_an_honest_partial_result(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    real_move = basic.AnsibleModule.atomic_move
+    config = str(tmp_path / 'var/lib/kubelet/config.yaml')
+
+    def failing_move(self, src, dest, *args, **kwargs):
+        if dest == config:
+            self.fail_json(msg='Could not replace file: %s to %s: [Errno 30] Read-only file system' % (src, dest))
+        return real_move(self, src, dest, *args, **kwargs)
+
+    monkeypatch.setattr(basic.AnsibleModule, 'atomic_move', failing_move)
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, node_args(tree, tmp_path))
+    result = failure.value.result
+    assert result['changed'] is True and 'Read-only file system' in result['msg']
+    assert any(step.startswith('write %s' % tree.path('kubepods', 'memory.max')) for step in result['applied'])
+    assert result['failed_step'] == 'write %s' % config and 'run again to complete' in result['msg']
+    assert not os.path.exists(config)
+    monkeypatch.setattr(basic.AnsibleModule, 'atomic_move', real_move)
+    completed = run_module(node_cgroups, node_args(tree, tmp_path))
+    assert completed['changed'] and completed['changes'] == ['write %s' % config]
+
+
+def test_preflight_on_v1_checks_the_hierarchies_not_the_read_only_tmpfs_above_them(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v1', monkeypatch)
+    real_statvfs = os.statvfs
+
+    def statvfs(path):
+        stats = real_statvfs(path)
+        if os.path.abspath(path) == tree.root:  # as systemd mounts /sys/fs/cgroup on v1
+            return os.statvfs_result((stats.f_bsize, stats.f_frsize, stats.f_blocks, stats.f_bfree, stats.f_bavail,
+                                      stats.f_files, stats.f_ffree, stats.f_favail, os.ST_RDONLY, stats.f_namemax))
+        return stats
+
+    monkeypatch.setattr(os, 'statvfs', statvfs)
+    assert run_module(node_cgroups, node_args(tree, tmp_path))['changed']
