@@ -282,6 +282,23 @@ plan:
   returned: success
   type: dict
   sample: {cgroup_driver: systemd, allocatable: {cpu: {quantity: 3250m, value: 3250}}}
+restart_pending:
+  description:
+    - Services whose main process started before a file they read was last written (kubelet and its
+      configuration), or that run outside the slice their C(Slice=) drop-in names, after this run's
+      writes. Derived from the node, not remembered, so a run interrupted before its restart is completed
+      by the next one. Empty without systemd as PID 1. The module restarts nothing itself.
+  returned: success
+  type: list
+  elements: dict
+  contains:
+    service:
+      description: The systemd unit.
+      type: str
+    reason:
+      description: Why it needs a restart.
+      type: str
+  sample: [{service: kubelet.service, reason: /var/lib/kubelet/config.yaml changed after it started}]
 persistence:
   description: The files that put the cgroups back at boot and before kubelet starts, and whether any
     changed (or would, in check mode). Null when O(persist=false) or systemd is not PID 1.
@@ -297,6 +314,7 @@ applied:
   elements: str
 """
 
+import contextlib
 import os
 import tempfile
 
@@ -309,6 +327,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_c
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _preflight as preflight
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _restarts as restarts
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_argument_spec, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
@@ -492,6 +511,29 @@ class NodeCgroups(object):
 
     def kubelet_unit(self):
         return _drift.service_name(self.params['kubelet_service'])
+
+    def find_restarts(self):
+        """Services that run with an older configuration or slice than the one on disk (after this run's
+        writes, so an interrupted run's restart is found again by the next run)."""
+        if not self.systemd_running:
+            return []
+        kubelet = self.kubelet_unit()
+        watched = {}
+        if self.kubelet_change:
+            watched[kubelet] = {'files': [self.kubelet_change['path']], 'slice_path': None}
+        kube_reserved = dict(self.entries).get('kube_reserved')
+        if self.driver == 'systemd' and kube_reserved:
+            for service in [_drift.service_name(s) for s in self.params['services']]:
+                dropin = os.path.join(self.unit_dir, service + '.d', ops.SERVICE_DROPIN_NAME)
+                if os.path.exists(dropin) and service not in self.skipped_services:
+                    entry = watched.setdefault(service, {'files': [], 'slice_path': None})
+                    entry['files'].append(dropin)
+                    entry['slice_path'] = kube_reserved['systemd_path']
+        if not watched:
+            return []
+        shown = restarts.read_units(self.systemctl, sorted(watched))
+        files = [path for entry in watched.values() for path in entry['files']]
+        return restarts.pending(watched, shown, restarts.file_mtimes(files))
 
     def write_kubelet_config(self):
         """Returns kubelet_config's result."""
@@ -773,14 +815,6 @@ def _systemd_owned(cgroup_path):
     return any(part in ops.SYSTEMD_SHIPPED_SLICES for part in cgroup_path.strip('/').split('/'))
 
 
-class _NoLock(object):
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        return False
-
-
 def resolve(module):
     """The driver executor for this node: its layout, driver, plan and managed entries."""
     params = module.params
@@ -850,7 +884,7 @@ def main():
     node = None
     kubelet_config = None
     # Check mode writes nothing, so it needs no lock (and no write access to /run/lock).
-    lock = _NoLock() if module.check_mode else NodeLock(module.params['lock_path'], module.params['lock_timeout'])
+    lock = contextlib.nullcontext() if module.check_mode else NodeLock(module.params['lock_path'], module.params['lock_timeout'])
     try:
         with lock:
             node = resolve(module)
@@ -860,6 +894,7 @@ def main():
                     kubelet_config = node.write_kubelet_config()
             else:
                 node.absent()
+            restart_pending = node.find_restarts() if module.params['state'] == 'present' else []
     except (KubenodeError, IOError, OSError) as error:
         message = str(error) if isinstance(error, KubenodeError) else 'cgroup operation failed: %s' % error
         applied = node.applied if node else []
@@ -872,7 +907,7 @@ def main():
     result = dict(changed=bool(node.changes), changes=node.changes, cgroup_mode=node.layout['mode'],
                   driver=node.driver, managed=dict((k, node.path_for(e)) for k, e in node.entries),
                   services_changed=node.services_changed, services_not_installed=node.skipped_services,
-                  plan=node.plan, persistence=node.persistence)
+                  plan=node.plan, persistence=node.persistence, restart_pending=restart_pending)
     if kubelet_config:
         result['kubelet_config'] = kubelet_config
     if module._diff:

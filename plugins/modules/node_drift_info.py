@@ -65,6 +65,13 @@ options:
     description: Further KubeletConfiguration keys the node should have.
     type: dict
     default: {}
+  kubelet_service:
+    description:
+      - kubelet's systemd unit. When systemd is PID 1, a kubelet whose main process started before its
+        configuration was last written is drift (C(restart pending)), as after a run interrupted before
+        its restart.
+    type: str
+    default: kubelet.service
 seealso:
   - module: kubenode.cgroups.cgroup_info
   - module: kubenode.cgroups.allocatable_info
@@ -117,12 +124,15 @@ drivers:
   sample: {kubelet: {value: systemd, path: /var/lib/kubelet/config.yaml, source: config}, mismatch: false}
 """
 
+import os
+
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _drift
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _restarts as restarts
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
@@ -153,6 +163,20 @@ def kubelet_config_drift(params):
     return []
 
 
+def restart_drift(module, params):
+    """kubelet still running with an older configuration than the one on disk (a lost restart)."""
+    config = (os.path.join(params['dropin_dir'], params['dropin_name']) if params['kubelet_config_dropin']
+              else params['kubelet_config_path'])
+    kubelet = _drift.service_name(params['kubelet_service'])
+
+    def systemctl(*args):
+        return module.run_command([module.get_bin_path('systemctl', required=True)] + list(args))
+
+    watched = {kubelet: {'files': [config], 'slice_path': None}}
+    pending = restarts.pending(watched, restarts.read_units(systemctl, [kubelet]), restarts.file_mtimes([config]))
+    return [_drift.drift(p['service'], 'restart pending', p['reason'], 'runs what is on disk') for p in pending]
+
+
 def main():
     module = AnsibleModule(
         argument_spec=dict(
@@ -165,6 +189,7 @@ def main():
             dropin_dir=dict(type='path', default='/etc/kubernetes/kubelet.conf.d'),
             dropin_name=dict(type='str', default='50-kubenode.conf'),
             kubelet_settings=dict(type='dict', default={}),
+            kubelet_service=dict(type='str', default='kubelet.service'),
             cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
             proc_path=dict(type='path', default='/proc'),
             systemd_control_dirs=dict(type='list', elements='path',
@@ -199,6 +224,8 @@ def main():
                     (entry['systemd_unit'], overrides.read_overrides(params['systemd_control_dirs'],
                                                                      entry['systemd_unit']))
                     for entry in plan['cgroups'].values()), v2)
+        if systemd['pid1'] and params['check_kubelet_config']:
+            found += restart_drift(module, params)
         drivers = detect_drivers([params['kubelet_config_path']], params['containerd_config_path'],
                                  params['crio_config_paths'])
         found += _drift.driver_drift(plan, drivers)

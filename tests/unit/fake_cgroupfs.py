@@ -19,6 +19,7 @@ __metaclass__ = type
 import errno
 import os
 import subprocess
+import time
 
 from ansible.module_utils import basic
 
@@ -204,6 +205,8 @@ class FakeSystemd(object):
         self.runtime_control = tree.node_paths()['systemd_control_dirs'][1]
         self.calls, self.active, self.properties = [], set(), {}
         self.run_services, self.failing_services = False, set()
+        # What systemd reports of running services: ActiveState, ExecMainStartTimestampMonotonic, ControlGroup.
+        self.running = {}
         self.installed = {'containerd.service', 'kubelet.service'}
         monkeypatch.setattr(basic.AnsibleModule, 'get_bin_path', lambda self, name, required=False: '/bin/' + name)
         monkeypatch.setattr(basic.AnsibleModule, 'run_command', self.run_command)
@@ -264,11 +267,26 @@ class FakeSystemd(object):
         self.active.add(unit)
         return 0, '', ''
 
+    def start_service(self, unit, cgroup=None, seconds_ago=0):
+        """A running service: started seconds_ago, in cgroup (by default where its Slice= drop-in says)."""
+        if cgroup is None:
+            cgroup = '/system.slice/' + unit
+            dropin = os.path.join(self.unit_dir, unit + '.d', '50-kubenode-slice.conf')
+            if os.path.exists(dropin):
+                with open(dropin) as handle:
+                    unit_slice = [line.split('=', 1)[1].strip() for line in handle if line.startswith('Slice=')][0]
+                cgroup = expand_slice(unit_slice) + '/' + unit
+        self.running[unit] = {'ActiveState': 'active', 'ControlGroup': cgroup,
+                              'ExecMainStartTimestampMonotonic': str(int((time.monotonic() - seconds_ago) * 1e6))}
+
     def run_command(self, command, **kwargs):
         verb = command[1:]
         self.calls.append(' '.join(verb))
         if verb[0] == 'is-active':
             return (0, 'active\n', '') if verb[1] in self.active else (3, 'inactive\n', '')
+        if verb[0] in ('start', 'restart') and verb[1] in self.running:
+            self.start_service(verb[1])
+            return 0, '', ''
         if verb[0] in ('start', 'restart') and verb[1].endswith('.service'):
             return self.run_oneshot(verb[1])
         if verb[0] == 'start':
@@ -284,6 +302,9 @@ class FakeSystemd(object):
             return 0, '\n\n'.join(blocks), ''
         if verb[0] == 'show':
             wanted = verb[1].split('=', 1)[1].split(',')
-            known = self.properties.get(verb[2], {})
-            return 0, ''.join('%s=%s\n' % (n, known.get(n, '')) for n in wanted), ''
+            blocks = []
+            for unit in verb[2:]:
+                known = dict(self.properties.get(unit, {}), Id=unit, **self.running.get(unit, {}))
+                blocks.append(''.join('%s=%s\n' % (n, known.get(n, '')) for n in wanted))
+            return 0, '\n'.join(blocks), ''
         return 0, '', ''

@@ -15,7 +15,7 @@ import pytest
 from ansible.module_utils import basic
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_lock import NodeLock
-from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
+from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_drift_info
 
 from conftest import ModuleFail
 from fake_cgroupfs import FakeCgroupfs, snapshot
@@ -115,3 +115,49 @@ def test_preflight_on_v1_checks_the_hierarchies_not_the_read_only_tmpfs_above_th
 
     monkeypatch.setattr(os, 'statvfs', statvfs)
     assert run_module(node_cgroups, node_args(tree, tmp_path))['changed']
+
+
+def test_a_restart_lost_with_an_interrupted_run_is_found_by_the_next(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    systemd = tree.systemd
+    systemd.start_service('kubelet.service', seconds_ago=600)
+    first = run_module(node_cgroups, node_args(tree, tmp_path))
+    config = str(tmp_path / 'var/lib/kubelet/config.yaml')
+    assert first['restart_pending'] == [{'service': 'kubelet.service', 'reason': '%s changed after it started'
+                                         % config}]
+    # The controller dies before its restart: the next run changes nothing, and still asks for it.
+    again = run_module(node_cgroups, node_args(tree, tmp_path))
+    assert again['changed'] is False and again['restart_pending'] == first['restart_pending']
+    assert run_module(node_cgroups, node_args(tree, tmp_path), check_mode=True)['restart_pending']
+    systemd.run_command(['/bin/systemctl', 'restart', 'kubelet.service'])
+    assert run_module(node_cgroups, node_args(tree, tmp_path))['restart_pending'] == []
+
+
+def test_a_service_outside_its_slice_needs_a_restart(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    options = node_args(tree, tmp_path, cgroup_driver='systemd', system_reserved_cgroup='/system.slice',
+                        kube_reserved_cgroup='/kube.slice', kube_reserved={'cpu': '100m'},
+                        services=['containerd'], kubelet_config=None)
+    tree.systemd.start_service('containerd.service', cgroup='/system.slice/containerd.service', seconds_ago=600)
+    result = run_module(node_cgroups, options)
+    assert result['services_changed'] == ['containerd.service']
+    assert [p['service'] for p in result['restart_pending']] == ['containerd.service']
+    tree.systemd.running['containerd.service']['ExecMainStartTimestampMonotonic'] = str(int(1e12))  # later
+    assert 'runs in /system.slice/containerd.service, not in /kube.slice' in run_module(
+        node_cgroups, options)['restart_pending'][0]['reason']
+    tree.systemd.start_service('containerd.service')  # restarted: now in kube.slice
+    assert run_module(node_cgroups, options)['restart_pending'] == []
+
+
+def test_the_audit_reports_a_pending_restart_instead_of_matches(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    tree.systemd.start_service('kubelet.service', seconds_ago=600)
+    applied = run_module(node_cgroups, node_args(tree, tmp_path))
+    audit = dict(plan=applied['plan'], cgroupfs_path=tree.root, proc_path=tree.proc, services=[],
+                 kubelet_config_path=str(tmp_path / 'var/lib/kubelet/config.yaml'),
+                 containerd_config_path=str(tmp_path / 'none.toml'), crio_config_paths=[],
+                 systemd_control_dirs=tree.node_paths()['systemd_control_dirs'])
+    drift = run_module(node_drift_info, audit)['drift']
+    assert [(d['item'], d['check']) for d in drift] == [('kubelet.service', 'restart pending')]
+    tree.systemd.start_service('kubelet.service')
+    assert run_module(node_drift_info, audit)['drift'] == []
