@@ -77,6 +77,7 @@ def make_node(base, index):
         'node_allocatable_sys_path': sys_root,
         'node_allocatable_cgroupfs_path': cgroupfs,
         'node_allocatable_systemd_unit_dir': os.path.join(base, 'etc/systemd/system'),
+        'node_allocatable_lock_path': os.path.join(base, 'run/lock/kubenode-cgroups.lock'),
         'node_allocatable_kubelet_root_dir': os.path.join(base, 'var/lib/kubelet'),
         'node_allocatable_kubelet_config_path': os.path.join(base, 'var/lib/kubelet/config.yaml'),
         'node_allocatable_kubelet_dropin_dir': os.path.join(base, 'etc/kubernetes/kubelet.conf.d'),

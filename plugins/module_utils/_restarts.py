@@ -66,6 +66,6 @@ def pending(watched, shown, mtimes, wall_now=None, monotonic_now=None):
         if newer:
             found.append({'service': unit, 'reason': '%s changed after it started' % ', '.join(newer)})
         elif slice_path and not (fields.get('ControlGroup') or '').startswith(slice_path + '/'):
-            found.append({'service': unit, 'reason': 'runs in %s, not in %s' % (fields.get('ControlGroup'),
-                                                                               slice_path)})
+            reason = 'runs in %s, not in %s' % (fields.get('ControlGroup'), slice_path)
+            found.append({'service': unit, 'reason': reason})
     return found

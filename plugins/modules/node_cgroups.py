@@ -111,6 +111,17 @@ options:
     description: kubelet's systemd unit, which gets the C(ExecStartPre=) drop-in and is ordered after the boot unit.
     type: str
     default: kubelet.service
+  lock_path:
+    description:
+      - The node lock. A run that writes holds it from the first read to the last write, so two runs on one
+        node (two operators, two controllers) do not interleave; the kernel releases it when its holder dies.
+        Check mode takes no lock.
+    type: path
+    default: /run/lock/kubenode-cgroups.lock
+  lock_timeout:
+    description: Seconds to wait for the node lock before failing with the holder's pid.
+    type: int
+    default: 300
   cgroup_driver:
     description:
       - The cgroup driver to apply with (and to plan for). V(auto) uses kubelet's configured
@@ -641,12 +652,12 @@ class CgroupfsDriver(NodeCgroups):
         self.installed_services()  # only looked up: the cgroupfs driver has no slice to place them in
         owned = [k for k, e in self.entries if self.systemd_running and _systemd_owned(e['cgroupfs_path'])]
         if owned:
+            paths = ', '.join(dict(self.entries)[k]['cgroupfs_path'] for k in owned)
             self.warnings.append(
                 '%s: systemd owns %s and resets its cpu, memory and pids values at every daemon-reload (and drops '
                 'controllers no unit asks for), so the reservation is lost until kubelet restarts (the boot script '
                 'puts it back then). Use the systemd cgroup driver, or a cgroup systemd does not own, such as '
-                '/system-reserved.' % (', '.join(owned), ', '.join(dict(self.entries)[k]['cgroupfs_path']
-                                                                     for k in owned)))
+                '/system-reserved.' % (', '.join(owned), paths))
         if self.layout['mode'] == 'v2' and self.systemd_running and not owned:
             self.warnings.append('systemd is PID 1 on this cgroup v2 host: "systemctl daemon-reload" removes '
                                  'controllers no unit needs from cgroup.subtree_control, so cgroupfs-driver cgroups '

@@ -18,7 +18,6 @@ import yaml
 from ansible.module_utils import basic
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
-from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_names import expand_slice
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
 
 from conftest import ModuleFail

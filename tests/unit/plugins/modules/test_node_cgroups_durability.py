@@ -126,8 +126,8 @@ def test_persistence_units_are_owned_checked_and_removed(run_module, tmp_path, m
     off = run_module(node_cgroups, cgroupfs_args(tree, persist=False))
     assert off['changed'] and not any(os.path.lexists(f) for f in files) and off['persistence'] is None
     run_module(node_cgroups, cgroupfs_args(tree))
-    removed = run_module(node_cgroups, cgroupfs_args(tree, state='absent', cgroups=['besteffort', 'burstable',
-                                                                                       'kubepods']))
+    tiers = ['besteffort', 'burstable', 'kubepods']
+    removed = run_module(node_cgroups, cgroupfs_args(tree, state='absent', cgroups=tiers))
     assert removed['changed'] and not any(os.path.lexists(f) for f in files)
 
 
@@ -206,4 +206,3 @@ def test_cgroupfs_driver_warns_about_a_reserved_cgroup_systemd_owns(run_module, 
         run_module(node_cgroups, cgroupfs_args(tree, system_reserved_cgroup='/system.slice'), check_mode=check_mode)
         assert any('systemd owns /system.slice' in w and '/system-reserved' in w for w in warnings)
         del warnings[:]
-
