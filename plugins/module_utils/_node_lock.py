@@ -46,7 +46,7 @@ class NodeLock(object):
                 if error.errno not in (errno.EAGAIN, errno.EACCES):
                     raise
             if time.time() >= deadline:
-                holder = os.pread(self.fd, 64, 0).decode('ascii', 'replace').strip() or 'unknown'
+                holder = self.holder()
                 os.close(self.fd)
                 self.fd = None
                 raise KubenodeError('another run holds the node lock (pid %s) and did not finish within %s s; '
@@ -56,6 +56,20 @@ class NodeLock(object):
         os.ftruncate(self.fd, 0)
         os.pwrite(self.fd, ('%d\n' % os.getpid()).encode('ascii'), 0)
         return self
+
+    def holder(self):
+        """The holder's pid: from the kernel's lock table (any flock holder), else what our runs write."""
+        inode = os.fstat(self.fd).st_ino
+        try:
+            with open('/proc/locks') as handle:
+                for line in handle:
+                    fields = line.split()
+                    # 1: FLOCK  ADVISORY  WRITE 4242 fd:01:1234 0 EOF
+                    if len(fields) >= 6 and fields[1] == 'FLOCK' and fields[5].split(':')[-1] == str(inode):
+                        return fields[4]
+        except (IOError, OSError):
+            pass
+        return os.pread(self.fd, 64, 0).decode('ascii', 'replace').strip() or 'unknown'
 
     def __exit__(self, *exc_info):
         if self.fd is not None:
