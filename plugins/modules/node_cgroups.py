@@ -411,11 +411,14 @@ class NodeCgroups(object):
         return targets
 
     def preflight(self):
-        """Refuse up front, before the first write, what would fail half-way: read-only or full targets."""
+        """Refuse up front, before the first write, what would fail half-way: read-only or full targets,
+        and a kernel plan that cannot be made (a controller the root does not offer)."""
         for option, directory in self.write_targets():
             problem = preflight.writable_directory_problem(directory, room=option != 'cgroupfs_path')
             if problem:
                 raise KubenodeError('%s: nothing was written' % problem, field=option, value=directory)
+        self.kernel_operations()
+        self.kernel_operations(boot=True)
 
     def present(self):
         self.preflight()

@@ -161,3 +161,24 @@ def test_the_audit_reports_a_pending_restart_instead_of_matches(run_module, tmp_
     assert [(d['item'], d['check']) for d in drift] == [('kubelet.service', 'restart pending')]
     tree.systemd.start_service('kubelet.service')
     assert run_module(node_drift_info, audit)['drift'] == []
+
+
+def test_a_fresh_v2_node_gets_the_controllers_before_their_files_are_checked(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    os.mkdir(tree.path('system'))  # made earlier, while the root enabled only memory and pids
+    assert not os.path.exists(tree.path('system', 'hugetlb.2MB.max'))
+    result = run_module(node_cgroups, node_args(tree, tmp_path, kubelet_config=None))
+    assert result['changed'] and tree.read('system', 'hugetlb.2MB.max') == '0'
+    assert tree.read('system', 'cpu.weight') == '20'
+
+
+def test_a_controller_the_kernel_does_not_offer_is_refused_before_any_write(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    with open(tree.path('cgroup.controllers'), 'w') as handle:
+        handle.write('cpuset cpu io memory pids\n')  # a kernel without hugetlb
+    os.mkdir(tree.path('system'))
+    before = snapshot(str(tmp_path))
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, node_args(tree, tmp_path))
+    assert 'has no hugetlb.2MB.max' in failure.value.result['msg'] and failure.value.result['applied'] == []
+    assert snapshot(str(tmp_path)) == before
