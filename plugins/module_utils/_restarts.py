@@ -19,20 +19,15 @@ __metaclass__ = type
 import os
 import time
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils._drift import parse_systemctl_show
+
 SHOW_PROPERTIES = 'Id,ActiveState,ExecMainStartTimestampMonotonic,ControlGroup'
 
 
 def read_units(systemctl, units):
     """{unit: fields} of `systemctl show`; systemctl(*args) -> (rc, out, err)."""
     rc, out, _err = systemctl('show', '--property=' + SHOW_PROPERTIES, *units)
-    units_shown = {}
-    if rc != 0:
-        return units_shown
-    for block in out.split('\n\n'):
-        fields = dict(line.split('=', 1) for line in block.strip().splitlines() if '=' in line)
-        if 'Id' in fields:
-            units_shown[fields['Id']] = fields
-    return units_shown
+    return parse_systemctl_show(out) if rc == 0 else {}
 
 
 def file_mtimes(paths):

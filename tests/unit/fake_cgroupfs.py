@@ -46,6 +46,17 @@ V1_FILES = {
 }
 
 
+def node_cgroups_args(tree, node_capacity, **extra):
+    """node_cgroups' options for the tests' usual node: both reserved cgroups enforced, on this fake root."""
+    base = {'capacity': dict(node_capacity), 'cgroup_driver': 'cgroupfs', 'cgroupfs_path': tree.root,
+            'proc_path': tree.proc, 'system_reserved': {'cpu': '500m', 'memory': '1Gi', 'pid': '1000'},
+            'kube_reserved': {'cpu': '250m', 'memory': '512Mi'}, 'system_reserved_cgroup': '/system',
+            'kube_reserved_cgroup': '/kube', 'enforce_node_allocatable': ['pods', 'system-reserved', 'kube-reserved']}
+    base.update(tree.node_paths())
+    base.update(extra)
+    return base
+
+
 def snapshot(root):
     """Every file under root with its content, but the node lock (taken by every run that writes)."""
     result = {}

@@ -21,7 +21,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
 
 from conftest import ModuleFail
-from fake_cgroupfs import FakeCgroupfs, snapshot
+from fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
 
 DATA = os.path.join(os.path.dirname(__file__), '..', '..', 'data')
 GI = 1024 ** 3
@@ -34,13 +34,7 @@ def tree(request, tmp_path, monkeypatch):
 
 
 def args(tree, **extra):
-    base = {'capacity': dict(CAPACITY), 'cgroup_driver': 'cgroupfs', 'cgroupfs_path': tree.root,
-            'proc_path': tree.proc, 'system_reserved': {'cpu': '500m', 'memory': '1Gi', 'pid': '1000'},
-            'kube_reserved': {'cpu': '250m', 'memory': '512Mi'}, 'system_reserved_cgroup': '/system',
-            'kube_reserved_cgroup': '/kube', 'enforce_node_allocatable': ['pods', 'system-reserved', 'kube-reserved']}
-    base.update(tree.node_paths())
-    base.update(extra)
-    return base
+    return node_cgroups_args(tree, CAPACITY, **extra)
 
 
 def file_in(tree, controller, relative, name):

@@ -18,20 +18,14 @@ from ansible.module_utils import basic
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_drift_info
 
-from fake_cgroupfs import FakeCgroupfs, snapshot
+from fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
 
 GI = 1024 ** 3
 CAPACITY = {'cpu': '4', 'memory': '16Gi', 'pid': '100000', 'hugepages-2Mi': '0'}
 
 
 def cgroupfs_args(tree, **extra):
-    base = {'capacity': dict(CAPACITY), 'cgroup_driver': 'cgroupfs', 'cgroupfs_path': tree.root,
-            'proc_path': tree.proc, 'system_reserved': {'cpu': '500m', 'memory': '1Gi', 'pid': '1000'},
-            'kube_reserved': {'cpu': '250m', 'memory': '512Mi'}, 'system_reserved_cgroup': '/system',
-            'kube_reserved_cgroup': '/kube', 'enforce_node_allocatable': ['pods', 'system-reserved', 'kube-reserved']}
-    base.update(tree.node_paths())
-    base.update(extra)
-    return base
+    return node_cgroups_args(tree, CAPACITY, **extra)
 
 
 def systemd_args(tree, **extra):
