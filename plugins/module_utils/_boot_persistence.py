@@ -35,7 +35,11 @@ _PRELUDE = r'''#!/bin/sh
 # cgroupfs forgets everything at reboot, so nothing here may assume an earlier run.
 set -u
 status=0
+# What kubelet validates at start (directories, cpusets, controllers) fails the script, and so
+# kubelet's ExecStartPre=; a value the kernel refuses is only reported: kubelet writes its own values
+# and is the judge of them.
 fail() { echo "kubenode-cgroups: $*" >&2; status=1; }
+warn() { echo "kubenode-cgroups: $*" >&2; }
 make_dir() { [ -d "$1" ] || mkdir "$1" || fail "cannot create $1"; }
 # A new v1 cpuset is empty and refuses tasks: give it its parent's CPUs and memory nodes.
 fill_cpuset() {
@@ -51,7 +55,7 @@ enable() {
     esac
   done
 }
-put() { echo "$2" > "$1" || fail "cannot write $2 to $1"; }
+put() { echo "$2" > "$1" || warn "cannot write $2 to $1"; }
 # Kernels before 5.7 have no hugetlb reservation files; libcontainer skips them too.
 put_if_present() { [ ! -e "$1" ] || put "$1" "$2"; }
 '''

@@ -77,12 +77,17 @@ def test_boot_script_enables_v2_controllers_and_reports_what_it_cannot_do(run_mo
     assert "enable %s 'cpu cpuset memory hugetlb pids'" % tree.root in script
     # Values go children first: at boot every limit starts at its maximum.
     assert script.index('/kubepods/burstable/cpu.weight') < script.index('/kubepods/cpu.weight')
-    # A step the kernel refuses fails the script (and so kubelet's ExecStartPre), naming it; the rest still runs.
+    # A value the kernel refuses is named but leaves kubelet free to start and judge its own values ...
     os.remove(tree.path('kube', 'memory.max'))
     os.mkdir(tree.path('kube', 'memory.max'))
     run = subprocess.run(['/bin/sh', paths['script']], capture_output=True, text=True, check=False)
-    assert run.returncode == 1 and 'cannot write' in run.stderr and '/kube/memory.max' in run.stderr
+    assert run.returncode == 0 and 'cannot write' in run.stderr and '/kube/memory.max' in run.stderr
     assert tree.read('kube', 'cpu.weight') == '10'
+    # ... while what kubelet validates at start (here, a controller) fails the script and so kubelet's start.
+    os.remove(tree.path('cgroup.subtree_control'))
+    subprocess.run(['mkdir', tree.path('cgroup.subtree_control')], check=True)  # a write the shell cannot make
+    run = subprocess.run(['/bin/sh', paths['script']], capture_output=True, text=True, check=False)
+    assert run.returncode == 1 and 'cannot enable' in run.stderr
 
 
 def test_a_boot_script_that_fails_fails_the_task(run_module, tmp_path, monkeypatch):
