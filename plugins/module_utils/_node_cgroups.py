@@ -6,8 +6,9 @@
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
-The planners read the live state through the thin helpers in _cgroupfs and return an ordered
-list of operations; the module executes them (or, in check mode, only reports them).
+The planners read the live state through a LiveState (the thin helpers in _cgroupfs; EMPTY_STATE for
+the boot script) and return an ordered list of operations; the module executes them (or, in check
+mode, only reports them).
 """
 
 from __future__ import absolute_import, division, print_function

@@ -367,6 +367,7 @@ class NodeCgroups(object):
         self.applied, self.changes, self.diffs, self.warnings = [], [], [], []
         self.services_changed, self.skipped_services = [], []
         self.persistence = None
+        self.boot_operations = None
 
     # Driver specifics -----------------------------------------------------------
     def path_for(self, entry):
@@ -417,8 +418,8 @@ class NodeCgroups(object):
             problem = preflight.writable_directory_problem(directory, room=option != 'cgroupfs_path')
             if problem:
                 raise KubenodeError('%s: nothing was written' % problem, field=option, value=directory)
-        self.kernel_operations()
-        self.kernel_operations(boot=True)
+        self.kernel_operations()  # planned again after systemd has started the slices, for the writes
+        self.boot_operations = self.kernel_operations(boot=True)
 
     def present(self):
         self.preflight()
@@ -471,7 +472,7 @@ class NodeCgroups(object):
             return False
         slices = [e['systemd_unit'] for _k, e in self.entries] if self.driver == 'systemd' else []
         wanted = {
-            files['script']: (boot.script(self.kernel_operations(boot=True), self.driver, self.layout['mode']), 0o755),
+            files['script']: (boot.script(self.boot_operations, self.driver, self.layout['mode']), 0o755),
             files['unit']: (boot.unit(files['script'], self.kubelet_unit(), slices), 0o644),
             files['kubelet_dropin']: (boot.kubelet_dropin(files['script']), 0o644),
         }
