@@ -360,6 +360,8 @@ def plan_node(params):
         'allocatable': report_list(allocatable),
         'allocatable_absolute': report_list(internal_absolute),
         'cgroups': cgroups,
+        # Where kubelet puts pods: kubepods under cgroupRoot, or cgroupRoot itself without cgroupsPerQOS.
+        'node_allocatable_root': names.describe(root_parts, driver),
         'fail_cgroup_v1_default': rules.fail_cgroup_v1_default,
     }
 

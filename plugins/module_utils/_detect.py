@@ -46,6 +46,24 @@ def memory_total(proc_path):
     return int(match.group(1)) * 1024
 
 
+def swap_total(proc_path):
+    """SwapTotal of meminfo in bytes (cAdvisor's MachineInfo.SwapCapacity); 0 without the line."""
+    match = re.search(r'^SwapTotal:\s+([0-9]+) kB', _read(os.path.join(proc_path, 'meminfo')), re.M)
+    return int(match.group(1)) * 1024 if match else 0
+
+
+def swap_controller(layout, cgroupfs_path, proc_path):
+    """kubelet's swapControllerAvailable: memory.swap.max in the caller's own v2 cgroup, or
+    memory.memsw.limit_in_bytes at the root of the v1 memory hierarchy."""
+    if layout['mode'] != 'v2':
+        memory = layout['v1_hierarchies'].get('memory')
+        return bool(memory) and os.path.exists(os.path.join(memory, 'memory.memsw.limit_in_bytes'))
+    match = re.search(r'^0::(/.*)$', _read(os.path.join(proc_path, 'self/cgroup')), re.M)
+    if not match:
+        return False
+    return os.path.exists(os.path.join(cgroupfs_path, match.group(1).lstrip('/'), 'memory.swap.max'))
+
+
 def hugepages(sys_path):
     """{"hugepages-2Mi": bytes} for every page size, including sizes with no pages."""
     base = os.path.join(sys_path, 'kernel/mm/hugepages')

@@ -32,6 +32,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 
 GUARANTEED, BURSTABLE, BESTEFFORT = 'Guaranteed', 'Burstable', 'BestEffort'
+NO_SWAP, LIMITED_SWAP = 'NoSwap', 'LimitedSwap'
+SWAP_BEHAVIORS = ('', NO_SWAP, LIMITED_SWAP)
 GUARANTEED_OOM_SCORE_ADJ = -997
 BESTEFFORT_OOM_SCORE_ADJ = 1000
 SYSTEM_CRITICAL_PRIORITY = 2000000000
@@ -74,6 +76,35 @@ def _container(data, field, init, api_defaults):
     return Container(data.get('name') or '', requests, limits, init and data.get('restartPolicy') == 'Always', init)
 
 
+def _validate_resources(requests, limits, field):
+    """ValidateResourceRequirements: no negative quantity, no request above its limit."""
+    for kind, values in (('requests', requests), ('limits', limits)):
+        for name, value in sorted(values.items()):
+            if value.sign() < 0:
+                raise KubenodeError('%s.%s[%s]: Invalid value: "%s": must be greater than or equal to 0'
+                                    % (field, kind, name, value), field='%s.%s.%s' % (field, kind, name), value=str(value))
+    for name, request in sorted(requests.items()):
+        limit = limits.get(name)
+        if limit is not None and request.cmp(limit) > 0:
+            raise KubenodeError('%s.requests: Invalid value: "%s": must be less than or equal to %s limit of %s'
+                                % (field, request, name, limit), field='%s.requests.%s' % (field, name),
+                                value=str(request))
+
+
+def _validate_like_the_api_server(pod, spec_field):
+    """What the API server refuses never reaches a node, so it gets no plan either."""
+    if not pod.containers:
+        raise KubenodeError('%s.containers: Required value' % spec_field, field=spec_field + '.containers', value=[])
+    for index, container in enumerate(pod.containers):
+        _validate_resources(container.requests, container.limits,
+                            '%s.containers[%d].resources' % (spec_field, index))
+    for index, container in enumerate(pod.init_containers):
+        _validate_resources(container.requests, container.limits,
+                            '%s.initContainers[%d].resources' % (spec_field, index))
+    if pod.has_pod_resources:
+        _validate_resources(pod.requests, pod.limits, spec_field + '.resources')
+
+
 def parse_pod(data, field, api_defaults=False):
     """A Pod (as kubectl get -o json gives it) or a bare PodSpec."""
     if not isinstance(data, dict):
@@ -100,6 +131,7 @@ def parse_pod(data, field, api_defaults=False):
         for name, value in pod.limits.items():
             if name in _POD_LEVEL_RESOURCES:
                 pod.requests.setdefault(name, value)
+    _validate_like_the_api_server(pod, spec_field)
     pod.priority_class_name = spec.get('priorityClassName') or ''
     priority = spec.get('priority')
     if priority is None:
@@ -261,8 +293,10 @@ class PodSettings(object):
                                 'or equal to 1.0' % factor, field='memory_throttling_factor', value=factor)
         self.memory_throttling_factor = float(factor)
         self.page_size = params.get('page_size') or 4096
-        if isinstance(self.page_size, bool) or not isinstance(self.page_size, int) or self.page_size <= 0:
-            raise KubenodeError('must be a positive number of bytes', field='page_size', value=self.page_size)
+        if isinstance(self.page_size, bool) or not isinstance(self.page_size, int) or self.page_size <= 0 \
+                or self.page_size & (self.page_size - 1):
+            raise KubenodeError('must be a memory page size: a power of two number of bytes, such as 4096',
+                                field='page_size', value=self.page_size)
         self.pod_pids_limit = params.get('pod_pids_limit')
         self.memory_capacity = _optional_bytes(params.get('memory_capacity'), 'memory_capacity')
         self.allocatable_memory = _optional_bytes(params.get('allocatable_memory'), 'allocatable_memory')
@@ -283,7 +317,46 @@ class PodSettings(object):
         if self.driver not in names.DRIVERS:
             raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroup_driver', value=self.driver)
         self.cgroup_root = params.get('cgroup_root') or '/'
+        if not self.cgroup_root.startswith('/') or '..' in self.cgroup_root.split('/'):
+            raise KubenodeError('must be an absolute cgroupfs path such as "/"', field='cgroup_root',
+                                value=self.cgroup_root)
         self.api_defaults = bool(params.get('api_defaults'))
+        self.cgroup_version = params.get('cgroup_version') or 'v2'
+        if self.cgroup_version not in ('v1', 'v2'):
+            raise KubenodeError('must be "v1" or "v2"', field='cgroup_version', value=self.cgroup_version)
+        self._swap_settings(params)
+
+    def _swap_settings(self, params):
+        """memorySwap.swapBehavior as kubelet validates it, and what the swap limit formula needs."""
+        rules = self.rules
+        if rules.node_swap_locked and self.gates.get('NodeSwap') is False:
+            raise KubenodeError('cannot set feature gate NodeSwap to false, feature is locked to true',
+                                field='feature_gates.NodeSwap', value=False)
+        self.node_swap = self.gates.get('NodeSwap', rules.node_swap_default)
+        behavior = params.get('swap_behavior') or ''
+        if behavior and not self.node_swap:
+            raise KubenodeError('invalid configuration: memorySwap.swapBehavior cannot be set when NodeSwap feature '
+                                'flag is disabled', field='swap_behavior', value=behavior)
+        if behavior not in SWAP_BEHAVIORS:
+            raise KubenodeError('invalid configuration: memorySwap.swapBehavior "%s" must be one of: "", "LimitedSwap" '
+                                'or "NoSwap"' % behavior, field='swap_behavior', value=behavior)
+        if self.node_swap and not rules.has_no_swap_behavior:
+            # Before 1.30 an empty swapBehavior meant LimitedSwap and UnlimitedSwap existed: other rules.
+            raise KubenodeError('NodeSwap is modelled from kubelet 1.30 (NoSwap, and LimitedSwap in proportion to the '
+                                'memory request); kubelet %s had other swap rules' % rules.version,
+                                field='feature_gates.NodeSwap', value=True)
+        self.swap_behavior = behavior or NO_SWAP
+        self.swap_controller = params.get('swap_controller')
+        self.swap_controller = True if self.swap_controller is None else bool(self.swap_controller)
+        self.swap_capacity = _optional_bytes(params.get('swap_capacity'), 'swap_capacity')
+        if self.swap_behavior == LIMITED_SWAP and self.cgroup_version == 'v2' and self.swap_controller:
+            if self.swap_capacity is None:
+                raise KubenodeError('LimitedSwap gives each Burstable container a share of the swap space: give '
+                                    'swap_capacity (SwapTotal of /proc/meminfo, as cgroup_info reports it)',
+                                    field='swap_capacity', value=None)
+            if self.memory_capacity is None:
+                raise KubenodeError('LimitedSwap divides the swap space by the node memory capacity: give '
+                                    'memory_capacity', field='memory_capacity', value=None)
 
     def memory_protection(self, qos, request):
         """(memory.min, memory.low) MemoryQoS writes for a request, by kubelet version and policy."""
@@ -352,13 +425,16 @@ def resource_config_for_pod(pod, settings, enforce_cpu_limits=None):
     return qos, requests, config
 
 
-def is_node_critical(pod):
-    """types.IsNodeCriticalPod: critical (static, mirror or priority) and system-node-critical."""
+def is_critical(pod):
+    """types.IsCriticalPod: a static or mirror pod, or priority at least system-cluster-critical."""
     source = pod.annotations.get('kubernetes.io/config.source')
     static = source is not None and source != 'api'
-    mirror = 'kubernetes.io/config.mirror' in pod.annotations
-    critical = static or mirror or pod.priority >= SYSTEM_CRITICAL_PRIORITY
-    return critical and pod.priority_class_name == 'system-node-critical'
+    return static or 'kubernetes.io/config.mirror' in pod.annotations or pod.priority >= SYSTEM_CRITICAL_PRIORITY
+
+
+def is_node_critical(pod):
+    """types.IsNodeCriticalPod: critical (static, mirror or priority) and system-node-critical."""
+    return is_critical(pod) and pod.priority_class_name == 'system-node-critical'
 
 
 def _memory_request(container):
@@ -423,6 +499,45 @@ def memory_high(request, limit, settings):
     return high if high > request else None
 
 
+def container_swap_behavior(pod, container, qos, settings):
+    """GetContainerSwapBehavior: LimitedSwap only for a Burstable, non-critical container on cgroup v2."""
+    if settings.swap_behavior != LIMITED_SWAP or not settings.node_swap or not settings.swap_controller:
+        return NO_SWAP
+    if settings.cgroup_version != 'v2':
+        return NO_SWAP
+    if settings.rules.critical_pods_never_swap and is_critical(pod):
+        return NO_SWAP
+    request = container.requests.get('memory')
+    limit = container.limits.get('memory')
+    request_bytes = request.value() if request is not None else 0
+    limit_bytes = limit.value() if limit is not None else 0
+    no_memory = request_bytes == 0 and limit_bytes == 0
+    if qos != BURSTABLE or no_memory or request_bytes == limit_bytes:
+        return NO_SWAP
+    return LIMITED_SWAP
+
+
+def container_swap(pod, container, qos, settings, memory_limit):
+    """configureContainerSwapResources: (behaviour, memory.swap.max on v2, memsw limit on v1).
+
+    Nothing is written without the swap controller (kubelet checks memory.swap.max in its own cgroup
+    on v2, memory.memsw.limit_in_bytes on v1), nor by kubelet releases before 1.30 (not modelled).
+    """
+    if not settings.swap_controller or not settings.rules.has_no_swap_behavior:
+        return None, None, None
+    behavior = container_swap_behavior(pod, container, qos, settings)
+    if settings.cgroup_version == 'v1':
+        # memsw = memory limit: no swap above the limit (the kernel ignores it without a limit).
+        return behavior, None, memory_limit or None
+    if behavior == NO_SWAP:
+        return behavior, 0, None
+    request = _memory_request(container)
+    capacity = settings.memory_capacity
+    if capacity <= 0 or request > capacity:
+        return NO_SWAP, 0, None  # calcSwapForBurstablePods refuses; kubelet falls back to no swap
+    return behavior, int(float(request) / float(capacity) * float(settings.swap_capacity)), None
+
+
 def container_values(pod, container, qos, settings):
     """What kubelet sends over CRI for a container (the runtime writes it) plus oom_score_adj."""
     cpu_request = container.requests.get('cpu')
@@ -454,6 +569,8 @@ def container_values(pod, container, qos, settings):
     values['memory_low'] = memory_low
     values['memory_high'] = memory_high(request_bytes, limit_bytes, settings) if settings.memory_qos else None
     values['oom_score_adj'] = oom_score_adj(pod, container, settings.memory_capacity, qos, settings.pod_level)
+    values['swap_behavior'], values['memory_swap_max'], values['memory_memsw_limit'] = container_swap(
+        pod, container, qos, settings, limit_bytes)
     return values
 
 

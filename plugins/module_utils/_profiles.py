@@ -15,7 +15,8 @@ so that kubelet receives integer quantity strings:
   memory floored to whole MiB.
 - AKS CPU: the published table for 1, 2, 4, 8, 16, 32 and 64 cores; 3 cores takes 120m
   (between 2 and 4), other counts from 4 up follow the table's line 140m + 10m per core
-  above 4 (an extrapolation: AKS publishes no other values).
+  above 4 (an extrapolation: AKS publishes no other values). A fractional core count is
+  refused: kubelet's capacity is a count of logical CPUs, and AKS has no rule for a part of one.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -84,6 +85,10 @@ def profile_reservation(profile, capacity, max_pods, field='profile'):
             raise KubenodeError('profile "%s" needs the node capacity of %s' % (profile, resource),
                                 field='capacity.%s' % resource)
     cpu_milli, memory_bytes = capacity['cpu'], capacity['memory']
+    if profile in ('aks', 'aks-legacy') and cpu_milli % 1000:
+        # kubelet's CPU capacity is a count of logical CPUs, and AKS publishes its CPU tiers by whole core.
+        raise KubenodeError('profile "%s" sizes CPU by whole cores, as kubelet counts them: give a whole number of '
+                            'cores' % profile, field='capacity.cpu', value='%dm' % cpu_milli)
     if profile == 'gke':
         kube = {'cpu': '%dm' % tiered_cpu_millicores(cpu_milli), 'memory': '%dMi' % tiered_memory_mib(memory_bytes)}
         return kube, {'memory.available': '100Mi'}

@@ -43,6 +43,12 @@ class KubeletRules(object):
         self.fail_cgroup_v1_default = minor >= 35
         # memoryReservationPolicy (None | TieredReservation) from 1.36.
         self.has_memory_reservation_policy = minor >= 36
+        # NodeSwap: beta and on by default with NoSwap as the default behaviour from 1.30, GA (locked) from 1.34.
+        self.has_no_swap_behavior = minor >= 30
+        self.node_swap_default = minor >= 30
+        self.node_swap_locked = minor >= 34
+        # PR #125277: containers of critical pods never get swap.
+        self.critical_pods_never_swap = minor >= 31
         self.known_enforcement_keys = ['pods', 'system-reserved', 'kube-reserved', 'none']
         if self.has_compressible_enforcement:
             self.known_enforcement_keys = ['pods', 'system-reserved', 'system-reserved-compressible',
@@ -59,6 +65,10 @@ def kubelet_rules(version=None, field='kubelet_version'):
                             field=field, value=version)
     minor = int(match.group(1))
     if not OLDEST_MINOR <= minor <= NEWEST_MINOR:
-        raise KubenodeError('kubelet 1.%d is not supported; supported releases are 1.%d to 1.%d'
-                            % (minor, OLDEST_MINOR, NEWEST_MINOR), field=field, value=version)
+        hint = ''
+        if isinstance(version, float) or (OLDEST_MINOR <= minor * 10 <= NEWEST_MINOR and match.group(1) == str(minor)):
+            # YAML reads an unquoted 1.30 as the number 1.3.
+            hint = ' (an unquoted 1.%d0 in YAML is the number 1.%d: quote it, "1.%d0")' % (minor, minor, minor)
+        raise KubenodeError('kubelet 1.%d is not supported; supported releases are 1.%d to 1.%d%s'
+                            % (minor, OLDEST_MINOR, NEWEST_MINOR, hint), field=field, value=version)
     return KubeletRules(minor)

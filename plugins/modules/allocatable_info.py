@@ -141,6 +141,15 @@ cgroups:
       v2_files: {cpu.weight: "385", memory.max: "10580131840"}
       systemd_properties: {v2: {CPUWeight: "385", MemoryMax: "10580131840"}}
       enforced: true
+node_allocatable_root:
+  description:
+    - The cgroup kubelet puts pods under - C(kubepods) below C(cgroup_root) with C(cgroups_per_qos), or
+      C(cgroup_root) itself (C(/) by default) without it, when C(cgroups) has no C(kubepods). Same keys as a
+      C(cgroups) entry's names - C(name), C(cgroupfs_path), C(systemd_path), C(systemd_unit), C(path).
+  returned: success
+  type: dict
+  sample: {name: [kubepods], cgroupfs_path: /kubepods, systemd_path: /kubepods.slice, systemd_unit: kubepods.slice,
+           path: /kubepods.slice}
 fail_cgroup_v1_default:
   description: Whether this kubelet release refuses cgroup v1 hosts by default (C(failCgroupV1)).
   returned: success

@@ -103,6 +103,16 @@ cgroups:
   returned: always
   type: dict
   sample: {kubepods: {path: /kubepods.slice, exists: true, resources: {cpu_weight: 385, memory: max}}}
+swap:
+  description:
+    - The node's swap space in bytes (C(capacity), C(SwapTotal) of C(meminfo), as cAdvisor reports it to kubelet)
+      and whether the kernel accounts swap per cgroup (C(controller), kubelet's own test - C(memory.swap.max) in
+      this process's v2 cgroup, C(memory.memsw.limit_in_bytes) at the v1 memory root). Both are what
+      C(kubenode.cgroups.pod_cgroup_info) needs for swap limits. Null when C(proc_path) has no C(meminfo) or
+      C(self/cgroup).
+  returned: success
+  type: dict
+  sample: {capacity: "2147483648", controller: true}
 """
 
 import os
@@ -112,6 +122,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _detect as detect
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
     runtime_files_argument_spec, detect_drivers, effective_driver, pid1_is_systemd)
@@ -159,12 +170,19 @@ def main():
             rc, out, _err = module.run_command([systemctl, '--version'])
             match = re.match(r'systemd ([0-9]+)', out or '')
             systemd['version'] = int(match.group(1)) if rc == 0 and match else None
+    swap = {'capacity': None, 'controller': None}
+    try:
+        swap['capacity'] = str(detect.swap_total(params['proc_path']))
+        swap['controller'] = detect.swap_controller(layout, root, params['proc_path'])
+    except (IOError, OSError):
+        pass  # a partial /proc (a fake root): reported as unknown
     v2 = {}
     if layout['mode'] == 'v2':
         v2 = {'available': (fs.read_file(os.path.join(root, 'cgroup.controllers')) or '').split(),
               'enabled': (fs.read_file(os.path.join(root, 'cgroup.subtree_control')) or '').split()}
     module.exit_json(changed=False, cgroup_mode=layout['mode'], v1_hierarchies=layout['v1_hierarchies'],
-                     v2_controllers=v2, systemd=systemd, drivers=drivers, cgroup_driver=driver, cgroups=cgroups)
+                     v2_controllers=v2, systemd=systemd, drivers=drivers, cgroup_driver=driver, cgroups=cgroups,
+                     swap=swap)
 
 
 if __name__ == '__main__':

@@ -104,6 +104,33 @@ options:
     description: The kubelet release whose rules apply (1.22 to 1.36).
     type: str
     default: '1.36'
+  cgroup_version:
+    description:
+      - The node's cgroup version (C(v1) for a hybrid host too). Swap limits differ - C(memory.swap.max) on
+        v2, C(memory.memsw.limit_in_bytes) on v1, where LimitedSwap does not exist.
+    type: str
+    choices: [v1, v2]
+    default: v2
+  swap_behavior:
+    description:
+      - KubeletConfiguration C(memorySwap.swapBehavior) (NodeSwap). Empty means C(NoSwap).
+      - With C(LimitedSwap), a Burstable container that is not in a critical pod and whose memory request differs
+        from its limit gets C(request / memory_capacity * swap_capacity) bytes of swap; every other container 0.
+      - Validated as kubelet validates it; NodeSwap is modelled from kubelet 1.30.
+    type: str
+    default: ''
+  swap_capacity:
+    description:
+      - The node's swap space (C(SwapTotal) of C(/proc/meminfo), which C(kubenode.cgroups.cgroup_info) reports as
+        C(swap.capacity)). Needed by C(LimitedSwap) on cgroup v2.
+    type: str
+  swap_controller:
+    description:
+      - Whether the kernel accounts swap for cgroups (C(memory.swap.max) in kubelet's own cgroup on v2,
+        C(memory.memsw.limit_in_bytes) on v1; C(kubenode.cgroups.cgroup_info) reports it as C(swap.controller)).
+        Without it kubelet writes no swap limit at all.
+    type: bool
+    default: true
 notes:
   - Pod cgroup paths are returned only for pods with C(metadata.uid).
   - C(cpu_quota) 0 means no quota; -1 means quota disabled (C(cpu_cfs_quota=false)).
@@ -135,6 +162,18 @@ EXAMPLES = r"""
     memory_capacity: 16Gi
     feature_gates: {MemoryQoS: true}
     kubelet_version: "1.35"
+
+- name: Read the node's swap space
+  kubenode.cgroups.cgroup_info:
+  register: live
+
+- name: Swap limits on a LimitedSwap node
+  kubenode.cgroups.pod_cgroup_info:
+    pods: "{{ (node_pods.stdout | from_json)['items'] }}"
+    memory_capacity: 64Gi
+    swap_behavior: LimitedSwap
+    swap_capacity: "{{ live.swap.capacity }}"
+    swap_controller: "{{ live.swap.controller }}"
 """
 
 RETURN = r"""
@@ -145,7 +184,11 @@ pods:
       C(v2_files), C(systemd_properties) and C(containers).
     - Each container has C(name), C(init), C(sidecar), C(cpu_shares), C(cpu_weight) (C(kubelet)
       and C(oci)), C(cpu_quota), C(cpu_period), C(memory_limit), C(memory_min), C(memory_low),
-      C(memory_high) and C(oom_score_adj).
+      C(memory_high), C(oom_score_adj), C(swap_behavior) (C(NoSwap) or C(LimitedSwap), as kubelet decides it for
+      this container), C(memory_swap_max) (cgroup v2 C(memory.swap.max) in bytes, also the runtime's systemd
+      C(MemorySwapMax)) and C(memory_memsw_limit) (cgroup v1 C(memory.memsw.limit_in_bytes) - the memory limit,
+      so no swap above it). Swap values are null when kubelet writes none (no swap controller, kubelet
+      before 1.30, or no memory limit on v1).
   returned: success
   type: list
   elements: dict
@@ -153,7 +196,8 @@ pods:
     - qos_class: Burstable
       resources: {cpu_shares: 102, cpu_quota: 20000, cpu_period: 100000, memory: 209715200}
       containers:
-        - {name: app, cpu_shares: 102, cpu_weight: {kubelet: 4, oci: 17}, oom_score_adj: 994}
+        - {name: app, cpu_shares: 102, cpu_weight: {kubelet: 4, oci: 17}, oom_score_adj: 994,
+           swap_behavior: LimitedSwap, memory_swap_max: 107374182, memory_memsw_limit: null}
 qos:
   description: The C(kubepods), C(burstable) and C(besteffort) values that all the given pods imply.
   returned: success
@@ -190,6 +234,10 @@ def main():
             page_size=dict(type='int', default=4096),
             pod_pids_limit=dict(type='int'),
             kubelet_version=dict(type='str', default='1.36'),
+            cgroup_version=dict(type='str', choices=['v1', 'v2'], default='v2'),
+            swap_behavior=dict(type='str', default=''),
+            swap_capacity=dict(type='str'),
+            swap_controller=dict(type='bool', default=True),
         ),
         supports_check_mode=True,
     )

@@ -184,6 +184,10 @@ def test_profile_values_yield_to_explicit_ones(run_module):
     ({'profile': 'gcp'}, ['profile', 'gcp']),
     ({'profile': 'eks'}, ['max_pods', 'profile "eks"']),
     ({'profile': 'aks', 'max_pods': 0}, ['max_pods', 'positive integer']),
+    ({'profile': 'aks', 'max_pods': 30, 'capacity': {'cpu': '2500m', 'memory': '8Gi'}},
+     ['capacity.cpu', 'whole cores', '"2500m"']),
+    ({'profile': 'aks-legacy', 'capacity': {'cpu': '1.5', 'memory': '8Gi'}}, ['capacity.cpu', 'whole cores']),
+    ({'kubelet_version': '1.3'}, ['kubelet_version', 'quote it, "1.30"']),
     ({'kubelet_version': '1.40'}, ['kubelet_version', 'not supported', '"1.40"']),
     ({'kubelet_version': 'latest'}, ['kubelet_version', '"latest"']),
     ({'merge_default_eviction_settings': True, 'kubelet_version': '1.32'}, ['mergeDefaultEvictionSettings']),
@@ -214,6 +218,12 @@ def test_kubelet_1_31_messages(run_module):
     assert 'Valid options are "pods", "system-reserved", "kube-reserved", or "none"' in failure.value.result['msg']
     result = plan(run_module, kubelet_version='1.31', cgroups_per_qos=False, enforce_node_allocatable=['none'])
     assert 'burstable' not in result['cgroups']
+    # Without QoS cgroups kubelet's root for pods is cgroupRoot itself ("/" unless set).
+    assert result['node_allocatable_root']['cgroupfs_path'] == '/'
+    result = plan(run_module, kubelet_version='1.31', cgroups_per_qos=False, enforce_node_allocatable=['none'],
+                  cgroup_root='/pods')
+    assert result['node_allocatable_root']['cgroupfs_path'] == '/pods' and 'kubepods' in result['cgroups']
+    assert plan(run_module)['node_allocatable_root']['cgroupfs_path'] == '/kubepods'
     with pytest.raises(ModuleFail):
         plan(run_module, kubelet_version='1.30', cgroups_per_qos=False, enforce_node_allocatable=['none'])
 

@@ -101,3 +101,23 @@ def test_unknown_mount_is_a_clear_error(run_module, tmp_path, monkeypatch, no_sy
         run_module(cgroup_info, dict(configs(tmp_path), cgroupfs_path=str(tmp_path / 'elsewhere'),
                                      proc_path=tree.proc))
     assert 'cgroupfs_path' in failure.value.result['msg']
+
+
+@pytest.mark.parametrize('mode', ['v2', 'v1'])
+def test_reports_the_swap_space_and_the_swap_controller_as_kubelet_tests_it(run_module, tmp_path, monkeypatch, mode,
+                                                                            no_systemctl):
+    tree = FakeCgroupfs(tmp_path, mode, monkeypatch)
+    args = dict(configs(tmp_path), cgroupfs_path=tree.root, proc_path=tree.proc)
+    # A partial /proc (no meminfo): unknown, not a failure.
+    assert run_module(cgroup_info, args)['swap'] == {'capacity': None, 'controller': None}
+    (tmp_path / 'proc/meminfo').write_text('MemTotal:       16384000 kB\nSwapTotal:       2097148 kB\n')
+    (tmp_path / 'proc/self/cgroup').write_text('0::/user.slice/session-1.scope\n' if mode == 'v2'
+                                               else '4:memory:/user.slice\n0::/user.slice/session-1.scope\n')
+    assert run_module(cgroup_info, args)['swap'] == {'capacity': str(2097148 * 1024), 'controller': False}
+    if mode == 'v2':
+        own = tmp_path / 'sys/fs/cgroup/user.slice/session-1.scope'
+        own.mkdir(parents=True)
+        (own / 'memory.swap.max').write_text('max\n')
+    else:
+        (tmp_path / 'sys/fs/cgroup/memory/memory.memsw.limit_in_bytes').write_text('9223372036854771712\n')
+    assert run_module(cgroup_info, args)['swap']['controller'] is True

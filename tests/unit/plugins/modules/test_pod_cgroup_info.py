@@ -134,3 +134,101 @@ def test_bad_input(run_module, args, fragments):
         run_module(pod_cgroup_info, args)
     for fragment in fragments:
         assert fragment in failure.value.result['msg']
+
+
+def swap_of(result):
+    return [(c['name'], c['swap_behavior'], c['memory_swap_max'], c['memory_memsw_limit'])
+            for pod in result['pods'] for c in pod['containers']]
+
+
+def test_limited_swap_goes_to_burstable_containers_in_proportion_to_their_request(run_module):
+    burstable = {'containers': [container('half', {'memory': '4Gi'}, {'memory': '6Gi'}),
+                                container('request-only', {'memory': '1Gi'}),
+                                container('no-memory', {'cpu': '100m'}),
+                                container('equal', {'memory': '1Gi'}, {'memory': '1Gi'})]}
+    guaranteed = {'containers': [container('g', {'cpu': '1', 'memory': '1Gi'}, {'cpu': '1', 'memory': '1Gi'})]}
+    besteffort = {'containers': [container('be')]}
+    result = run(run_module, [burstable, guaranteed, besteffort], swap_behavior='LimitedSwap', swap_capacity='3Gi')
+    # calcSwapForBurstablePods: int64(request / capacity * swap): 4Gi/8Gi * 3Gi, 1Gi/8Gi * 3Gi.
+    assert swap_of(result) == [
+        ('half', 'LimitedSwap', 3 * GI // 2, None),
+        ('request-only', 'LimitedSwap', 3 * GI // 8, None),
+        ('no-memory', 'NoSwap', 0, None),
+        ('equal', 'NoSwap', 0, None),
+        ('g', 'NoSwap', 0, None),
+        ('be', 'NoSwap', 0, None)]
+
+
+def test_limited_swap_truncates_like_go(run_module):
+    pod = {'containers': [container('odd', {'memory': '1000'}, {'memory': '2Gi'})]}
+    result = run(run_module, [pod], memory_capacity='3', swap_behavior='LimitedSwap', swap_capacity='7',
+                 api_defaults=False)
+    # A request above the node's memory: kubelet refuses the formula and gives no swap.
+    assert swap_of(result) == [('odd', 'NoSwap', 0, None)]
+    result = run(run_module, [pod], memory_capacity='3000', swap_behavior='LimitedSwap', swap_capacity='8')
+    assert swap_of(result)[0][2] == 2  # int64(1000 / 3000 * 8) = int64(2.666...), not rounded
+
+
+@pytest.mark.parametrize('version, swaps', [('1.30', True), ('1.31', False), ('1.36', False)])
+def test_critical_pods_never_swap_from_1_31(run_module, version, swaps):
+    pod = {'priorityClassName': 'system-cluster-critical',
+           'containers': [container('app', {'memory': '1Gi'}, {'memory': '2Gi'})]}
+    result = run(run_module, [pod], swap_behavior='LimitedSwap', swap_capacity='8Gi', kubelet_version=version)
+    assert swap_of(result) == [('app', 'LimitedSwap', GI, None) if swaps else ('app', 'NoSwap', 0, None)]
+
+
+def test_no_swap_by_default_and_memsw_on_v1(run_module):
+    pod = {'containers': [container('limited', {'memory': '1Gi'}, {'memory': '2Gi'}), container('unlimited')]}
+    assert swap_of(run(run_module, [pod])) == [('limited', 'NoSwap', 0, None), ('unlimited', 'NoSwap', 0, None)]
+    # cgroup v1: memsw equals the memory limit (no swap above it), ignored without a limit; LimitedSwap is v2 only.
+    v1 = run(run_module, [pod], cgroup_version='v1', swap_behavior='LimitedSwap', swap_capacity='1Gi')
+    assert swap_of(v1) == [('limited', 'NoSwap', None, 2 * GI), ('unlimited', 'NoSwap', None, None)]
+
+
+def test_no_swap_limit_without_the_swap_controller_or_before_1_30(run_module):
+    pod = {'containers': [container('app', {'memory': '1Gi'}, {'memory': '2Gi'})]}
+    assert swap_of(run(run_module, [pod], swap_controller=False)) == [('app', None, None, None)]
+    assert swap_of(run(run_module, [pod], kubelet_version='1.29')) == [('app', None, None, None)]
+
+
+@pytest.mark.parametrize('args, message', [
+    ({'swap_behavior': 'UnlimitedSwap'},
+     'memorySwap.swapBehavior "UnlimitedSwap" must be one of: "", "LimitedSwap" or "NoSwap"'),
+    ({'swap_behavior': 'LimitedSwap', 'kubelet_version': '1.33', 'feature_gates': {'NodeSwap': False}},
+     'memorySwap.swapBehavior cannot be set when NodeSwap feature flag is disabled'),
+    ({'feature_gates': {'NodeSwap': False}}, 'cannot set feature gate NodeSwap to false, feature is locked to true'),
+    ({'swap_behavior': 'LimitedSwap'}, 'swap_capacity'),
+    ({'swap_behavior': 'LimitedSwap', 'kubelet_version': '1.29', 'feature_gates': {'NodeSwap': True}},
+     'NodeSwap is modelled from kubelet 1.30'),
+])
+def test_swap_settings_kubelet_refuses_are_refused(run_module, args, message):
+    pod = {'containers': [container('app', {'memory': '1Gi'})]}
+    with pytest.raises(ModuleFail) as failure:
+        run(run_module, [pod], **args)
+    assert message in failure.value.result['msg']
+
+
+@pytest.mark.parametrize('pods, args, message', [
+    ([{'containers': [container('app', {'cpu': '-100m'})]}], {},
+     'containers[0].resources.requests[cpu]: Invalid value: "-100m": must be greater than or equal to 0'),
+    ([{'containers': [container('app', {'memory': '2Gi'}, {'memory': '1Gi'})]}], {},
+     'containers[0].resources.requests: Invalid value: "2Gi": must be less than or equal to memory limit of 1Gi'),
+    ([{'initContainers': [container('init', None, {'cpu': '-1'})], 'containers': [container('app')]}], {},
+     'initContainers[0].resources.limits[cpu]: Invalid value: "-1"'),
+    ([{'metadata': {'name': 'empty'}, 'spec': {'containers': []}}], {}, 'pods[0].spec.containers: Required value'),
+    ([{'containers': [container('app')]}], {'page_size': 3000}, 'power of two'),
+    ([{'containers': [container('app')]}], {'cgroup_root': '/../x'}, 'must be an absolute cgroupfs path'),
+])
+def test_input_the_api_server_or_kubelet_refuses_gets_no_plan(run_module, pods, args, message):
+    with pytest.raises(ModuleFail) as failure:
+        run(run_module, pods, **args)
+    assert message in failure.value.result['msg']
+
+
+@pytest.mark.parametrize('version, hinted', [('1.3', True), (1.3, True), ('1.2', False), ('1.4', False)])
+def test_an_unquoted_kubelet_version_gets_a_hint(run_module, version, hinted):
+    with pytest.raises(ModuleFail) as failure:
+        run(run_module, [{'containers': [container('app')]}], kubelet_version=version)
+    message = failure.value.result['msg']
+    assert 'is not supported' in message
+    assert ('quote it, "1.30"' in message) == hinted
