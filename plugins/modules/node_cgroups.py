@@ -830,9 +830,27 @@ def _systemd_owned(cgroup_path):
     return any(part in ops.SYSTEMD_SHIPPED_SLICES for part in cgroup_path.strip('/').split('/'))
 
 
+# Large enough that no valid reservation exceeds it: options are checked before the host is read.
+_NOMINAL_CAPACITY = {'cpu': '1024', 'memory': '64Ti', 'ephemeral-storage': '1Pi', 'pid': '4194304'}
+
+
+def validate_options(params):
+    """Plan once without the host, so that a bad option fails with its own message, not a host read error."""
+    if params['plan'] is not None:
+        return
+    nominal = dict(params, capacity=params['capacity'] or _NOMINAL_CAPACITY,
+                   cgroup_driver='cgroupfs' if params['cgroup_driver'] == 'auto' else params['cgroup_driver'])
+    try:
+        plan_node(nominal)
+    except KubenodeError as error:
+        if params['capacity'] is not None or not str(error.field or '').startswith('capacity'):
+            raise
+
+
 def resolve(module):
     """The driver executor for this node: its layout, driver, plan and managed entries."""
     params = module.params
+    validate_options(params)
     layout = fs.detect_layout(params['proc_path'], params['cgroupfs_path'])
     driver = params['cgroup_driver']
     if driver == 'auto':

@@ -182,3 +182,17 @@ def test_a_controller_the_kernel_does_not_offer_is_refused_before_any_write(run_
         run_module(node_cgroups, node_args(tree, tmp_path))
     assert 'has no hugetlb.2MB.max' in failure.value.result['msg'] and failure.value.result['applied'] == []
     assert snapshot(str(tmp_path)) == before
+
+
+@pytest.mark.parametrize('capacity', [None, {'cpu': '4', 'memory': '8Gi'}])
+def test_a_bad_option_is_named_before_the_host_is_read(run_module, tmp_path, capacity):
+    args = {'kube_reserved': {'cpu': 'lots'}, 'cgroupfs_path': str(tmp_path / 'no-cgroupfs'),
+            'proc_path': str(tmp_path / 'no-proc'), 'sys_path': str(tmp_path / 'no-sys'),
+            'systemd_unit_dir': str(tmp_path / 'units'), 'lock_path': str(tmp_path / 'lock')}
+    if capacity:
+        args['capacity'] = capacity
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, args)
+    message = failure.value.result['msg']
+    assert 'kube_reserved.cpu' in message and '"lots"' in message and 'mountinfo' not in message
+    assert not (tmp_path / 'units').exists()
