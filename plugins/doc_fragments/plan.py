@@ -85,6 +85,13 @@ options:
       - KubeletConfiguration C(kubeReservedCgroup), for example C(/kube.slice) or
         C(/kube.slice/kube-reserved.slice).
     type: str
+  keep_reserved_out_of_swap:
+    description:
+      - Keep the system and kube reserved cgroups (when named) out of swap on cgroup v2 - C(memory.swap.max) 0, the
+        systemd property C(MemorySwapMax=0) - as the Kubernetes swap documentation advises for a node with
+        C(LimitedSwap). Not a kubelet setting - kubelet never writes it. Needs the kernel's swap accounting.
+    type: bool
+    default: false
   qos_reserved:
     description:
       - KubeletConfiguration C(qosReserved), for example C(memory) to C(50%). Needs the

@@ -15,12 +15,14 @@ class ModuleDocFragment(object):
 options:
   containerd_config_path:
     description:
-      - containerd's configuration, read for its cgroup driver (C(SystemdCgroup), config versions 2 and 3).
+      - containerd's configuration, read for its cgroup driver (C(SystemdCgroup), config versions 2 and 3) and its
+        default runtime's OCI binary (C(default_runtime_name), C(BinaryName)).
     type: path
     default: /etc/containerd/config.toml
   crio_config_paths:
     description:
-      - CRI-O configuration files and drop-in globs, read for its cgroup driver; later files win.
+      - CRI-O configuration files and drop-in globs, read for its cgroup driver and its default runtime
+        (C(default_runtime), C(runtime_path)); later files win.
     type: list
     elements: path
     default: [/etc/crio/crio.conf, /etc/crio/crio.conf.d/*.conf]

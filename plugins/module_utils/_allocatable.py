@@ -341,7 +341,8 @@ def plan_node(params):
     if cgroups_per_qos:
         cgroups.update(qos_tiers(root_parts, driver, page_sizes, absolute, memory_qos, policy, qos_reserved))
     for scope, cgroup_name, reserved in (('system', system_cgroup, system), ('kube', kube_cgroup, kube)):
-        entry = _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy)
+        entry = _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy,
+                                 bool(params.get('keep_reserved_out_of_swap')))
         if entry is not None:
             cgroups['%s_reserved' % scope] = entry
 
@@ -400,7 +401,8 @@ def qos_tiers(root_parts, driver, page_sizes, absolute, memory_qos, policy, qos_
     }
 
 
-def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy):
+def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy,
+                     out_of_swap=False):
     full, compressible = '%s-reserved' % scope, '%s-reserved-compressible' % scope
     enforced = full in enforce or compressible in enforce
     if not cgroup_name:
@@ -411,6 +413,9 @@ def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, 
         config = cgroup_config(reserved, compressible_only=compressible in enforce)
         if 'memory' in config and memory_qos and policy in (None, 'TieredReservation'):
             config['memory_min'] = config['memory']
+    if out_of_swap:
+        # Ours, not kubelet's: the system and kube daemons never swap (cgroup v2, MemorySwapMax=0).
+        config['memory_swap_max'] = 0
     return cgroup_entry(parts, driver, config, page_sizes if enforced else [], enforced=enforced,
                         enforcement=full if full in enforce else (compressible if enforced else None),
                         configured_name=cgroup_name)
@@ -431,6 +436,7 @@ def plan_argument_spec():
         cgroup_driver=dict(type='str', choices=['cgroupfs', 'systemd'], default='cgroupfs'),
         system_reserved_cgroup=dict(type='str'),
         kube_reserved_cgroup=dict(type='str'),
+        keep_reserved_out_of_swap=dict(type='bool', default=False),
         qos_reserved=dict(type='dict'),
         feature_gates=dict(type='dict', default={}),
         memory_reservation_policy=dict(type='str', choices=['None', 'TieredReservation']),

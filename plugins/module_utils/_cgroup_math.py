@@ -15,6 +15,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import math
+import re
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 
@@ -100,6 +101,34 @@ def shares_to_weight_oci(shares):
     return int(math.ceil(math.pow(10, exponent)))
 
 
+# The first release of each OCI runtime that writes cpu.weight with the quadratic formula.
+OCI_QUADRATIC_SINCE = {'runc': (1, 3, 2), 'crun': (1, 23, 0)}
+_RELEASE_RE = re.compile(r'^v?([0-9]+)\.([0-9]+)(?:\.([0-9]+))?')
+
+
+def shares_to_weight_linear(shares):
+    """ConvertCPUSharesToCgroupV2Value before the quadratic formula (runc < 1.3.2, crun < 1.23)."""
+    if shares == 0:
+        return 0
+    return 1 + _go_div((shares - 2) * 9999, 262142)
+
+
+def oci_weight_formula(name, version, field='oci_runtime'):
+    """"quadratic" or "linear": how this OCI runtime release turns CPU shares into cpu.weight."""
+    if name not in OCI_QUADRATIC_SINCE:
+        raise KubenodeError('no known cpu.weight formula for this OCI runtime; known are %s'
+                            % ', '.join(sorted(OCI_QUADRATIC_SINCE)), field=field + '.name', value=name)
+    match = _RELEASE_RE.match(str(version or ''))
+    if not match:
+        raise KubenodeError('not a release number such as "1.3.2"', field=field + '.version', value=version)
+    release = tuple(int(part or 0) for part in match.groups())
+    return 'quadratic' if release >= OCI_QUADRATIC_SINCE[name] else 'linear'
+
+
+def runtime_weight(shares, formula):
+    return shares_to_weight_oci(shares) if formula == 'quadratic' else shares_to_weight_linear(shares)
+
+
 def shares_to_weight(shares, formula='kubelet', field='formula'):
     if formula == 'kubelet':
         return shares_to_weight_kubelet(shares)
@@ -149,7 +178,7 @@ def resource_files(config, page_sizes):
     """The v1 files, v2 files and systemd properties libcontainer writes for a ResourceConfig.
 
     config keys (all optional; absent means "not set"): cpu_shares, cpu_quota, cpu_period,
-    memory, pids, hugetlb ({page size bytes: limit}), memory_min, memory_low, cpuset.
+    memory, pids, hugetlb ({page size bytes: limit}), memory_min, memory_low, memory_swap_max (v2 only), cpuset.
     page_sizes: every hugepage size on the host, in bytes; sizes not in hugetlb get 0.
     """
     v1, v2, sd_v1, sd_v2 = {}, {}, {}, {}
@@ -197,7 +226,8 @@ def resource_files(config, page_sizes):
             v1['hugetlb.%s.rsvd.limit_in_bytes' % unit] = limit
             v2['hugetlb.%s.max' % unit] = limit
             v2['hugetlb.%s.rsvd.max' % unit] = limit
-    for key, file_name, prop in (('memory_min', 'memory.min', 'MemoryMin'), ('memory_low', 'memory.low', 'MemoryLow')):
+    for key, file_name, prop in (('memory_min', 'memory.min', 'MemoryMin'), ('memory_low', 'memory.low', 'MemoryLow'),
+                                 ('memory_swap_max', 'memory.swap.max', 'MemorySwapMax')):
         if config.get(key) is not None:
             v2[file_name] = str(config[key])
             sd_v2[prop] = str(config[key])

@@ -26,7 +26,7 @@ V1_OPTIONAL = ('hugetlb',)
 V2_CONTROLLERS = ('cpu', 'cpuset', 'memory', 'hugetlb', 'pids')
 _V1_KNOWN = V1_REQUIRED + V1_OPTIONAL + ('net_cls', 'net_prio', 'blkio', 'devices', 'freezer', 'perf_event',
                                          'rdma', 'misc')
-MEMORY_FILES = ('memory.limit_in_bytes', 'memory.max', 'memory.min', 'memory.low')
+MEMORY_FILES = ('memory.limit_in_bytes', 'memory.max', 'memory.min', 'memory.low', 'memory.swap.max')
 PAGE_SIZE = 4096
 # What v1 memory.limit_in_bytes shows when unlimited (PAGE_COUNTER_MAX in 4 KiB pages).
 V1_UNLIMITED_MEMORY = 9223372036854771712
@@ -137,7 +137,7 @@ def _join(mount, relative):
 
 V1_FILES = ('cpu.shares', 'cpu.cfs_quota_us', 'cpu.cfs_period_us', 'memory.limit_in_bytes', 'pids.max',
             'cpuset.cpus', 'cpuset.mems')
-V2_FILES = ('cpu.weight', 'cpu.max', 'memory.max', 'memory.min', 'memory.low', 'pids.max', 'cpuset.cpus',
+V2_FILES = ('cpu.weight', 'cpu.max', 'memory.max', 'memory.min', 'memory.low', 'memory.swap.max', 'pids.max', 'cpuset.cpus',
             'cgroup.controllers', 'cgroup.subtree_control')
 _HUGETLB_RE = re.compile(r'^hugetlb\.([0-9]+[KMGTP]B)\.(limit_in_bytes|max)$')
 
@@ -183,7 +183,8 @@ def read_cgroup(layout, root, relative):
     if 'cpu.weight' in raw:
         values['cpu_weight'] = _number(raw['cpu.weight'])
     for file_name, key in (('memory.limit_in_bytes', 'memory'), ('memory.max', 'memory'), ('memory.min', 'memory_min'),
-                           ('memory.low', 'memory_low'), ('pids.max', 'pids'), ('cpuset.cpus', 'cpuset_cpus')):
+                           ('memory.low', 'memory_low'), ('memory.swap.max', 'memory_swap_max'), ('pids.max', 'pids'),
+                           ('cpuset.cpus', 'cpuset_cpus')):
         if file_name in raw:
             values[key] = raw[file_name] if key == 'cpuset_cpus' else _number(raw[file_name])
     if 'cpu.cfs_quota_us' in raw:

@@ -14,7 +14,7 @@ __metaclass__ = type
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
 from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroupfs import PAGE_SIZE
 
-SHOWN_PROPERTIES = ('CPUWeight', 'CPUShares', 'MemoryMax', 'MemoryLimit', 'MemoryMin', 'TasksMax')
+SHOWN_PROPERTIES = ('CPUWeight', 'CPUShares', 'MemoryMax', 'MemoryLimit', 'MemoryMin', 'MemorySwapMax', 'TasksMax')
 
 
 def drift(item, check, live, planned):

@@ -31,7 +31,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable impo
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import (
     parse_percentage, parse_thresholds)
-from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import PodSettings, parse_duration_us
+from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import PodSettings, parse_duration_us, swap_setting
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import parse_cpuset
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import containerd_driver, crio_driver
@@ -46,7 +46,7 @@ MANAGED_KEYS = (
     'mergeDefaultEvictionSettings', 'enforceNodeAllocatable', 'systemReservedCgroup', 'kubeReservedCgroup',
     'cgroupDriver', 'cgroupsPerQOS', 'cgroupRoot', 'reservedSystemCPUs', 'qosReserved', 'featureGates',
     'memoryThrottlingFactor', 'memoryReservationPolicy', 'podPidsLimit', 'cpuCFSQuota', 'cpuCFSQuotaPeriod',
-    'failCgroupV1', 'maxPods',
+    'failCgroupV1', 'maxPods', 'failSwapOn', 'memorySwap',
 )
 # Fields of KubeletConfiguration v1beta1 that exist but that this module leaves to other tools.
 OTHER_KUBELET_KEYS = (
@@ -54,7 +54,7 @@ OTHER_KUBELET_KEYS = (
     'containerLogMaxFiles', 'containerLogMaxSize', 'containerRuntimeEndpoint', 'cpuManagerPolicy',
     'cpuManagerReconcilePeriod', 'evictionPressureTransitionPeriod', 'fileCheckFrequency', 'healthzBindAddress',
     'healthzPort', 'httpCheckFrequency', 'imageGCHighThresholdPercent', 'imageGCLowThresholdPercent',
-    'imageMinimumGCAge', 'kubeletCgroups', 'logging', 'memoryManagerPolicy', 'memorySwap', 'nodeStatusReportFrequency',
+    'imageMinimumGCAge', 'kubeletCgroups', 'logging', 'memoryManagerPolicy', 'nodeStatusReportFrequency',
     'nodeStatusUpdateFrequency', 'podsPerCore', 'port', 'readOnlyPort', 'registerNode', 'resolvConf', 'rotateCertificates',
     'runtimeRequestTimeout', 'serializeImagePulls', 'serverTLSBootstrap', 'shutdownGracePeriod',
     'shutdownGracePeriodCriticalPods', 'staticPodPath', 'streamingConnectionIdleTimeout', 'syncFrequency',
@@ -62,6 +62,7 @@ OTHER_KUBELET_KEYS = (
 )
 _TYPES = {
     'mergeDefaultEvictionSettings': bool, 'cgroupsPerQOS': bool, 'cpuCFSQuota': bool, 'failCgroupV1': bool,
+    'failSwapOn': bool, 'memorySwap': dict,
     'systemReservedCgroup': str, 'kubeReservedCgroup': str, 'cgroupRoot': str, 'reservedSystemCPUs': str,
     'cgroupDriver': str, 'cpuCFSQuotaPeriod': str, 'memoryReservationPolicy': str,
     'podPidsLimit': int, 'maxPods': int, 'enforceNodeAllocatable': list, 'featureGates': dict,
@@ -197,6 +198,12 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
         raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroupDriver', value=params['cgroup_driver'])
     plan = plan_node(params)
     _validate_soft_eviction(config)
+    memory_swap = config.get('memorySwap') or {}
+    if not isinstance(memory_swap, dict):
+        raise KubenodeError('must be a mapping such as {swapBehavior: LimitedSwap}', field='memorySwap',
+                            value=memory_swap)
+    swap_setting(memory_swap.get('swapBehavior'), gates, kubelet_rules(rules_version),
+                 field='memorySwap.swapBehavior', gates_field='featureGates')
     PodSettings({
         'kubelet_version': rules_version, 'feature_gates': gates,
         'cpu_cfs_quota': config.get('cpuCFSQuota'), 'cpu_cfs_quota_period': config.get('cpuCFSQuotaPeriod'),

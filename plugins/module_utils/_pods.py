@@ -266,6 +266,27 @@ def parse_duration_us(text, field):
     return int(total)
 
 
+def swap_setting(behavior, gates, rules, field='swap_behavior', gates_field='feature_gates'):
+    """(NodeSwap enabled, behaviour) for memorySwap.swapBehavior, refused as kubelet refuses it."""
+    if rules.node_swap_locked and gates.get('NodeSwap') is False:
+        raise KubenodeError('cannot set feature gate NodeSwap to false, feature is locked to true',
+                            field=gates_field + '.NodeSwap', value=False)
+    node_swap = gates.get('NodeSwap', rules.node_swap_default)
+    behavior = behavior or ''
+    if behavior and not node_swap:
+        raise KubenodeError('invalid configuration: memorySwap.swapBehavior cannot be set when NodeSwap feature '
+                            'flag is disabled', field=field, value=behavior)
+    if behavior not in SWAP_BEHAVIORS:
+        raise KubenodeError('invalid configuration: memorySwap.swapBehavior "%s" must be one of: "", "LimitedSwap" '
+                            'or "NoSwap"' % behavior, field=field, value=behavior)
+    if node_swap and not rules.has_no_swap_behavior:
+        # Before 1.30 an empty swapBehavior meant LimitedSwap and UnlimitedSwap existed: other rules.
+        raise KubenodeError('NodeSwap is modelled from kubelet 1.30 (NoSwap, and LimitedSwap in proportion to the '
+                            'memory request); kubelet %s had other swap rules' % rules.version,
+                            field=gates_field + '.NodeSwap', value=True)
+    return node_swap, behavior or NO_SWAP
+
+
 class PodSettings(object):
     """The node settings that pod and container values depend on."""
 
@@ -325,27 +346,19 @@ class PodSettings(object):
         if self.cgroup_version not in ('v1', 'v2'):
             raise KubenodeError('must be "v1" or "v2"', field='cgroup_version', value=self.cgroup_version)
         self._swap_settings(params)
+        self.oci_runtime = None
+        runtime = params.get('oci_runtime')
+        if runtime is not None:
+            if not isinstance(runtime, dict) or not runtime.get('name'):
+                raise KubenodeError('must be a mapping {name: runc or crun, version: "1.3.2"}', field='oci_runtime',
+                                    value=runtime)
+            name, version = str(runtime['name']), str(runtime.get('version') or '')
+            self.oci_runtime = {'name': name, 'version': version,
+                                'formula': cgmath.oci_weight_formula(name, version)}
 
     def _swap_settings(self, params):
         """memorySwap.swapBehavior as kubelet validates it, and what the swap limit formula needs."""
-        rules = self.rules
-        if rules.node_swap_locked and self.gates.get('NodeSwap') is False:
-            raise KubenodeError('cannot set feature gate NodeSwap to false, feature is locked to true',
-                                field='feature_gates.NodeSwap', value=False)
-        self.node_swap = self.gates.get('NodeSwap', rules.node_swap_default)
-        behavior = params.get('swap_behavior') or ''
-        if behavior and not self.node_swap:
-            raise KubenodeError('invalid configuration: memorySwap.swapBehavior cannot be set when NodeSwap feature '
-                                'flag is disabled', field='swap_behavior', value=behavior)
-        if behavior not in SWAP_BEHAVIORS:
-            raise KubenodeError('invalid configuration: memorySwap.swapBehavior "%s" must be one of: "", "LimitedSwap" '
-                                'or "NoSwap"' % behavior, field='swap_behavior', value=behavior)
-        if self.node_swap and not rules.has_no_swap_behavior:
-            # Before 1.30 an empty swapBehavior meant LimitedSwap and UnlimitedSwap existed: other rules.
-            raise KubenodeError('NodeSwap is modelled from kubelet 1.30 (NoSwap, and LimitedSwap in proportion to the '
-                                'memory request); kubelet %s had other swap rules' % rules.version,
-                                field='feature_gates.NodeSwap', value=True)
-        self.swap_behavior = behavior or NO_SWAP
+        self.node_swap, self.swap_behavior = swap_setting(params.get('swap_behavior'), self.gates, self.rules)
         self.swap_controller = params.get('swap_controller')
         self.swap_controller = True if self.swap_controller is None else bool(self.swap_controller)
         self.swap_capacity = _optional_bytes(params.get('swap_capacity'), 'swap_capacity')
@@ -558,6 +571,9 @@ def container_values(pod, container, qos, settings):
         'cpu_quota': None,
         'cpu_period': None,
     }
+    if settings.oci_runtime:
+        # What the container's cpu.weight holds on cgroup v2: the runtime converts the shares kubelet sends.
+        values['cpu_weight']['runtime'] = cgmath.runtime_weight(shares, settings.oci_runtime['formula'])
     if settings.cpu_cfs_quota:
         period = settings.cpu_period if settings.custom_period else cgmath.QUOTA_PERIOD_US
         values['cpu_period'] = period
@@ -616,4 +632,4 @@ def plan_pods(params):
     kubepods.update(cgmath.resource_files(kubepods['resources'], []))
     return {'pods': results, 'qos': {'kubepods': kubepods, 'burstable': tiers['burstable'],
                                      'besteffort': tiers['besteffort']},
-            'kubelet_version': settings.rules.version}
+            'kubelet_version': settings.rules.version, 'oci_runtime': settings.oci_runtime}

@@ -82,6 +82,88 @@ def crio_driver(patterns):
     return result
 
 
+_TOML_STRING_RE = re.compile(r'^\s*([A-Za-z_]+)\s*=\s*["\']([^"\']*)["\']\s*(?:#.*)?$')
+_RUNTIME_SECTION_RE = re.compile(r'(?:^|\.)runtimes\."?([A-Za-z0-9_.-]+?)"?(\.options)?$')
+_CRIO_RUNTIME_SECTION_RE = re.compile(r'^crio\.runtime\.runtimes\."?([A-Za-z0-9_.-]+?)"?$')
+_RUNC_SHIMS = ('io.containerd.runc.v2', 'io.containerd.runc.v1', 'io.containerd.runtime.v1.linux')
+
+
+def _toml_strings(text):
+    """(section, key, string value) of every string assignment: enough for the keys read here."""
+    section = ''
+    for line in text.splitlines():
+        header = _SECTION_RE.match(line)
+        if header:
+            section = header.group(1).replace("'", '"').strip()
+            continue
+        match = _TOML_STRING_RE.match(line)
+        if match:
+            yield section, match.group(1), match.group(2)
+
+
+def containerd_oci_runtime(path):
+    """The OCI runtime binary of containerd's default CRI runtime (runc unless BinaryName says otherwise)."""
+    text = _read(path)
+    if text is None:
+        return None
+    default, types, binaries = 'runc', {}, {}
+    for section, key, value in _toml_strings(text):
+        if key == 'default_runtime_name' and section.endswith('containerd'):
+            default = value
+        runtime = _RUNTIME_SECTION_RE.search(section)
+        if runtime and key == 'runtime_type' and not runtime.group(2):
+            types[runtime.group(1)] = value
+        if runtime and key == 'BinaryName' and runtime.group(2):
+            binaries[runtime.group(1)] = value
+    shim = types.get(default, 'io.containerd.runc.v2')
+    binary = binaries.get(default) or ('runc' if shim in _RUNC_SHIMS else None)
+    return {'engine': 'containerd', 'runtime': default, 'runtime_type': shim, 'binary': binary, 'path': path}
+
+
+def crio_oci_runtime(patterns):
+    """The OCI runtime binary of CRI-O's default runtime (default_runtime, then runtime_path)."""
+    default, paths, found = None, {}, None
+    for pattern in patterns:
+        for path in sorted(glob.glob(pattern)):
+            text = _read(path)
+            if text is None:
+                continue
+            found = found or path
+            for section, key, value in _toml_strings(text):
+                if section == 'crio.runtime' and key == 'default_runtime':
+                    default = value
+                runtime = _CRIO_RUNTIME_SECTION_RE.match(section)
+                if runtime and key == 'runtime_path':
+                    paths[runtime.group(1)] = value
+    if found is None:
+        return None
+    # Unset, CRI-O uses crun from 1.31 and runc before: without its version, the binary decides.
+    binary = paths.get(default) or default
+    return {'engine': 'crio', 'runtime': default, 'runtime_type': None, 'binary': binary, 'path': found}
+
+
+_RUNTIME_VERSION_RE = re.compile(r'^(\S+) version (\S+)', re.M)
+
+
+def detect_oci_runtime(containerd_path, crio_patterns, get_bin_path, run_command):
+    """The OCI runtime of containerd's default runtime (else CRI-O's), with the version its binary prints.
+
+    get_bin_path and run_command are AnsibleModule's, so that the caller stays the only one shelling out.
+    """
+    found = containerd_oci_runtime(containerd_path) or crio_oci_runtime(crio_patterns)
+    if found is None or not found['binary']:
+        return found
+    found['name'] = os.path.basename(found['binary'])
+    found['version'] = None
+    path = found['binary'] if os.path.isabs(found['binary']) else get_bin_path(found['binary'])
+    if path and os.path.exists(path):
+        rc, out, _err = run_command([path, '--version'])
+        match = _RUNTIME_VERSION_RE.search(out or '')
+        if rc == 0 and match:
+            found['version'] = match.group(2)
+    return found
+
+
 def pid1_is_systemd(proc_path):
     comm = _read(os.path.join(proc_path, '1/comm'))
     return comm is not None and comm.strip() == 'systemd'

@@ -23,7 +23,8 @@ import re
 RESOURCE_SETTINGS = {
     'CPUWeight': 'CPUWeight', 'CPUShares': 'CPUShares', 'CPUQuota': 'CPUQuotaPerSecUSec',
     'CPUQuotaPeriodSec': 'CPUQuotaPeriodUSec', 'MemoryMax': 'MemoryMax', 'MemoryLimit': 'MemoryLimit',
-    'MemoryMin': 'MemoryMin', 'MemoryLow': 'MemoryLow', 'TasksMax': 'TasksMax', 'AllowedCPUs': 'AllowedCPUs',
+    'MemoryMin': 'MemoryMin', 'MemoryLow': 'MemoryLow', 'MemorySwapMax': 'MemorySwapMax', 'TasksMax': 'TasksMax',
+    'AllowedCPUs': 'AllowedCPUs',
 }
 _FILE_RE = re.compile(r'^50-(%s)\.conf$' % '|'.join(RESOURCE_SETTINGS))
 _TIME_UNITS = {'us': 1, 'ms': 1000, 's': 1000000}

@@ -113,6 +113,15 @@ swap:
   returned: success
   type: dict
   sample: {capacity: "2147483648", controller: true}
+oci_runtime:
+  description:
+    - The OCI runtime of containerd's default runtime (else CRI-O's) - C(engine), C(runtime) (its name in the
+      engine's configuration), C(runtime_type), C(binary), C(name), the C(version) the binary prints (null when it
+      is not installed) and the C(formula) it turns CPU shares into C(cpu.weight) with (C(quadratic) from runc
+      1.3.2 and crun 1.23, C(linear) before; null for other runtimes). Null without a runtime configuration.
+  returned: success
+  type: dict
+  sample: {engine: containerd, runtime: runc, binary: runc, name: runc, version: 1.1.5, formula: linear}
 """
 
 import os
@@ -124,8 +133,9 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_na
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _detect as detect
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_math import oci_weight_formula
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
-    runtime_files_argument_spec, detect_drivers, effective_driver, pid1_is_systemd)
+    runtime_files_argument_spec, detect_drivers, detect_oci_runtime, effective_driver, pid1_is_systemd)
 
 
 def main():
@@ -176,13 +186,20 @@ def main():
         swap['controller'] = detect.swap_controller(layout, root, params['proc_path'])
     except (IOError, OSError):
         pass  # a partial /proc (a fake root): reported as unknown
+    oci_runtime = detect_oci_runtime(params['containerd_config_path'], params['crio_config_paths'],
+                                     module.get_bin_path, module.run_command)
+    if oci_runtime and oci_runtime.get('version'):
+        try:
+            oci_runtime['formula'] = oci_weight_formula(oci_runtime['name'], oci_runtime['version'])
+        except KubenodeError:
+            oci_runtime['formula'] = None  # a runtime without a known formula (kata, gVisor, youki)
     v2 = {}
     if layout['mode'] == 'v2':
         v2 = {'available': (fs.read_file(os.path.join(root, 'cgroup.controllers')) or '').split(),
               'enabled': (fs.read_file(os.path.join(root, 'cgroup.subtree_control')) or '').split()}
     module.exit_json(changed=False, cgroup_mode=layout['mode'], v1_hierarchies=layout['v1_hierarchies'],
                      v2_controllers=v2, systemd=systemd, drivers=drivers, cgroup_driver=driver, cgroups=cgroups,
-                     swap=swap)
+                     swap=swap, oci_runtime=oci_runtime)
 
 
 if __name__ == '__main__':

@@ -46,7 +46,8 @@ options:
         C(mergeDefaultEvictionSettings), C(enforceNodeAllocatable), C(systemReservedCgroup),
         C(kubeReservedCgroup), C(cgroupDriver), C(cgroupsPerQOS), C(cgroupRoot), C(reservedSystemCPUs),
         C(qosReserved), C(featureGates), C(memoryThrottlingFactor), C(memoryReservationPolicy),
-        C(podPidsLimit), C(cpuCFSQuota), C(cpuCFSQuotaPeriod), C(failCgroupV1) and C(maxPods).
+        C(podPidsLimit), C(cpuCFSQuota), C(cpuCFSQuotaPeriod), C(failCgroupV1), C(maxPods), C(failSwapOn) and
+        C(memorySwap) (its C(swapBehavior) validated as kubelet validates it).
       - A null value removes the key. C(featureGates) are merged into the file's, never replacing
         the other gates.
       - Keys here override those taken from O(plan).

@@ -29,6 +29,7 @@ description:
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
   - kubenode.cgroups.attributes.info_module
+  - kubenode.cgroups.runtime_files
 options:
   pods:
     description:
@@ -124,6 +125,14 @@ options:
       - The node's swap space (C(SwapTotal) of C(/proc/meminfo), which C(kubenode.cgroups.cgroup_info) reports as
         C(swap.capacity)). Needed by C(LimitedSwap) on cgroup v2.
     type: str
+  oci_runtime:
+    description:
+      - The OCI runtime that creates the containers, as C({name, version}) (C(runc) or C(crun)), or C(auto) to read
+        it on this host - containerd's default runtime (else CRI-O's) and the version its binary prints.
+      - The runtime, not kubelet, turns the CPU shares kubelet sends into a container's C(cpu.weight) on cgroup v2 -
+        runc 1.3.2 and later and crun 1.23 and later with a quadratic formula, older releases (Debian bookworm's runc
+        1.1) with the linear one. Each container's C(cpu_weight.runtime) is then what its C(cpu.weight) holds.
+    type: raw
   swap_controller:
     description:
       - Whether the kernel accounts swap for cgroups (C(memory.swap.max) in kubelet's own cgroup on v2,
@@ -182,8 +191,8 @@ pods:
     - One entry per pod - C(name), C(namespace), C(uid), C(qos_class), C(cgroup) (paths under both
       drivers, when the pod has a uid), C(resources) (the pod ResourceConfig), C(v1_files),
       C(v2_files), C(systemd_properties) and C(containers).
-    - Each container has C(name), C(init), C(sidecar), C(cpu_shares), C(cpu_weight) (C(kubelet)
-      and C(oci)), C(cpu_quota), C(cpu_period), C(memory_limit), C(memory_min), C(memory_low),
+    - Each container has C(name), C(init), C(sidecar), C(cpu_shares), C(cpu_weight) (C(kubelet), C(oci) - the
+      quadratic formula - and, with C(oci_runtime), C(runtime) - what that runtime writes), C(cpu_quota), C(cpu_period), C(memory_limit), C(memory_min), C(memory_low),
       C(memory_high), C(oom_score_adj), C(swap_behavior) (C(NoSwap) or C(LimitedSwap), as kubelet decides it for
       this container), C(memory_swap_max) (cgroup v2 C(memory.swap.max) in bytes, also the runtime's systemd
       C(MemorySwapMax)) and C(memory_memsw_limit) (cgroup v1 C(memory.memsw.limit_in_bytes) - the memory limit,
@@ -203,6 +212,12 @@ qos:
   returned: success
   type: dict
   sample: {burstable: {resources: {cpu_shares: 102, cpu_weight: 4}}, besteffort: {resources: {cpu_shares: 2}}}
+oci_runtime:
+  description: With C(oci_runtime), the runtime's C(name), C(version) and the C(formula) it uses (C(quadratic) or
+    C(linear)); with C(auto) also C(engine), C(runtime), C(binary) and the configuration C(path) it was read from.
+  returned: success
+  type: dict
+  sample: {name: runc, version: 1.1.5, formula: linear, engine: containerd, binary: runc}
 kubelet_version:
   description: The kubelet release whose rules were applied.
   returned: success
@@ -214,12 +229,29 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import plan_pods
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
+    detect_oci_runtime, runtime_files_argument_spec)
+
+
+def detected_runtime(module):
+    """oci_runtime: auto, read on this host."""
+    params = module.params
+    found = detect_oci_runtime(params['containerd_config_path'], params['crio_config_paths'], module.get_bin_path,
+                               module.run_command)
+    if not found or not found.get('version'):
+        module.fail_json(msg='oci_runtime: auto found no OCI runtime with a version on this host (read %s and %s): '
+                             'give oci_runtime as {name, version}'
+                             % (params['containerd_config_path'], ', '.join(params['crio_config_paths'])),
+                         detected=found)
+    return found
 
 
 def main():
     module = AnsibleModule(
         argument_spec=dict(
+            runtime_files_argument_spec(),
             pods=dict(type='raw', required=True),
+            oci_runtime=dict(type='raw'),
             api_defaults=dict(type='bool', default=False),
             memory_capacity=dict(type='str'),
             allocatable_memory=dict(type='str'),
@@ -241,10 +273,17 @@ def main():
         ),
         supports_check_mode=True,
     )
+    params = dict(module.params)
+    detected = None
+    if params['oci_runtime'] == 'auto':
+        detected = detected_runtime(module)
+        params['oci_runtime'] = {'name': detected['name'], 'version': detected['version']}
     try:
-        result = plan_pods(module.params)
+        result = plan_pods(params)
     except KubenodeError as error:
         module.fail_json(msg=str(error))
+    if detected:
+        result['oci_runtime'].update(detected)
     module.exit_json(changed=False, **result)
 
 

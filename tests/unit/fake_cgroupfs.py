@@ -28,7 +28,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_names imp
 
 V2_FILES = {
     'cpu': {'cpu.weight': '100', 'cpu.max': 'max 100000'},
-    'memory': {'memory.max': 'max', 'memory.min': '0', 'memory.low': '0'},
+    'memory': {'memory.max': 'max', 'memory.min': '0', 'memory.low': '0', 'memory.swap.max': 'max'},
     'pids': {'pids.max': 'max'},
     'cpuset': {'cpuset.cpus': '', 'cpuset.mems': ''},
     'hugetlb': {'hugetlb.2MB.max': 'max', 'hugetlb.2MB.rsvd.max': 'max', 'hugetlb.1GB.max': 'max',

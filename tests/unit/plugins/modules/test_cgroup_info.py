@@ -121,3 +121,19 @@ def test_reports_the_swap_space_and_the_swap_controller_as_kubelet_tests_it(run_
     else:
         (tmp_path / 'sys/fs/cgroup/memory/memory.memsw.limit_in_bytes').write_text('9223372036854771712\n')
     assert run_module(cgroup_info, args)['swap']['controller'] is True
+
+
+def test_reports_the_oci_runtime_and_its_weight_formula(run_module, tmp_path, monkeypatch, no_systemctl):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    args = dict(configs(tmp_path, containerd=CONTAINERD_V2), cgroupfs_path=tree.root, proc_path=tree.proc)
+    # runc not installed: the configuration still names it.
+    assert run_module(cgroup_info, args)['oci_runtime'] == {
+        'engine': 'containerd', 'runtime': 'runc', 'runtime_type': 'io.containerd.runc.v2', 'binary': 'runc',
+        'name': 'runc', 'version': None, 'path': str(tmp_path / 'containerd.toml')}
+    runc = tmp_path / 'runc'
+    runc.write_text('')
+    monkeypatch.setattr(basic.AnsibleModule, 'get_bin_path', lambda self, name, required=False: str(runc))
+    monkeypatch.setattr(basic.AnsibleModule, 'run_command',
+                        lambda self, argv, **kw: (0, 'runc version 1.1.5+ds1\ncommit: 1.1.5+ds1-1\n', ''))
+    found = run_module(cgroup_info, args)['oci_runtime']
+    assert (found['version'], found['formula']) == ('1.1.5+ds1', 'linear')

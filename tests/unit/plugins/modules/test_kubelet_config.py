@@ -189,3 +189,25 @@ def test_driver_must_agree_with_containerd(run_module, node):
         run_module(kubelet_config, dict(node, settings=RESERVE))
     assert 'containerd.toml) uses cgroupfs' in failure.value.result['msg'] and digest(node['path']) == before
     assert run_module(kubelet_config, dict(node, settings=RESERVE, allow_driver_mismatch=True))['changed']
+
+
+def test_a_swap_enabled_node_is_written_as_the_kubernetes_docs_describe(run_module, node):
+    swap = {'failSwapOn': False, 'memorySwap': {'swapBehavior': 'LimitedSwap'}}
+    run_module(kubelet_config, dict(node, settings=swap))
+    written = read(node['path'])
+    assert written['failSwapOn'] is False and written['memorySwap'] == {'swapBehavior': 'LimitedSwap'}
+
+
+@pytest.mark.parametrize('settings, message', [
+    ({'memorySwap': {'swapBehavior': 'UnlimitedSwap'}},
+     'memorySwap.swapBehavior: invalid configuration: memorySwap.swapBehavior "UnlimitedSwap" must be one of'),
+    ({'memorySwap': {'swapBehavior': 'LimitedSwap'}, 'featureGates': {'NodeSwap': False}},
+     'featureGates.NodeSwap: cannot set feature gate NodeSwap to false, feature is locked to true'),
+    ({'memorySwap': 'LimitedSwap'}, 'settings.memorySwap: has the wrong type'),
+])
+def test_swap_settings_kubelet_refuses_are_refused_and_nothing_written(run_module, node, settings, message):
+    unchanged = digest(node['path'])
+    with pytest.raises(ModuleFail) as failure:
+        run_module(kubelet_config, dict(node, settings=settings))
+    assert message in failure.value.result['msg']
+    assert digest(node['path']) == unchanged

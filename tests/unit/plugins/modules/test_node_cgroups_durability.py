@@ -205,3 +205,28 @@ def test_cgroupfs_driver_warns_about_a_reserved_cgroup_systemd_owns(run_module, 
         run_module(node_cgroups, cgroupfs_args(tree, system_reserved_cgroup='/system.slice'), check_mode=check_mode)
         assert any('systemd owns /system.slice' in w and '/system-reserved' in w for w in warnings)
         del warnings[:]
+
+
+def test_reserved_cgroups_kept_out_of_swap_under_both_drivers(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    tree.systemd.run_services = True
+    result = run_module(node_cgroups, cgroupfs_args(tree, keep_reserved_out_of_swap=True))
+    assert read(tree.path('system', 'memory.swap.max')).strip() == '0'
+    assert read(tree.path('kube', 'memory.swap.max')).strip() == '0'
+    assert read(tree.path('kubepods', 'memory.swap.max')).strip() == 'max'  # pods keep kubelet's rules
+    assert 'memory.swap.max 0' in read(result['persistence']['script']).replace("'", '')
+    assert not run_module(node_cgroups, cgroupfs_args(tree, keep_reserved_out_of_swap=True))['changed']
+    # The kernel is the truth: a value written behind our back is reported, then repaired.
+    with open(tree.path('kube', 'memory.swap.max'), 'w') as handle:
+        handle.write('max\n')
+    checked = run_module(node_cgroups, cgroupfs_args(tree, keep_reserved_out_of_swap=True), check_mode=True)
+    assert checked['changed'] and any('memory.swap.max' in str(change) for change in checked['changes'])
+    run_module(node_cgroups, cgroupfs_args(tree, keep_reserved_out_of_swap=True))
+    assert read(tree.path('kube', 'memory.swap.max')).strip() == '0'
+
+    systemd_tree = FakeCgroupfs(tmp_path / 'systemd', 'v2', monkeypatch)
+    run_module(node_cgroups, systemd_args(systemd_tree, keep_reserved_out_of_swap=True))
+    units = systemd_tree.node_paths()['systemd_unit_dir']
+    for unit_file in ('system.slice.d/50-kubenode-cgroups.conf', 'kube.slice'):
+        assert 'MemorySwapMax=0' in read(os.path.join(units, unit_file))
+    assert 'MemorySwapMax' not in read(os.path.join(units, 'kubepods.slice'))

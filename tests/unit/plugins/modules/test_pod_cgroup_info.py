@@ -232,3 +232,79 @@ def test_an_unquoted_kubelet_version_gets_a_hint(run_module, version, hinted):
     message = failure.value.result['msg']
     assert 'is not supported' in message
     assert ('quote it, "1.30"' in message) == hinted
+
+
+@pytest.mark.parametrize('name, version, formula', [
+    ('runc', '1.1.5', 'linear'), ('runc', '1.3.1', 'linear'), ('runc', '1.3.2', 'quadratic'),
+    ('runc', 'v1.4.0', 'quadratic'), ('crun', '1.22', 'linear'), ('crun', '1.23', 'quadratic'),
+    ('crun', '1.23.1', 'quadratic')])
+def test_the_runtime_release_decides_the_weight_formula(run_module, name, version, formula):
+    pod = {'containers': [container('min'), container('tenth', {'cpu': '100m'}), container('one', {'cpu': '1'}),
+                          container('max', {'cpu': '256'})]}
+    result = run(run_module, [pod], oci_runtime={'name': name, 'version': version})
+    assert result['oci_runtime'] == {'name': name, 'version': version, 'formula': formula}
+    weights = [c['cpu_weight']['runtime'] for c in result['pods'][0]['containers']]
+    # Shares 2, 102, 1024, 262144: linear 1 + (shares - 2) * 9999 // 262142; quadratic as runc >= 1.3.2.
+    assert weights == ([1, 4, 39, 10000] if formula == 'linear' else [1, 17, 100, 10000])
+
+
+@pytest.mark.parametrize('runtime, message', [
+    ({'name': 'youki', 'version': '0.4'}, 'oci_runtime.name: no known cpu.weight formula'),
+    ({'name': 'runc', 'version': 'latest'}, 'oci_runtime.version: not a release number'),
+    ('runc', 'must be a mapping'),
+])
+def test_an_unknown_runtime_or_release_is_refused(run_module, runtime, message):
+    with pytest.raises(ModuleFail) as failure:
+        run(run_module, [{'containers': [container('app')]}], oci_runtime=runtime)
+    assert message in failure.value.result['msg']
+
+
+def fake_runtime(monkeypatch, tmp_path, printed):
+    binary = tmp_path / 'bin' / 'crun'
+    binary.parent.mkdir()
+    binary.write_text('')
+    calls = []
+
+    def run_command(self, argv, **kwargs):
+        calls.append(argv)
+        return 0, printed, ''
+    monkeypatch.setattr(pod_cgroup_info.AnsibleModule, 'run_command', run_command)
+    monkeypatch.setattr(pod_cgroup_info.AnsibleModule, 'get_bin_path',
+                        lambda self, name, required=False: str(tmp_path / 'bin' / name))
+    return calls
+
+
+def test_auto_reads_containerds_default_runtime_and_asks_its_binary(run_module, monkeypatch, tmp_path):
+    (tmp_path / 'config.toml').write_text('''version = 2
+[plugins."io.containerd.grpc.v1.cri".containerd]
+  default_runtime_name = "crun"
+[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.crun]
+  runtime_type = "io.containerd.runc.v2"
+[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.crun.options]
+  BinaryName = "%s"
+  SystemdCgroup = true
+''' % (tmp_path / 'bin' / 'crun'))
+    calls = fake_runtime(monkeypatch, tmp_path, 'crun version 1.21\ncommit: 0\nspec: 1.0.0\n+SYSTEMD +SELINUX\n')
+    result = run(run_module, [{'containers': [container('app', {'cpu': '100m'})]}], oci_runtime='auto',
+                 containerd_config_path=str(tmp_path / 'config.toml'), crio_config_paths=[])
+    assert calls == [[str(tmp_path / 'bin' / 'crun'), '--version']]
+    assert result['oci_runtime']['engine'] == 'containerd' and result['oci_runtime']['runtime'] == 'crun'
+    assert (result['oci_runtime']['version'], result['oci_runtime']['formula']) == ('1.21', 'linear')
+    assert result['pods'][0]['containers'][0]['cpu_weight']['runtime'] == 4
+
+
+def test_auto_reads_crios_default_runtime(run_module, monkeypatch, tmp_path):
+    (tmp_path / 'crio.conf').write_text('[crio.runtime]\ndefault_runtime = "crun"\n\n'
+                                        '[crio.runtime.runtimes.crun]\nruntime_path = ""\n')
+    fake_runtime(monkeypatch, tmp_path, 'crun version 1.24\n')
+    result = run(run_module, [{'containers': [container('app', {'cpu': '100m'})]}], oci_runtime='auto',
+                 containerd_config_path=str(tmp_path / 'none.toml'), crio_config_paths=[str(tmp_path / 'crio.conf')])
+    assert result['oci_runtime']['engine'] == 'crio' and result['oci_runtime']['formula'] == 'quadratic'
+    assert result['pods'][0]['containers'][0]['cpu_weight']['runtime'] == 17
+
+
+def test_auto_without_a_runtime_fails_and_says_what_to_give(run_module, tmp_path):
+    with pytest.raises(ModuleFail) as failure:
+        run(run_module, [{'containers': [container('app')]}], oci_runtime='auto',
+            containerd_config_path=str(tmp_path / 'none.toml'), crio_config_paths=[])
+    assert 'give oci_runtime as {name, version}' in failure.value.result['msg']
