@@ -18,7 +18,7 @@ import errno
 import os
 import re
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 
 # Controllers kubelet validates (cgroup_v1_manager_linux.go / cgroup_v2_manager_linux.go).
 V1_REQUIRED = ('cpu', 'cpuacct', 'cpuset', 'memory', 'pids', 'systemd')
@@ -40,14 +40,19 @@ class CgroupWriteError(KubenodeError):
 def read_mountinfo(proc_path):
     """[(mount point, fs type, super options)] from <proc>/self/mountinfo."""
     mounts = []
-    with open(os.path.join(proc_path, 'self/mountinfo')) as handle:
-        for line in handle:
-            fields = line.split()
-            if ' - ' not in line or len(fields) < 10:
-                continue
-            separator = fields.index('-')
-            mount_point = fields[4].replace('\\040', ' ')
-            mounts.append((mount_point, fields[separator + 1], fields[separator + 3]))
+    path = os.path.join(proc_path, 'self/mountinfo')
+    try:
+        with open(path) as handle:
+            lines = handle.readlines()
+    except (IOError, OSError) as error:
+        raise host_error('read the mount table', error, path)
+    for line in lines:
+        fields = line.split()
+        if ' - ' not in line or len(fields) < 10:
+            continue
+        separator = fields.index('-')
+        mount_point = fields[4].replace('\\040', ' ')
+        mounts.append((mount_point, fields[separator + 1], fields[separator + 3]))
     return mounts
 
 
@@ -90,7 +95,7 @@ def write_file(path, value):
         with open(path, 'w') as handle:
             handle.write(value)
     except (IOError, OSError) as error:
-        raise CgroupWriteError('the kernel refused %s for %s: %s' % (value, path, os.strerror(error.errno)),
+        raise CgroupWriteError('the kernel refused %s for %s: %s' % (value, path, os.strerror(error.errno or errno.EIO)),
                                field=path, value=value)
 
 

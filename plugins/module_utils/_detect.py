@@ -16,7 +16,7 @@ __metaclass__ = type
 import os
 import re
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import BINARY_SI, Quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import parse_cpuset
 
@@ -120,5 +120,6 @@ def detect_capacity(proc_path='/proc', sys_path='/sys', kubelet_root_dir='/var/l
         for name, value in hugepages(sys_path).items():
             capacity[name] = _binary(value)
     except (IOError, OSError) as error:
-        raise KubenodeError('cannot detect the node capacity: %s' % error, field='capacity')
+        raise KubenodeError('cannot detect the node capacity (%s); give capacity to plan without reading the host'
+                            % host_error('read', error), field='capacity')
     return capacity, cpus

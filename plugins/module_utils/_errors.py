@@ -11,6 +11,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import errno
+import os
+
 _UNSET = object()
 
 
@@ -36,3 +39,10 @@ def _show(value):
     if isinstance(value, str):
         return '"%s"' % value
     return repr(value)
+
+
+def host_error(action, error, path=None):
+    """A KubenodeError for a failed read or write on the host: the path and the reason, no traceback."""
+    where = getattr(error, 'filename', None) or path or 'the host'
+    reason = os.strerror(error.errno) if getattr(error, 'errno', None) else str(error) or os.strerror(errno.EIO)
+    return KubenodeError('cannot %s %s: %s' % (action, where, reason))

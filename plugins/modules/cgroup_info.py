@@ -132,7 +132,7 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _detect as detect
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_math import oci_weight_formula
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
     runtime_files_argument_spec, detect_drivers, detect_oci_runtime, effective_driver, pid1_is_systemd)
@@ -173,6 +173,8 @@ def main():
                        for key, parts in wanted.items())
     except KubenodeError as error:
         module.fail_json(msg=str(error))
+    except (IOError, OSError) as error:
+        module.fail_json(msg=str(host_error('read', error)))
     systemd = {'pid1': pid1_is_systemd(params['proc_path']), 'version': None}
     if systemd['pid1']:
         systemctl = module.get_bin_path('systemctl')

@@ -145,7 +145,7 @@ from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import runtime_files_argument_spec
 
 
@@ -169,7 +169,7 @@ def main():
     except KubenodeError as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:
-        module.fail_json(msg='cannot read the kubelet configuration: %s' % error)
+        module.fail_json(msg=str(host_error('read the kubelet configuration at', error)))
 
     target = change['path']
     result = kc_file.summary(change)
@@ -177,7 +177,10 @@ def main():
         result['diff'] = kc_file.diff(change)
     file_args = module.load_file_common_arguments(params, path=target)
     if change['changed'] and not module.check_mode:
-        backup_file = kc_file.write(module, change, params['backup'], params['unsafe_writes'])
+        try:
+            backup_file = kc_file.write(module, change, params['backup'], params['unsafe_writes'])
+        except (IOError, OSError) as error:
+            module.fail_json(msg=str(host_error('write', error, target)), changed=False)
         if backup_file:
             result['backup_file'] = backup_file
     if os.path.exists(target) or not module.check_mode:

@@ -326,6 +326,7 @@ applied:
 """
 
 import contextlib
+import errno
 import os
 import tempfile
 
@@ -342,7 +343,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _restarts 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_argument_spec, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_lock import NodeLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
     detect_drivers, effective_driver, pid1_is_systemd, runtime_files_argument_spec)
@@ -569,7 +570,7 @@ class NodeCgroups(object):
         try:
             function(path)
         except OSError as error:
-            raise fs.CgroupWriteError('%s %s failed: %s' % (function.__name__, path, os.strerror(error.errno)),
+            raise fs.CgroupWriteError('%s %s failed: %s' % (function.__name__, path, os.strerror(error.errno or errno.EIO)),
                                       field=path)
 
     def systemctl(self, *args):
@@ -929,7 +930,7 @@ def main():
                 node.absent()
             restart_pending = node.find_restarts() if module.params['state'] == 'present' else []
     except (KubenodeError, IOError, OSError) as error:
-        message = str(error) if isinstance(error, KubenodeError) else 'cgroup operation failed: %s' % error
+        message = str(error) if isinstance(error, KubenodeError) else str(host_error('change', error))
         applied = node.applied if node else []
         if applied:
             message += (' %d change(s) were applied before this failure (see applied) and the rest were not; '

@@ -134,7 +134,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _drift
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _restarts as restarts
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
     runtime_files_argument_spec, detect_drivers, pid1_is_systemd)
 
@@ -233,6 +233,8 @@ def main():
             found += kubelet_config_drift(params)
     except KubenodeError as error:
         module.fail_json(msg=str(error))
+    except (IOError, OSError) as error:
+        module.fail_json(msg=str(host_error('read', error)))
     module.exit_json(changed=False, drift=found, cgroup_mode=layout['mode'], systemd=systemd, drivers=drivers,
                      plan=plan)
 

@@ -11,10 +11,12 @@ __metaclass__ = type
 import json
 import os
 import posixpath
+import tempfile
 
 import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.filter.cgroups import FilterModule
+from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroupfs import read_cgroup
 from ansible_collections.kubenode.cgroups.plugins.modules import allocatable_info, pod_cgroup_info
 
 from conftest import ModuleFail
@@ -132,8 +134,13 @@ def check_vector(vector, run_module):
         assert result['cgroups']['kubepods']['path'] == expected['path']
     elif function.startswith('GetNodeAllocatableReservation'):
         result = run_module(allocatable_info, node_args(inputs))
-        assert canonical(quantities(result['reservation'])) == canonical(expected['reservation']) or (
-            vector['id'] == 'v062' and result['reservation'] == {})
+        if vector['id'] == 'v062':
+            # GetNodeAllocatableReservation (node_container_manager_linux.go) iterates over the capacity's keys
+            # only; this capacity has no memory, so kubelet returns {}. The Go test checks only the keys in its
+            # result, which is why the listed 150Mi is never asserted there.
+            assert result['reservation'] == {}
+        else:
+            assert canonical(quantities(result['reservation'])) == canonical(expected['reservation'])
     elif function.startswith('GetNodeAllocatableAbsolute'):
         result = run_module(allocatable_info, node_args(inputs))
         assert quantities(result['allocatable_absolute']) == expected['allocatableAbsolute']
@@ -169,9 +176,15 @@ def check_vector(vector, run_module):
         else:
             assert files['cpu.shares'] == str(expected['CpuShares']) and 'cpu.weight' not in files
     elif function.startswith('cgroupV2impl.getCgroupCPUConfig'):
-        quota, period = inputs['cpu.max'].split()
-        assert FILTERS['cpu_weight_to_shares'](int(inputs['cpu.weight'])) == expected['CPUShares']
-        assert (-1 if quota == 'max' else int(quota)) == expected['CPUQuota'] and int(period) == expected['CPUPeriod']
+        # Read back through the same code the modules use for live cgroups.
+        with tempfile.TemporaryDirectory() as root:
+            os.mkdir(os.path.join(root, 'pod'))
+            for name in ('cpu.max', 'cpu.weight'):
+                with open(os.path.join(root, 'pod', name), 'w') as handle:
+                    handle.write(inputs[name] + '\n')
+            live = read_cgroup({'mode': 'v2', 'v1_hierarchies': {}, 'unified': root}, root, '/pod')['resources']
+        assert FILTERS['cpu_weight_to_shares'](live['cpu_weight']) == expected['CPUShares']
+        assert live['cpu_quota'] == expected['CPUQuota'] and live['cpu_period'] == expected['CPUPeriod']
     elif function.startswith('ConvertCPUSharesToCgroupV2Value (NEW'):
         assert FILTERS['cpu_shares_to_weight'](inputs['cpuShares'], formula='oci') == expected['cpuWeight']
     elif function.startswith('ConvertCPUSharesToCgroupV2Value (OLD'):
