@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help venv deps vm-deps vm-image link demo demo-vm docs bench-fleet test sanity lint units fuzz integration molecule vm-shell bench clean
+.PHONY: help venv deps vm-deps vm-image link demo demo-vm docs bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -24,7 +24,7 @@ help:
 	@echo "make vm-shell - boot a test VM and open a shell in it (MODE=v2|hybrid|v1)"
 	@echo "make docs     - regenerate docs/modules from the modules' documentation"
 	@echo "make fuzz     - the property tests with many fresh random examples"
-	@echo "make bench    - benchmarks of the calculation core; make bench-fleet - the fleet benchmark"
+	@echo "make bench    - benchmarks of the calculation core; make bench-fleet - the fleet benchmark (bench-fleet-ssh: over SSH)"
 
 $(BIN)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -134,6 +134,13 @@ bench: venv link
 # FLEET_ARGS: run.py's own options, for example FLEET_ARGS="--hosts 200 --forks 25 50".
 bench-fleet: venv link
 	PATH=$(BIN):$$PATH $(BIN)/python bench/fleet/run.py $(FLEET_ARGS)
+
+# The same over SSH: one sshd per host on 127.0.0.1 (run as root; sshd is unpacked from Debian's
+# openssh-server package, not installed). Default 100 hosts, forks 25 and 50.
+BENCH_SSH_APT_PACKAGES := libwrap0 libnss-wrapper
+bench-fleet-ssh: venv link
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_SSH_APT_PACKAGES)"
+	PATH=$(BIN):$$PATH $(BIN)/python bench/fleet/run.py --ssh $(FLEET_ARGS)
 
 clean:
 	rm -rf $(CACHE) $(VENV)

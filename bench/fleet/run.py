@@ -4,11 +4,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Fleet benchmark: the node_allocatable role's cost per host against the `ansible -m ping` floor.
 
-Builds N hosts (ansible_connection=local), each with its own fake /proc, /sys, cgroupfs (a
-cgroup v2 tree in the state the kernel shows), unit directory and kubelet/containerd files,
-then times, for each forks value: ping, the first converge, an idempotent re-run and --check.
-Writes bench/results/fleet.json and prints a Markdown table. Nothing outside the work dir is
-touched.
+Builds N hosts, each with its own fake /proc, /sys, cgroupfs (a cgroup v2 tree in the state the
+kernel shows), unit directory and kubelet/containerd files, then times, for each forks value:
+ping, the first converge, an idempotent re-run and --check, with the controller's CPU time and
+peak memory. Hosts are reached with ansible_connection=local, or with --ssh over SSH: one sshd
+per host on 127.0.0.1 (bench/fleet/ssh_fleet.py), pipelining and ControlPersist on, and every
+run started without a control master. Writes bench/results/fleet[-ssh].json and prints a
+Markdown table. Nothing outside the work dir is touched, except /run/sshd in SSH mode (made if
+missing, removed at the end).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -21,7 +24,12 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ssh_fleet import SshFleet  # noqa: E402  pylint: disable=wrong-import-position
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -87,49 +95,100 @@ def make_node(base, index):
     }
 
 
-def make_fleet(work, hosts):
-    if os.path.exists(work):
-        shutil.rmtree(work)
+def make_fleet(work, hosts, ssh=None):
+    if os.path.exists(os.path.join(work, 'nodes')):
+        shutil.rmtree(os.path.join(work, 'nodes'))
     inventory = {'all': {'vars': {'ansible_python_interpreter': sys.executable}, 'hosts': {}}}
     for index in range(hosts):
         name = 'node-%03d' % index
         inventory['all']['hosts'][name] = make_node(os.path.join(work, 'nodes', name), index)
+        if ssh is not None:
+            inventory['all']['hosts'][name].update(ssh.host_vars(index))
     path = os.path.join(work, 'inventory.json')
     with open(path, 'w') as handle:
         json.dump(inventory, handle)
     return path
 
 
+def _tree_rss_kib(root_pid):
+    """Resident memory of a process and all its descendants, in KiB."""
+    parents, rss = {}, {}
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            with open('/proc/%s/stat' % entry) as handle:
+                fields = handle.read().rsplit(')', 1)[1].split()
+            with open('/proc/%s/statm' % entry) as handle:
+                pages = int(handle.read().split()[1])
+        except (IOError, OSError, IndexError, ValueError):
+            continue
+        parents[int(entry)] = int(fields[1])
+        rss[int(entry)] = pages * os.sysconf('SC_PAGE_SIZE') // 1024
+    tree, frontier = {root_pid}, [root_pid]
+    while frontier:
+        parent = frontier.pop()
+        for pid, ppid in parents.items():
+            if ppid == parent and pid not in tree:
+                tree.add(pid)
+                frontier.append(pid)
+    return sum(rss.get(pid, 0) for pid in tree)
+
+
 def timed(command, env):
-    start = time.time()
-    process = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False,
-                             universal_newlines=True)
-    elapsed = time.time() - start
-    if process.returncode != 0:
-        sys.stderr.write(process.stdout[-6000:])
-        raise SystemExit('benchmark step failed: %s' % ' '.join(command))
-    return elapsed
+    """(wall seconds, controller CPU seconds, controller peak memory in MiB) of one command."""
+    with tempfile.TemporaryFile(mode='w+') as output:
+        start = time.time()
+        process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+        peak = [0]
+        done = threading.Event()
+
+        def sample():
+            while not done.is_set():
+                peak[0] = max(peak[0], _tree_rss_kib(process.pid))
+                done.wait(0.2)
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        _pid, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.time() - start
+        done.set()
+        sampler.join()
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            output.seek(0)
+            sys.stderr.write(output.read()[-6000:])
+            raise SystemExit('benchmark step failed: %s' % ' '.join(command))
+    return elapsed, usage.ru_utime + usage.ru_stime, peak[0] / 1024.0
 
 
-def run(hosts, forks_values, work, bin_dir):
+def run(hosts, forks_values, work, bin_dir, ssh=None):
     env = dict(os.environ)
     env.update({'ANSIBLE_CALLBACKS_ENABLED': 'kubenode_count',
                 'ANSIBLE_CALLBACK_PLUGINS': os.path.join(HERE, 'callback_plugins'),
                 'ANSIBLE_HOST_KEY_CHECKING': 'False', 'ANSIBLE_STDOUT_CALLBACK': 'default'})
+    if ssh is not None:
+        env.update(ssh.ansible_env())
     count_file = os.path.join(work, 'count.json')
     env['KUBENODE_COUNT_FILE'] = count_file
     results = []
     for forks in forks_values:
-        inventory = make_fleet(os.path.join(work, 'fleet'), hosts)
-        ping = timed([os.path.join(bin_dir, 'ansible'), 'all', '-i', inventory, '-m', 'ansible.builtin.ping',
-                      '-f', str(forks)], env)
-        row = {'hosts': hosts, 'forks': forks, 'ping_s': round(ping, 2)}
+        inventory = make_fleet(os.path.join(work, 'fleet'), hosts, ssh)
+        if ssh is not None:
+            ssh.close_masters()
+        ping, ping_cpu, ping_mib = timed([os.path.join(bin_dir, 'ansible'), 'all', '-i', inventory, '-m',
+                                          'ansible.builtin.ping', '-f', str(forks)], env)
+        row = {'hosts': hosts, 'forks': forks, 'ping_s': round(ping, 2), 'ping_cpu_s': round(ping_cpu, 2),
+               'ping_peak_mib': round(ping_mib, 1)}
         for step, extra in (('converge', []), ('rerun', []), ('check', ['--check'])):
-            elapsed = timed([os.path.join(bin_dir, 'ansible-playbook'), '-i', inventory, '-f', str(forks)] + extra
-                            + [os.path.join(HERE, 'site.yml')], env)
+            if ssh is not None:
+                ssh.close_masters()
+            elapsed, cpu, mib = timed([os.path.join(bin_dir, 'ansible-playbook'), '-i', inventory, '-f', str(forks)]
+                                      + extra + [os.path.join(HERE, 'site.yml')], env)
             with open(count_file) as handle:
                 counts = json.load(handle)
             row[step] = {'seconds': round(elapsed, 2), 'ratio': round(elapsed / ping, 2),
+                         'cpu_s': round(cpu, 2), 'peak_mib': round(mib, 1),
+                         'peak_mib_per_host': round(mib / hosts, 2),
                          'tasks_per_host': max(counts['tasks'].values()),
                          'modules_per_host': max(counts['modules'].values()),
                          'seconds_per_task': counts['seconds_per_task']}
@@ -139,25 +198,45 @@ def run(hosts, forks_values, work, bin_dir):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
-    parser.add_argument('--hosts', type=int, default=50)
-    parser.add_argument('--forks', type=int, nargs='+', default=[5, 25])
+    parser.add_argument('--hosts', type=int)
+    parser.add_argument('--forks', type=int, nargs='+')
+    parser.add_argument('--ssh', action='store_true', help='reach the hosts over SSH, one sshd each on 127.0.0.1')
     parser.add_argument('--work', default=os.path.join(ROOT, '.cache', 'bench-fleet'))
     parser.add_argument('--bin', default=os.path.dirname(sys.executable))
     args = parser.parse_args()
-    results = run(args.hosts, args.forks, args.work, args.bin)
+    hosts = args.hosts or (100 if args.ssh else 50)
+    forks = args.forks or ([25, 50] if args.ssh else [5, 25])
+    if os.path.exists(args.work):
+        shutil.rmtree(args.work)
+    os.makedirs(args.work)
+    ssh = None
+    try:
+        if args.ssh:
+            ssh = SshFleet(os.path.join(args.work, 'ssh'), os.path.join(ROOT, '.cache', 'openssh-server'), hosts)
+            os.makedirs(ssh.work)
+            ssh.start()
+        results = run(hosts, forks, args.work, args.bin, ssh)
+    finally:
+        if ssh is not None:
+            ssh.stop()
+        shutil.rmtree(args.work, ignore_errors=True)
     out = os.path.join(ROOT, 'bench', 'results')
     if not os.path.isdir(out):
         os.makedirs(out)
-    with open(os.path.join(out, 'fleet.json'), 'w') as handle:
+    with open(os.path.join(out, 'fleet-ssh.json' if args.ssh else 'fleet.json'), 'w') as handle:
         json.dump(results, handle, indent=1)
-    print('| hosts | forks | ping | first converge | idempotent re-run | --check | tasks / modules per host '
-          '(converge, re-run, check) |')
-    print('|---:|---:|---:|---:|---:|---:|---|')
+    print('| hosts | forks | ping | first converge | idempotent re-run | --check | controller CPU (ping, converge, '
+          're-run, check) | controller peak memory per host | tasks / modules per host (converge, re-run, check) |')
+    print('|---:|---:|---:|---:|---:|---:|---|---|---|')
     for row in results:
-        cells = ['%.1f s (%.1fx)' % (row[s]['seconds'], row[s]['ratio']) for s in ('converge', 'rerun', 'check')]
-        counts = ', '.join('%d/%d' % (row[s]['tasks_per_host'], row[s]['modules_per_host'])
-                           for s in ('converge', 'rerun', 'check'))
-        print('| %d | %d | %.1f s | %s | %s |' % (row['hosts'], row['forks'], row['ping_s'], ' | '.join(cells), counts))
+        steps = ('converge', 'rerun', 'check')
+        cells = ['%.1f s (%.1fx)' % (row[s]['seconds'], row[s]['ratio']) for s in steps]
+        cpu = ', '.join(['%.1f s' % row['ping_cpu_s']] + ['%.1f s' % row[s]['cpu_s'] for s in steps])
+        memory = '%.1f MiB (ping %.1f)' % (max(row[s]['peak_mib_per_host'] for s in steps),
+                                           row['ping_peak_mib'] / row['hosts'])
+        counts = ', '.join('%d/%d' % (row[s]['tasks_per_host'], row[s]['modules_per_host']) for s in steps)
+        print('| %d | %d | %.1f s | %s | %s | %s | %s |' % (row['hosts'], row['forks'], row['ping_s'],
+                                                         ' | '.join(cells), cpu, memory, counts))
 
 
 if __name__ == '__main__':

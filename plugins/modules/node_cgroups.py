@@ -122,6 +122,15 @@ options:
     description: Seconds to wait for the node lock before failing with the holder's pid.
     type: int
     default: 300
+  verify:
+    description:
+      - After a run that changed something, read the node back (the kernel's cgroup files, systemd's slices and
+        overrides, the kubelet and runtime configuration) and return the comparison with the plan as
+        RV(verification), the same as M(kubenode.cgroups.node_drift_info) reports, in the same round trip.
+      - The services in RV(restart_pending) are left out of it - their restart, after this module, moves them.
+      - Not in check mode, where nothing was written.
+    type: bool
+    default: false
   cgroup_driver:
     description:
       - The cgroup driver to apply with (and to plan for). V(auto) uses kubelet's configured
@@ -293,6 +302,14 @@ plan:
   returned: success
   type: dict
   sample: {cgroup_driver: systemd, allocatable: {cpu: {quantity: 3250m, value: 3250}}}
+verification:
+  description:
+    - With O(verify) and a change, the node read back after the writes - C(drift) (a list of C(item), C(check),
+      C(live), C(planned); empty when the node matches its plan), C(cgroup_mode), C(systemd), C(drivers) and
+      C(plan) - the shape M(kubenode.cgroups.node_drift_info) returns.
+  returned: when O(verify) is true, the run changed the node and was not in check mode
+  type: dict
+  sample: {drift: [], cgroup_mode: v2, systemd: {pid1: true}, drivers: {mismatch: false}}
 restart_pending:
   description:
     - Services whose main process started before a file they read was last written (kubelet and its
@@ -342,6 +359,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _preflight
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _restarts as restarts
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_argument_spec, plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._audit import audit_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_lock import NodeLock
@@ -888,6 +906,31 @@ def resolve(module):
     return executor(module, layout, driver, plan, entries, kubelet_change)
 
 
+def read_back(module, plan, restart_pending):
+    """The node compared with its plan after the writes, as node_drift_info would report it."""
+    params = module.params
+    kubelet_config = params['kubelet_config'] or {}
+
+    def systemctl(*args):
+        return module.run_command([module.get_bin_path('systemctl', required=True)] + list(args))
+
+    found = audit_node({
+        'plan': plan, 'services': params['services'], 'check_kubelet_config': bool(params['kubelet_config']),
+        'kubelet_config_path': kubelet_config.get('path') or params['kubelet_config_paths'][0],
+        'kubelet_config_dropin': kubelet_config.get('dropin', False),
+        'dropin_dir': kubelet_config.get('dropin_dir') or '/etc/kubernetes/kubelet.conf.d',
+        'dropin_name': kubelet_config.get('dropin_name') or '50-kubenode.conf',
+        'kubelet_settings': kubelet_config.get('settings') or {}, 'kubelet_service': 'kubelet.service',
+        'cgroupfs_path': params['cgroupfs_path'], 'proc_path': params['proc_path'],
+        'systemd_control_dirs': params['systemd_control_dirs'],
+        'containerd_config_path': params['containerd_config_path'], 'crio_config_paths': params['crio_config_paths'],
+    }, systemctl)
+    # What the role's restart is about to move is not drift yet.
+    restarting = set(pending['service'] for pending in restart_pending)
+    found['drift'] = [entry for entry in found['drift'] if entry['item'] not in restarting]
+    return found
+
+
 def main():
     spec = plan_argument_spec()
     spec.update(
@@ -905,6 +948,7 @@ def main():
         kubelet_service=dict(type='str', default='kubelet.service'),
         lock_path=dict(type='path', default='/run/lock/kubenode-cgroups.lock'),
         lock_timeout=dict(type='int', default=300),
+        verify=dict(type='bool', default=False),
         kubelet_config=dict(type='dict', options=kc_file.file_argument_spec()),
         kubelet_config_paths=dict(type='list', elements='path',
                                   default=['/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml']),
@@ -917,6 +961,7 @@ def main():
         module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
     node = None
     kubelet_config = None
+    verification = None
     # Check mode writes nothing, so it needs no lock (and no write access to /run/lock).
     lock = contextlib.nullcontext() if module.check_mode else NodeLock(module.params['lock_path'], module.params['lock_timeout'])
     try:
@@ -929,6 +974,9 @@ def main():
             else:
                 node.absent()
             restart_pending = node.find_restarts() if module.params['state'] == 'present' else []
+            if module.params['verify'] and node.changes and module.params['state'] == 'present' \
+                    and not module.check_mode:
+                verification = read_back(module, node.plan, restart_pending)
     except (KubenodeError, IOError, OSError) as error:
         message = str(error) if isinstance(error, KubenodeError) else str(host_error('change', error))
         applied = node.applied if node else []
@@ -944,6 +992,8 @@ def main():
                   plan=node.plan, persistence=node.persistence, restart_pending=restart_pending)
     if kubelet_config:
         result['kubelet_config'] = kubelet_config
+    if verification is not None:
+        result['verification'] = verification
     if module._diff:
         result['diff'] = node.diffs
     for warning in node.warnings:

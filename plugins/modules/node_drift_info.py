@@ -129,52 +129,9 @@ import os
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _drift
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _restarts as restarts
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
+from ansible_collections.kubenode.cgroups.plugins.module_utils._audit import audit_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
-from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
-    runtime_files_argument_spec, detect_drivers, pid1_is_systemd)
-
-
-def kubelet_config_drift(params):
-    """The kubelet configuration as kubelet_config would leave it: invalid, or not yet written."""
-    if not kc.HAS_YAML:
-        return [_drift.drift('kubelet config', 'readable', 'PyYAML is missing on the node', 'PyYAML')]
-    try:
-        target, current_text, current, desired, _merged = kc.compute_change({
-            'plan': params['plan'], 'settings': params['kubelet_settings'], 'path': params['kubelet_config_path'],
-            'dropin': params['kubelet_config_dropin'], 'dropin_dir': params['dropin_dir'],
-            'dropin_name': params['dropin_name'], 'kubelet_version': params['plan'].get('kubelet_version'),
-            'capacity': None, 'allow_driver_mismatch': False,
-            'containerd_config_path': params['containerd_config_path'],
-            'crio_config_paths': params['crio_config_paths']})
-    except KubenodeError as error:
-        return [_drift.drift('kubelet config', 'kubelet would accept it', str(error), 'valid')]
-    if current_text is None:
-        return [_drift.drift('kubelet config', 'exists', target + ' is missing', 'the planned keys')]
-    if kc.normalize(current) != kc.normalize(desired):
-        changed = sorted(k for k in set(current) | set(desired) if kc.normalize({k: current.get(k)})
-                         != kc.normalize({k: desired.get(k)}))
-        return [_drift.drift('kubelet config', 'matches the plan', target + ' differs in ' + ', '.join(changed),
-                             'the planned keys')]
-    return []
-
-
-def restart_drift(module, params):
-    """kubelet still running with an older configuration than the one on disk (a lost restart)."""
-    config = (os.path.join(params['dropin_dir'], params['dropin_name']) if params['kubelet_config_dropin']
-              else params['kubelet_config_path'])
-    kubelet = _drift.service_name(params['kubelet_service'])
-
-    def systemctl(*args):
-        return module.run_command([module.get_bin_path('systemctl', required=True)] + list(args))
-
-    watched = {kubelet: {'files': [config], 'slice_path': None}}
-    pending = restarts.pending(watched, restarts.read_units(systemctl, [kubelet]), restarts.file_mtimes([config]))
-    return [_drift.drift(p['service'], 'restart pending', p['reason'], 'runs what is on disk') for p in pending]
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import runtime_files_argument_spec
 
 
 def main():
@@ -201,42 +158,17 @@ def main():
     plan = params['plan']
     if not isinstance(plan.get('cgroups'), dict) or plan.get('cgroup_driver') not in names.DRIVERS:
         module.fail_json(msg='plan: not a result of kubenode.cgroups.allocatable_info (no cgroups or cgroup_driver)')
-    root = params['cgroupfs_path']
+
+    def systemctl(*args):
+        return module.run_command([module.get_bin_path('systemctl', required=True)] + list(args))
+
     try:
-        layout = fs.detect_layout(params['proc_path'], root)
-        v2 = layout['mode'] == 'v2'
-        live = dict((key, fs.read_cgroup(layout, root, entry['path'])) for key, entry in plan['cgroups'].items())
-        found = _drift.cgroup_drift(plan, live, v2)
-        systemd = {'pid1': pid1_is_systemd(params['proc_path'])}
-        if plan['cgroup_driver'] == 'systemd':
-            if not systemd['pid1']:
-                found.append(_drift.drift('systemd', 'PID 1', 'not systemd', 'systemd'))
-            else:
-                units = [entry['systemd_unit'] for entry in plan['cgroups'].values()]
-                units += [_drift.service_name(s) for s in params['services']]
-                rc, out, err = module.run_command(
-                    [module.get_bin_path('systemctl', required=True), 'show',
-                     '--property=Id,LoadState,ActiveState,ControlGroup,' + ','.join(_drift.SHOWN_PROPERTIES)] + units)
-                if rc != 0:
-                    module.fail_json(msg='systemctl show failed: %s' % (err or out))
-                found += _drift.systemd_drift(plan, _drift.parse_systemctl_show(out), v2, params['services'])
-                found += _drift.override_drift(plan, dict(
-                    (entry['systemd_unit'], overrides.read_overrides(params['systemd_control_dirs'],
-                                                                     entry['systemd_unit']))
-                    for entry in plan['cgroups'].values()), v2)
-        if systemd['pid1'] and params['check_kubelet_config']:
-            found += restart_drift(module, params)
-        drivers = detect_drivers([params['kubelet_config_path']], params['containerd_config_path'],
-                                 params['crio_config_paths'])
-        found += _drift.driver_drift(plan, drivers)
-        if params['check_kubelet_config']:
-            found += kubelet_config_drift(params)
+        result = audit_node(params, systemctl)
     except KubenodeError as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:
         module.fail_json(msg=str(host_error('read', error)))
-    module.exit_json(changed=False, drift=found, cgroup_mode=layout['mode'], systemd=systemd, drivers=drivers,
-                     plan=plan)
+    module.exit_json(changed=False, **result)
 
 
 if __name__ == '__main__':

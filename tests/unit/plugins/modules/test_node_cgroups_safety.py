@@ -14,6 +14,7 @@ import pytest
 
 from ansible.module_utils import basic
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_lock import NodeLock
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_drift_info
 
@@ -196,3 +197,27 @@ def test_a_bad_option_is_named_before_the_host_is_read(run_module, tmp_path, cap
     message = failure.value.result['msg']
     assert 'kube_reserved.cpu' in message and '"lots"' in message and 'mountinfo' not in message
     assert not (tmp_path / 'units').exists()
+
+
+def test_verify_reads_the_node_back_in_the_same_round_trip(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    tree.systemd.start_service('kubelet.service', seconds_ago=600)  # older than the config this run writes
+    first = run_module(node_cgroups, node_args(tree, tmp_path, verify=True))
+    assert first['changed'] and [p['service'] for p in first['restart_pending']] == ['kubelet.service']
+    # The same comparison node_drift_info makes, less what the role's restart is about to fix.
+    assert first['verification']['drift'] == [] and first['verification']['cgroup_mode'] == 'v2'
+    assert first['verification']['plan'] == first['plan']
+    assert 'verification' not in run_module(node_cgroups, node_args(tree, tmp_path, verify=True))  # no change
+    assert 'verification' not in run_module(node_cgroups, node_args(tree, tmp_path, verify=True,
+                                                                    system_reserved={'cpu': '600m'}),
+                                            check_mode=True)
+
+    # A kernel that does not keep what it was given: the read-back says so.
+    real_write = _cgroupfs.write_file
+
+    def kernel_ignores_cpu_weight(path, value):
+        real_write(path, '7' if path.endswith('system/cpu.weight') else value)
+    monkeypatch.setattr(_cgroupfs, 'write_file', kernel_ignores_cpu_weight)
+    changed = run_module(node_cgroups, node_args(tree, tmp_path, verify=True, system_reserved={'cpu': '600m'}))
+    assert [(d['item'], d['check'], d['live']) for d in changed['verification']['drift']] == [
+        ('system_reserved', 'cpu.weight', 7)]
