@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help venv deps vm-deps vm-image link demo demo-vm docs bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
+.PHONY: help venv deps vm-deps vm-image link demo demo-vm docs ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -141,6 +141,18 @@ BENCH_SSH_APT_PACKAGES := libwrap0 libnss-wrapper
 bench-fleet-ssh: venv link
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_SSH_APT_PACKAGES)"
 	PATH=$(BIN):$$PATH $(BIN)/python bench/fleet/run.py --ssh $(FLEET_ARGS)
+
+# The execution environment's build context (ee/execution-environment.yml) and what ansible-builder
+# reads from the installed collection; building the image itself needs podman or docker.
+EE_DIR := $(CACHE)/ee
+ee: venv
+	$(BIN)/pip install -q ansible-builder==3.2.0
+	rm -rf $(EE_DIR) && mkdir -p $(EE_DIR)
+	$(BIN)/ansible-galaxy collection build --force --output-path $(EE_DIR) .
+	mv $(EE_DIR)/kubenode-cgroups-*.tar.gz $(EE_DIR)/kubenode-cgroups.tar.gz
+	$(BIN)/ansible-builder create -f ee/execution-environment.yml -c $(EE_DIR)/context
+	$(BIN)/ansible-galaxy collection install --force -p $(EE_DIR)/installed $(EE_DIR)/kubenode-cgroups.tar.gz
+	$(BIN)/ansible-builder introspect --sanitize $(EE_DIR)/installed
 
 clean:
 	rm -rf $(CACHE) $(VENV)
