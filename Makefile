@@ -107,7 +107,7 @@ vm-image: vm-deps
 	tests/vm/build-image.sh
 
 # Longest first: tests/vm/run-scenarios.sh deals them to two lanes that run side by side.
-SCENARIOS ?= role_systemd_v2 role_cgroupfs_v1 cgroupfs_v1 systemd_hybrid cgroupfs_v2 systemd_v2
+SCENARIOS ?= role_systemd_v2 systemd_hybrid systemd_v2 role_cgroupfs_v1 cgroupfs_v1 cgroupfs_v2
 
 # Molecule destroys its VMs itself; the trap also stops any left by an interrupted run.
 molecule: venv link vm-image

@@ -110,21 +110,18 @@ def make_fleet(work, hosts, ssh=None):
     return path
 
 
-def _tree_rss_kib(root_pid):
-    """Resident memory of a process and all its descendants, in KiB."""
-    parents, rss = {}, {}
+def _tree_pss_kib(root_pid):
+    """Proportional memory (Pss, shared pages split among their users) of a process and its descendants,
+    in KiB: the forked workers share most of their pages, which a sum of RSS would count again for each."""
+    parents = {}
     for entry in os.listdir('/proc'):
         if not entry.isdigit():
             continue
         try:
             with open('/proc/%s/stat' % entry) as handle:
-                fields = handle.read().rsplit(')', 1)[1].split()
-            with open('/proc/%s/statm' % entry) as handle:
-                pages = int(handle.read().split()[1])
+                parents[int(entry)] = int(handle.read().rsplit(')', 1)[1].split()[1])
         except (IOError, OSError, IndexError, ValueError):
             continue
-        parents[int(entry)] = int(fields[1])
-        rss[int(entry)] = pages * os.sysconf('SC_PAGE_SIZE') // 1024
     tree, frontier = {root_pid}, [root_pid]
     while frontier:
         parent = frontier.pop()
@@ -132,7 +129,14 @@ def _tree_rss_kib(root_pid):
             if ppid == parent and pid not in tree:
                 tree.add(pid)
                 frontier.append(pid)
-    return sum(rss.get(pid, 0) for pid in tree)
+    total = 0
+    for pid in tree:
+        try:
+            with open('/proc/%d/smaps_rollup' % pid) as handle:
+                total += sum(int(line.split()[1]) for line in handle if line.startswith('Pss:'))
+        except (IOError, OSError, ValueError):
+            continue
+    return total
 
 
 def timed(command, env):
@@ -145,7 +149,7 @@ def timed(command, env):
 
         def sample():
             while not done.is_set():
-                peak[0] = max(peak[0], _tree_rss_kib(process.pid))
+                peak[0] = max(peak[0], _tree_pss_kib(process.pid))
                 done.wait(0.2)
         sampler = threading.Thread(target=sample)
         sampler.start()
