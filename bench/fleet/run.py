@@ -239,8 +239,8 @@ def main():
         memory = '%.1f MiB (ping %.1f)' % (max(row[s]['peak_mib_per_host'] for s in steps),
                                            row['ping_peak_mib'] / row['hosts'])
         counts = ', '.join('%d/%d' % (row[s]['tasks_per_host'], row[s]['modules_per_host']) for s in steps)
-        print('| %d | %d | %.1f s | %s | %s | %s | %s |' % (row['hosts'], row['forks'], row['ping_s'],
-                                                         ' | '.join(cells), cpu, memory, counts))
+        print('| %d | %d | %.1f s | %s | %s | %s | %s |'
+              % (row['hosts'], row['forks'], row['ping_s'], ' | '.join(cells), cpu, memory, counts))
 
 
 if __name__ == '__main__':

@@ -124,8 +124,6 @@ drivers:
   sample: {kubelet: {value: systemd, path: /var/lib/kubelet/config.yaml, source: config}, mismatch: false}
 """
 
-import os
-
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names

@@ -192,7 +192,8 @@ pods:
       drivers, when the pod has a uid), C(resources) (the pod ResourceConfig), C(v1_files),
       C(v2_files), C(systemd_properties) and C(containers).
     - Each container has C(name), C(init), C(sidecar), C(cpu_shares), C(cpu_weight) (C(kubelet), C(oci) - the
-      quadratic formula - and, with C(oci_runtime), C(runtime) - what that runtime writes), C(cpu_quota), C(cpu_period), C(memory_limit), C(memory_min), C(memory_low),
+      quadratic formula - and, with C(oci_runtime), C(runtime) - what that runtime writes), C(cpu_quota),
+      C(cpu_period), C(memory_limit), C(memory_min), C(memory_low),
       C(memory_high), C(oom_score_adj), C(swap_behavior) (C(NoSwap) or C(LimitedSwap), as kubelet decides it for
       this container), C(memory_swap_max) (cgroup v2 C(memory.swap.max) in bytes, also the runtime's systemd
       C(MemorySwapMax)) and C(memory_memsw_limit) (cgroup v1 C(memory.memsw.limit_in_bytes) - the memory limit,
