@@ -53,12 +53,7 @@ def containerd_driver(path):
     text = _read(path)
     if text is None:
         return None
-    section = ''
-    for line in text.splitlines():
-        header = _SECTION_RE.match(line)
-        if header:
-            section = header.group(1).replace("'", '"')
-            continue
+    for section, line in _toml_lines(text):
         match = _SYSTEMD_CGROUP_RE.match(line)
         if match and section.endswith('runtimes.runc.options'):
             return {'value': 'systemd' if match.group(1).lower() == 'true' else 'cgroupfs', 'path': path,
@@ -88,14 +83,20 @@ _CRIO_RUNTIME_SECTION_RE = re.compile(r'^crio\.runtime\.runtimes\."?([A-Za-z0-9_
 _RUNC_SHIMS = ('io.containerd.runc.v2', 'io.containerd.runc.v1', 'io.containerd.runtime.v1.linux')
 
 
-def _toml_strings(text):
-    """(section, key, string value) of every string assignment: enough for the keys read here."""
+def _toml_lines(text):
+    """(section, line) of every line outside a section header; quotes in section names made double."""
     section = ''
     for line in text.splitlines():
         header = _SECTION_RE.match(line)
         if header:
             section = header.group(1).replace("'", '"').strip()
-            continue
+        else:
+            yield section, line
+
+
+def _toml_strings(text):
+    """(section, key, string value) of every string assignment: enough for the keys read here."""
+    for section, line in _toml_lines(text):
         match = _TOML_STRING_RE.match(line)
         if match:
             yield section, match.group(1), match.group(2)
