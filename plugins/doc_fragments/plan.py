@@ -128,7 +128,9 @@ options:
   max_pods:
     description:
       - KubeletConfiguration C(maxPods). Adds C(pods) to the capacity, and sizes the C(eks) and
-        C(aks) profiles.
+        C(aks) profiles. The plan carries it as C(max_pods), which M(kubenode.cgroups.kubelet_config) writes.
+      - M(kubenode.cgroups.node_cgroups) without it plans with kubelet's own C(maxPods) (from its
+        configuration, else kubelet's default 110) and writes none.
     type: int
   proc_path:
     description:

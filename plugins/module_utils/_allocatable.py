@@ -120,11 +120,16 @@ def validate_enforcement(enforce, cgroups_per_qos, system_cgroup, kube_cgroup, r
         if not cgroups_per_qos:
             errors.append('invalid configuration: cgroupsPerQOS (--cgroups-per-qos) must be set to true when "%s" '
                           'contained in enforceNodeAllocatable (--enforce-node-allocatable)' % key)
-    if reserved_cpus and (system_cgroup or kube_cgroup):
-        errors.append("invalid configuration: can't use reservedSystemCPUs (--reserved-cpus) with "
-                      'systemReservedCgroup (--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup)')
     if errors:
         raise KubenodeError('; '.join(errors), field=field, value=enforce)
+    if reserved_cpus and (system_cgroup or kube_cgroup):
+        raise KubenodeError("invalid configuration: can't use reservedSystemCPUs (--reserved-cpus) with "
+                            'systemReservedCgroup (--system-reserved-cgroup) or kubeReservedCgroup '
+                            '(--kube-reserved-cgroup). Reserved CPUs take the place of the reserved cgroups: leave '
+                            'system_reserved_cgroup and kube_reserved_cgroup empty and enforce only "pods" (the '
+                            'node_allocatable role does so itself when node_allocatable_reserved_system_cpus is set), '
+                            'and confine system daemons with systemd AllowedCPUs= instead',
+                            field='reserved_system_cpus', value=reserved_cpus)
 
 
 def _sum_reservation(capacity, system, kube, eviction):
@@ -349,6 +354,10 @@ def plan_node(params):
     return {
         'kubelet_version': rules.version,
         'cgroup_driver': driver,
+        # Written as maxPods by kubelet_config; None when kubelet keeps its own.
+        'max_pods': max_pods,
+        # Written as reservedSystemCPUs; its size is already systemReserved.cpu above.
+        'reserved_system_cpus': format_cpuset(reserved_cpus) if reserved_cpus else None,
         'enforce_node_allocatable': enforce,
         'capacity': report_list(status_capacity),
         'internal_capacity': report_list(internal_capacity),

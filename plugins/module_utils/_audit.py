@@ -19,26 +19,28 @@ import os
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _drift
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _restarts as restarts
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import detect_drivers, pid1_is_systemd
 
 
-def kubelet_config_drift(params):
+def kubelet_config_drift(params, choice, discovered):
     """The kubelet configuration as kubelet_config would leave it: invalid, or not yet written."""
     if not kc.HAS_YAML:
         return [_drift.drift('kubelet config', 'readable', 'PyYAML is missing on the node', 'PyYAML')]
     try:
-        target, current_text, current, desired, _merged = kc.compute_change({
-            'plan': params['plan'], 'settings': params['kubelet_settings'], 'path': params['kubelet_config_path'],
-            'dropin': params['kubelet_config_dropin'], 'dropin_dir': params['dropin_dir'],
+        change = kc.compute_change({
+            'plan': params['plan'], 'settings': params['kubelet_settings'], 'path': choice['path'],
+            'dropin': choice['dropin'], 'dropin_dir': choice['dropin_dir'], 'discovered': discovered,
             'dropin_name': params['dropin_name'], 'kubelet_version': params['plan'].get('kubelet_version'),
             'capacity': None, 'allow_driver_mismatch': False,
             'containerd_config_path': params['containerd_config_path'],
             'crio_config_paths': params['crio_config_paths']})
     except KubenodeError as error:
         return [_drift.drift('kubelet config', 'kubelet would accept it', str(error), 'valid')]
+    target, current_text, current, desired = (change[key] for key in ('target', 'current_text', 'current', 'desired'))
     if current_text is None:
         return [_drift.drift('kubelet config', 'exists', target + ' is missing', 'the planned keys')]
     if kc.normalize(current) != kc.normalize(desired):
@@ -49,10 +51,9 @@ def kubelet_config_drift(params):
     return []
 
 
-def restart_drift(systemctl, params):
+def restart_drift(systemctl, params, choice):
     """kubelet still running with an older configuration than the one on disk (a lost restart)."""
-    config = (os.path.join(params['dropin_dir'], params['dropin_name']) if params['kubelet_config_dropin']
-              else params['kubelet_config_path'])
+    config = (os.path.join(choice['dropin_dir'], params['dropin_name']) if choice['dropin'] else choice['path'])
     kubelet = _drift.service_name(params['kubelet_service'])
     watched = {kubelet: {'files': [config], 'slice_path': None}}
     pending = restarts.pending(watched, restarts.read_units(systemctl, [kubelet]), restarts.file_mtimes([config]))
@@ -85,11 +86,20 @@ def audit_node(params, systemctl):
             found += _drift.override_drift(plan, dict(
                 (entry['systemd_unit'], overrides.read_overrides(params['systemd_control_dirs'], entry['systemd_unit']))
                 for entry in plan['cgroups'].values()), v2)
-    if systemd['pid1'] and params['check_kubelet_config']:
-        found += restart_drift(systemctl, params)
-    drivers = detect_drivers([params['kubelet_config_path']], params['containerd_config_path'],
-                             params['crio_config_paths'])
+    discovered = discovery.discover(params['proc_path'], systemctl if systemd['pid1'] else None,
+                                    _drift.service_name(params['kubelet_service']))
+    choice = None
+    try:
+        choice = discovery.choose(discovered, params['kubelet_config_path'], params['kubelet_config_dropin'],
+                                  params['dropin_dir'])
+    except KubenodeError as error:
+        found.append(_drift.drift('kubelet config', 'the file kubelet reads', str(error), 'its --config'))
+    if choice and systemd['pid1'] and params['check_kubelet_config']:
+        found += restart_drift(systemctl, params, choice)
+    drivers = detect_drivers([choice['path'] if choice else discovery.KUBEADM_CONFIG],
+                             params['containerd_config_path'], params['crio_config_paths'])
     found += _drift.driver_drift(plan, drivers)
-    if params['check_kubelet_config']:
-        found += kubelet_config_drift(params)
-    return {'drift': found, 'cgroup_mode': layout['mode'], 'systemd': systemd, 'drivers': drivers, 'plan': plan}
+    if choice and params['check_kubelet_config']:
+        found += kubelet_config_drift(params, choice, discovered)
+    return {'drift': found, 'cgroup_mode': layout['mode'], 'systemd': systemd, 'drivers': drivers, 'plan': plan,
+            'kubelet_config': dict((k, choice[k]) for k in ('path', 'dropin', 'dropin_dir', 'reason')) if choice else None}

@@ -16,7 +16,9 @@ __metaclass__ = type
 
 import copy
 import glob
+import json
 import os
+import re
 import traceback
 
 try:
@@ -27,6 +29,7 @@ except ImportError:
     HAS_YAML = False
     YAML_IMPORT_ERROR = traceback.format_exc()
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import parse_feature_gates, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import (
@@ -46,19 +49,20 @@ MANAGED_KEYS = (
     'mergeDefaultEvictionSettings', 'enforceNodeAllocatable', 'systemReservedCgroup', 'kubeReservedCgroup',
     'cgroupDriver', 'cgroupsPerQOS', 'cgroupRoot', 'reservedSystemCPUs', 'qosReserved', 'featureGates',
     'memoryThrottlingFactor', 'memoryReservationPolicy', 'podPidsLimit', 'cpuCFSQuota', 'cpuCFSQuotaPeriod',
-    'failCgroupV1', 'maxPods', 'failSwapOn', 'memorySwap',
+    'failCgroupV1', 'maxPods', 'failSwapOn', 'memorySwap', 'cpuManagerPolicy', 'cpuManagerPolicyOptions',
+    'topologyManagerPolicy', 'topologyManagerScope', 'topologyManagerPolicyOptions',
 )
 # Fields of KubeletConfiguration v1beta1 that exist but that this module leaves to other tools.
 OTHER_KUBELET_KEYS = (
     'address', 'authentication', 'authorization', 'clusterDNS', 'clusterDomain',
-    'containerLogMaxFiles', 'containerLogMaxSize', 'containerRuntimeEndpoint', 'cpuManagerPolicy',
+    'containerLogMaxFiles', 'containerLogMaxSize', 'containerRuntimeEndpoint',
     'cpuManagerReconcilePeriod', 'evictionPressureTransitionPeriod', 'fileCheckFrequency', 'healthzBindAddress',
     'healthzPort', 'httpCheckFrequency', 'imageGCHighThresholdPercent', 'imageGCLowThresholdPercent',
     'imageMinimumGCAge', 'kubeletCgroups', 'logging', 'memoryManagerPolicy', 'nodeStatusReportFrequency',
     'nodeStatusUpdateFrequency', 'podsPerCore', 'port', 'readOnlyPort', 'registerNode', 'resolvConf', 'rotateCertificates',
     'runtimeRequestTimeout', 'serializeImagePulls', 'serverTLSBootstrap', 'shutdownGracePeriod',
     'shutdownGracePeriodCriticalPods', 'staticPodPath', 'streamingConnectionIdleTimeout', 'syncFrequency',
-    'systemCgroups', 'tlsCertFile', 'tlsPrivateKeyFile', 'topologyManagerPolicy', 'volumeStatsAggPeriod',
+    'systemCgroups', 'tlsCertFile', 'tlsPrivateKeyFile', 'volumeStatsAggPeriod',
 )
 _TYPES = {
     'mergeDefaultEvictionSettings': bool, 'cgroupsPerQOS': bool, 'cpuCFSQuota': bool, 'failCgroupV1': bool,
@@ -68,7 +72,19 @@ _TYPES = {
     'podPidsLimit': int, 'maxPods': int, 'enforceNodeAllocatable': list, 'featureGates': dict,
     'systemReserved': dict, 'kubeReserved': dict, 'evictionHard': dict, 'evictionSoft': dict,
     'evictionSoftGracePeriod': dict, 'qosReserved': dict, 'memoryThrottlingFactor': (int, float),
+    'cpuManagerPolicy': str, 'cpuManagerPolicyOptions': dict, 'topologyManagerPolicy': str,
+    'topologyManagerScope': str, 'topologyManagerPolicyOptions': dict,
 }
+# cpumanager's NewManager and its static policy options (policy_options.go).
+CPU_MANAGER_POLICIES = ('none', 'static')
+STATIC_POLICY_OPTIONS = ('full-pcpus-only', 'distribute-cpus-across-numa', 'align-by-socket',
+                         'distribute-cpus-across-cores', 'strict-cpu-reservation', 'prefer-align-cpus-by-uncorecache')
+# validation.go.
+TOPOLOGY_MANAGER_POLICIES = ('none', 'best-effort', 'restricted', 'single-numa-node')
+TOPOLOGY_MANAGER_SCOPES = ('container', 'pod')
+TOPOLOGY_POLICY_OPTIONS = ('prefer-closest-numa-nodes', 'max-allowable-numa-nodes')
+# strconv.ParseBool.
+_GO_BOOLS = ('1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 'FALSE', 'false', 'False')
 
 
 def check_document(document, source):
@@ -218,12 +234,81 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
     if config.get('failCgroupV1') is not None and int(rules_version.split('.')[1]) < 31:
         raise KubenodeError('failCgroupV1 exists only from kubelet 1.31', field='failCgroupV1',
                             value=config['failCgroupV1'])
+    _validate_cpu_and_topology_managers(config, plan)
     if runtime_driver and runtime_driver['value'] != params['cgroup_driver'] and not allow_driver_mismatch:
         raise KubenodeError('kubelet would use the %s cgroup driver but the container runtime (%s) uses %s; pods '
                             'would not start. Make them agree, or set allow_driver_mismatch'
                             % (params['cgroup_driver'], runtime_driver['path'], runtime_driver['value']),
                             field='cgroupDriver', value=params['cgroup_driver'])
     return plan
+
+
+def _go_quote_list(values):
+    return '[%s]' % ' '.join('"%s"' % v for v in values)
+
+
+def _validate_cpu_and_topology_managers(config, plan):
+    """What kubelet refuses in its CPU and Topology Manager settings: validation.go, then cpumanager's
+    NewManager when the container manager starts."""
+    topology = config.get('topologyManagerPolicy') or 'none'
+    if topology not in TOPOLOGY_MANAGER_POLICIES:
+        raise KubenodeError('invalid configuration: topologyManagerPolicy (--topology-manager-policy) "%s" must be '
+                            'one of: %s' % (topology, _go_quote_list(TOPOLOGY_MANAGER_POLICIES)),
+                            field='topologyManagerPolicy', value=topology)
+    scope = config.get('topologyManagerScope') or 'container'
+    if scope not in TOPOLOGY_MANAGER_SCOPES:
+        raise KubenodeError('invalid configuration: topologyManagerScope (--topology-manager-scope) "%s" must be '
+                            'one of: "container", or "pod"' % scope, field='topologyManagerScope', value=scope)
+    for name in (config.get('topologyManagerPolicyOptions') or {}):
+        if name not in TOPOLOGY_POLICY_OPTIONS:
+            raise KubenodeError('unsupported topologymanager option: "%s"' % name,
+                                field='topologyManagerPolicyOptions', value=name)
+    policy = config.get('cpuManagerPolicy') or 'none'
+    options = config.get('cpuManagerPolicyOptions') or {}
+    if policy not in CPU_MANAGER_POLICIES:
+        raise KubenodeError('unknown policy: "%s"' % policy, field='cpuManagerPolicy', value=policy)
+    if policy == 'none':
+        if options:
+            raise KubenodeError('None policy: received unsupported options=map[%s]'
+                                % ' '.join('%s:%s' % item for item in sorted(options.items())),
+                                field='cpuManagerPolicyOptions', value=options)
+        return
+    for name, value in options.items():
+        if name not in STATIC_POLICY_OPTIONS:
+            raise KubenodeError('unsupported cpumanager option: "%s" (%s)' % (name, value),
+                                field='cpuManagerPolicyOptions', value=name)
+        if str(value) not in _GO_BOOLS:
+            raise KubenodeError('bad value for option "%s": strconv.ParseBool: parsing "%s": invalid syntax'
+                                % (name, value), field='cpuManagerPolicyOptions.%s' % name, value=value)
+    # GetNodeAllocatableReservation leaves a zero CPU reservation out, which the static policy cannot start with.
+    if 'cpu' not in plan['reservation']:
+        raise KubenodeError('[cpumanager] unable to determine reserved CPU resources for static policy: the static '
+                            'policy needs systemReserved.cpu + kubeReserved.cpu (or reservedSystemCPUs) above zero',
+                            field='cpuManagerPolicy', value=policy)
+
+
+def cgroup_v1_refusal(cgroup_mode, rules, config):
+    """kubelet's message when it would refuse to start on this cgroup v1 (or hybrid) host, else None."""
+    if cgroup_mode == 'v2' or not rules.fail_cgroup_v1_default or config.get('failCgroupV1') is False:
+        return None
+    return ('kubelet %s refuses to start on this cgroup %s node: failCgroupV1 is true, its default since kubelet '
+            '1.35. Move the node to cgroup v2 (boot with systemd.unified_cgroup_hierarchy=1), or keep cgroup v1 '
+            'for now with failCgroupV1: false in the kubelet settings (role: node_allocatable_kubelet_settings)'
+            % (rules.version, cgroup_mode))
+
+
+def cpu_manager_checkpoint_conflict(config, checkpoint_text, checkpoint_path):
+    """kubelet's start-up error when its CPU manager checkpoint was written by another policy, else None."""
+    try:
+        recorded = json.loads(checkpoint_text).get('policyName')
+    except (ValueError, AttributeError):
+        return None
+    policy = config.get('cpuManagerPolicy') or 'none'
+    if not recorded or recorded == policy:
+        return None
+    return ('could not restore state from checkpoint: configured policy "%s" differs from state checkpoint policy '
+            '"%s", please drain this node and delete the CPU manager checkpoint file "%s" before restarting Kubelet'
+            % (policy, recorded, checkpoint_path))
 
 
 def _validate_soft_eviction(config):
@@ -249,6 +334,10 @@ def settings_from_plan(plan):
         'enforceNodeAllocatable': list(plan.get('enforce_node_allocatable', ['pods'])),
         'cgroupDriver': plan.get('cgroup_driver'),
     }
+    if plan.get('max_pods') is not None:
+        settings['maxPods'] = plan['max_pods']
+    if plan.get('reserved_system_cpus'):
+        settings['reservedSystemCPUs'] = plan['reserved_system_cpus']
     for scope in ('system', 'kube'):
         entry = plan.get('cgroups', {}).get('%s_reserved' % scope)
         settings['%sReservedCgroup' % scope] = entry['configured_name'] if entry else None
@@ -277,28 +366,86 @@ def dump(document):
     return yaml.safe_dump(document, default_flow_style=False, sort_keys=False)
 
 
+_TOP_LEVEL_KEY = re.compile(r'^([A-Za-z_][\w.-]*)\s*:(\s|$)')
+
+
+def _blocks(text):
+    """(header lines, [(key, value lines, trailing comment and blank lines)]) of a block-style mapping."""
+    header, blocks = [], []
+    for line in text.splitlines(True):
+        match = _TOP_LEVEL_KEY.match(line)
+        if match:
+            blocks.append((match.group(1), [line], []))
+        elif not blocks:
+            header.append(line)
+        elif not line.strip() or line.startswith('#'):
+            blocks[-1][2].append(line)
+        else:
+            # An indented line after comments continues the value: the comments were inside it.
+            blocks[-1][1].extend(blocks[-1][2] + [line])
+            del blocks[-1][2][:]
+    return header, blocks
+
+
+def edit_text(text, current, desired):
+    """desired as the file's new text, keeping every line of the keys that do not change as it was
+    (comments, quoting, order); changed keys are rewritten in place, new ones appended. Falls back to
+    a plain dump when the text is not a block mapping this can edit safely: the result must parse back
+    to exactly desired."""
+    if text is None:
+        return dump(desired)
+    header, blocks = _blocks(text)
+    lines, seen = list(header), set()
+    for key, value_lines, trailer in blocks:
+        seen.add(key)
+        if key not in desired:
+            lines.extend(trailer)
+            continue
+        if key in current and current[key] == desired[key]:
+            lines.extend(value_lines)
+        else:
+            lines.append(dump({key: desired[key]}))
+        lines.extend(trailer)
+    added = [key for key in desired if key not in seen]
+    if added:
+        if lines and not lines[-1].endswith('\n'):
+            lines.append('\n')
+        lines.append(dump(dict((key, desired[key]) for key in added)))
+    edited = ''.join(lines)
+    try:
+        if yaml.safe_load(edited) == desired:
+            return edited
+    except yaml.YAMLError:
+        pass
+    return dump(desired)
+
+
 def compute_change(params, option_prefix=''):
-    """What kubelet_config would write, validated: (target, current text, current, desired, merged).
+    """What kubelet_config would write, validated: a dict of target (the file), current_text, current,
+    desired, merged and choice (_kubelet_discovery.choose's: why this file, and the warnings).
 
     params: the kubelet_config module options (settings, plan, path, dropin, dropin_dir,
     dropin_name, kubelet_version, capacity, allow_driver_mismatch, containerd_config_path,
-    crio_config_paths). option_prefix: how the calling module spells them (node_cgroups nests
-    them under kubelet_config), for the errors.
+    crio_config_paths) and discovered (what _kubelet_discovery.discover found on the node).
+    option_prefix: how the calling module spells them (node_cgroups nests them under kubelet_config),
+    for the errors.
     """
     rules = kubelet_rules(params['kubelet_version'])
     settings = settings_from_plan(params['plan']) if params.get('plan') else {}
     settings.update(params.get('settings') or {})
     check_settings(settings, field=option_prefix + 'settings')
-    base_text, base = load(params['path'])
     dropin_name = params['dropin_name']
     if os.path.basename(dropin_name) != dropin_name or not dropin_name.endswith('.conf'):
         raise KubenodeError('must be a file name ending in .conf (kubelet reads only those)', field=option_prefix + 'dropin_name',
                             value=dropin_name)
-    dropin_path = os.path.join(params['dropin_dir'], dropin_name)
-    dropins = [(name, load(name)[1]) for name in sorted(glob.glob(os.path.join(params['dropin_dir'], '*.conf')))
+    choice = discovery.choose(params.get('discovered') or {}, params.get('path'), params.get('dropin'),
+                              params.get('dropin_dir'), option_prefix=option_prefix)
+    base_text, base = load(choice['path'])
+    dropin_path = os.path.join(choice['dropin_dir'], dropin_name)
+    dropins = [(name, load(name)[1]) for name in sorted(glob.glob(os.path.join(choice['dropin_dir'], '*.conf')))
                if name != dropin_path]
-    if not params.get('dropin'):
-        target, current_text, current = params['path'], base_text, base
+    if not choice['dropin']:
+        target, current_text, current = choice['path'], base_text, base
         desired = apply_settings(current, settings)
         merged = merge([desired] + [d for _n, d in dropins])
     else:
@@ -313,4 +460,5 @@ def compute_change(params, option_prefix=''):
     if runtime and runtime['source'] != 'config':
         runtime = None  # a runtime without an explicit setting is no evidence of a mismatch
     validate(merged, rules.version, params.get('capacity'), runtime, params.get('allow_driver_mismatch'))
-    return target, current_text, current, desired, merged
+    return {'target': target, 'current_text': current_text, 'current': current, 'desired': desired,
+            'merged': merged, 'choice': choice}

@@ -23,12 +23,13 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import Ku
 
 
 def file_argument_spec():
-    """The options that say which file to write and how: kubelet_config's, and node_cgroups' kubelet_config."""
+    """The options that say which file to write and how: kubelet_config's, and node_cgroups' kubelet_config.
+    path, dropin and dropin_dir left unset are found on the node (_kubelet_discovery)."""
     return dict(
         settings=dict(type='dict', default={}),
-        path=dict(type='path', default='/var/lib/kubelet/config.yaml'),
-        dropin=dict(type='bool', default=False),
-        dropin_dir=dict(type='path', default='/etc/kubernetes/kubelet.conf.d'),
+        path=dict(type='path'),
+        dropin=dict(type='bool'),
+        dropin_dir=dict(type='path'),
         dropin_name=dict(type='str', default='50-kubenode.conf'),
         allow_driver_mismatch=dict(type='bool', default=False),
         backup=dict(type='bool', default=False),
@@ -36,16 +37,22 @@ def file_argument_spec():
 
 
 def prepare(params, option_prefix=''):
-    """The validated change for kubelet_config's options: a dict of path, before, after, changed, config."""
-    path, current_text, current, desired, merged = kc.compute_change(params, option_prefix)
-    changed = current_text is None or kc.normalize(current) != kc.normalize(desired)
-    return dict(path=path, before=current_text, after=kc.dump(desired) if changed else current_text,
-                changed=changed, config=dict((k, merged[k]) for k in kc.MANAGED_KEYS if k in merged))
+    """The validated change for kubelet_config's options: a dict of path, before, after, changed, config,
+    choice (which file and why) and warnings."""
+    found = kc.compute_change(params, option_prefix)
+    current, desired = found['current'], found['desired']
+    changed = found['current_text'] is None or kc.normalize(current) != kc.normalize(desired)
+    choice = found['choice']
+    return dict(path=found['target'], before=found['current_text'],
+                after=kc.edit_text(found['current_text'], current, desired) if changed else found['current_text'],
+                changed=changed, config=dict((k, found['merged'][k]) for k in kc.MANAGED_KEYS if k in found['merged']),
+                choice=dict((k, choice[k]) for k in ('path', 'dropin', 'dropin_dir', 'reason')),
+                warnings=choice['warnings'])
 
 
 def summary(change):
-    """What a module returns about the change: changed, path, config."""
-    return dict((key, change[key]) for key in ('changed', 'path', 'config'))
+    """What a module returns about the change: changed, path, config, and which file was chosen and why."""
+    return dict((key, change[key]) for key in ('changed', 'path', 'config', 'choice'))
 
 
 def diff(change):

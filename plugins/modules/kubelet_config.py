@@ -15,15 +15,20 @@ version_added: 0.1.0
 author:
   - kubenode.cgroups contributors (@kubenode)
 description:
-  - Sets the Node Allocatable and cgroup keys of a KubeletConfiguration file (kubeadm's
-    C(/var/lib/kubelet/config.yaml) by default, or kubespray's C(/etc/kubernetes/kubelet-config.yaml)),
-    or writes them alone to a drop-in in kubelet's C(--config-dir).
+  - Sets the Node Allocatable and cgroup keys of the KubeletConfiguration file kubelet really reads, or
+    writes them alone to a drop-in in kubelet's C(--config-dir) when kubelet has one.
+  - Finds that file as systemd will start kubelet - the C(--config) and C(--config-dir) of the kubelet
+    unit's C(ExecStart), with its C(Environment=) and C(EnvironmentFile=) expanded (kubeadm's
+    C(10-kubeadm.conf) and C(kubeadm-flags.env), kubespray's C(kubelet.env)) - else from a running
+    kubelet's command line, else kubeadm's C(/var/lib/kubelet/config.yaml) or kubespray's
+    C(/etc/kubernetes/kubelet-config.yaml), whichever exists. RV(choice) says which and why.
   - Validates the merged result - the base file and every drop-in in lexical order, merged as
     kubelet merges them - before writing, and refuses what kubelet would refuse at start-up, with
     kubelet's messages; the file is left byte for byte untouched when anything is wrong.
   - Compares meanings, not text - C(1Gi) equals C(1024Mi) - and writes only when the meaning
     changes, atomically, keeping the file's mode and owner.
-  - Every other key of the file is kept as it was.
+  - Every other key of the file is kept as it was, line for line with its comments; changed keys are
+    rewritten in place and new keys appended.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
   - kubenode.cgroups.runtime_files
@@ -60,20 +65,32 @@ options:
     type: dict
   path:
     description:
-      - The kubelet configuration file (C(--config)).
+      - The kubelet configuration file (C(--config)). When unset, the one kubelet is started with (see
+        the description). A file kubelet is not started with is refused, as writing it would change nothing.
     type: path
-    default: /var/lib/kubelet/config.yaml
   dropin:
     description:
-      - Write only the keys to O(dropin_dir)/O(dropin_name) and leave O(path) alone, instead of
-        editing O(path).
+      - Write only the keys to O(dropin_dir)/O(dropin_name) and leave O(path) byte for byte alone, instead
+        of editing O(path).
+      - When unset, a drop-in is written exactly when kubelet runs with a C(--config-dir) (a drop-in
+        survives C(kubeadm upgrade), which rewrites C(/var/lib/kubelet/config.yaml)).
     type: bool
-    default: false
   dropin_dir:
     description:
       - kubelet's C(--config-dir). Its C(*.conf) files are merged over O(path) in lexical order.
+      - When unset, the one kubelet is started with, else C(/etc/kubernetes/kubelet.conf.d). A directory
+        kubelet is not started with is refused.
     type: path
-    default: /etc/kubernetes/kubelet.conf.d
+  proc_path:
+    description:
+      - Where C(/proc) is, to find PID 1 and a running kubelet.
+    type: path
+    default: /proc
+  kubelet_service:
+    description:
+      - kubelet's systemd unit, whose command line says which configuration kubelet reads.
+    type: str
+    default: kubelet.service
   dropin_name:
     description:
       - The drop-in file this module owns, in O(dropin_dir).
@@ -113,11 +130,9 @@ EXAMPLES = r"""
       evictionHard: {memory.available: 500Mi, nodefs.available: 10%}
       cgroupDriver: systemd
 
-- name: Write a computed plan as a drop-in on a kubespray node
+- name: Write a computed plan into the file kubelet reads (a drop-in when it has a --config-dir)
   kubenode.cgroups.kubelet_config:
     plan: "{{ node_plan }}"
-    path: /etc/kubernetes/kubelet-config.yaml
-    dropin: true
     backup: true
 """
 
@@ -132,6 +147,13 @@ config:
   returned: always
   type: dict
   sample: {cgroupDriver: systemd, systemReserved: {cpu: 500m, memory: 1Gi}}
+choice:
+  description: The configuration file and drop-in directory kubelet reads, whether a drop-in is written,
+    and why (which unit, process or known layout said so).
+  returned: always
+  type: dict
+  sample: {path: /etc/kubernetes/kubelet-config.yaml, dropin: false, dropin_dir: /etc/kubernetes/kubelet.conf.d,
+           reason: the --config of the kubelet.service unit}
 backup_file:
   description: The backup copy, when one was made.
   returned: changed and backup
@@ -145,8 +167,10 @@ from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
-from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import runtime_files_argument_spec
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
+    pid1_is_systemd, runtime_files_argument_spec)
 
 
 def main():
@@ -156,6 +180,8 @@ def main():
             plan=dict(type='dict'),
             kubelet_version=dict(type='str', default='1.36'),
             capacity=dict(type='dict'),
+            proc_path=dict(type='path', default='/proc'),
+            kubelet_service=dict(type='str', default='kubelet.service'),
             **kc_file.file_argument_spec()
         ),
         add_file_common_args=True,
@@ -164,8 +190,13 @@ def main():
     if not kc.HAS_YAML:
         module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
     params = module.params
+    systemctl = None
+    if pid1_is_systemd(params['proc_path']):
+        def systemctl(*args):
+            return module.run_command([module.get_bin_path('systemctl', required=True)] + list(args))
     try:
-        change = kc_file.prepare(params)
+        found = discovery.discover(params['proc_path'], systemctl, params['kubelet_service'])
+        change = kc_file.prepare(dict(params, discovered=found))
     except KubenodeError as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:
@@ -185,6 +216,8 @@ def main():
             result['backup_file'] = backup_file
     if os.path.exists(target) or not module.check_mode:
         result['changed'] = module.set_fs_attributes_if_different(file_args, result['changed'])
+    for warning in change['warnings']:
+        module.warn(warning)
     module.exit_json(**result)
 
 

@@ -159,18 +159,27 @@ options:
     type: dict
     suboptions:
       path:
-        description: The kubelet configuration file (C(--config)).
+        description:
+          - The kubelet configuration file (C(--config)).
+          - When unset, the C(--config) of kubelet's unit as systemd starts it (C(ExecStart) with its
+            C(Environment=) and C(EnvironmentFile=), so kubeadm's C(kubeadm-flags.env) and kubespray's
+            C(kubelet.env) count), else of the running kubelet, else C(/var/lib/kubelet/config.yaml) or
+            C(/etc/kubernetes/kubelet-config.yaml), whichever exists (kubeadm's first). RV(kubelet_config.choice)
+            says which and why.
+          - A path kubelet is not started with is refused.
         type: path
-        default: /var/lib/kubelet/config.yaml
       dropin:
-        description: Write only the keys to O(kubelet_config.dropin_dir)/O(kubelet_config.dropin_name), leaving
-          O(kubelet_config.path) alone.
+        description:
+          - Write only the keys to O(kubelet_config.dropin_dir)/O(kubelet_config.dropin_name), leaving
+            O(kubelet_config.path) byte for byte alone.
+          - When unset, a drop-in is written exactly when kubelet runs with a C(--config-dir) (it survives
+            C(kubeadm upgrade), which rewrites the main file).
         type: bool
-        default: false
       dropin_dir:
-        description: kubelet's C(--config-dir).
+        description:
+          - kubelet's C(--config-dir). When unset, the one kubelet is started with, else
+            C(/etc/kubernetes/kubelet.conf.d). A directory kubelet is not started with is refused.
         type: path
-        default: /etc/kubernetes/kubelet.conf.d
       dropin_name:
         description: The drop-in file this module owns, in O(kubelet_config.dropin_dir).
         type: str
@@ -189,7 +198,10 @@ options:
         type: bool
         default: false
   kubelet_config_paths:
-    description: kubelet configuration files read by O(cgroup_driver=auto), first found wins.
+    description:
+      - kubelet configuration files read by O(cgroup_driver=auto), first found wins, after the one kubelet is
+        started with.
+      - The first found also gives kubelet's C(maxPods) when O(max_pods) is not set.
     type: list
     elements: path
     default: [/var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet-config.yaml]
@@ -291,6 +303,12 @@ kubelet_config:
     config:
       description: The merged configuration kubelet will read, for the managed keys.
       type: dict
+    choice:
+      description: The configuration file and drop-in directory kubelet reads, whether a drop-in is written,
+        and why (which unit, process or known layout said so).
+      type: dict
+      sample: {path: /var/lib/kubelet/config.yaml, dropin: true, dropin_dir: /etc/kubernetes/kubelet.conf.d,
+               reason: the --config of the kubelet.service unit; a drop-in in --config-dir /etc/kubernetes/kubelet.conf.d}
     backup_file:
       description: The backup copy, when one was made.
       type: str
@@ -344,6 +362,7 @@ applied:
 
 import contextlib
 import errno
+import glob
 import os
 import tempfile
 
@@ -354,6 +373,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _drift
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _preflight as preflight
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _restarts as restarts
@@ -365,6 +385,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import Ku
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_lock import NodeLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
     detect_drivers, effective_driver, pid1_is_systemd, runtime_files_argument_spec)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 
 
 class NodeCgroups(object):
@@ -849,6 +870,8 @@ def _systemd_owned(cgroup_path):
     return any(part in ops.SYSTEMD_SHIPPED_SLICES for part in cgroup_path.strip('/').split('/'))
 
 
+# kubelet's maxPods when its configuration sets none.
+DEFAULT_MAX_PODS = 110
 # Large enough that no valid reservation exceeds it: options are checked before the host is read.
 _NOMINAL_CAPACITY = {'cpu': '1024', 'memory': '64Ti', 'ephemeral-storage': '1Pi', 'pid': '4194304'}
 
@@ -858,6 +881,7 @@ def validate_options(params):
     if params['plan'] is not None:
         return
     nominal = dict(params, capacity=params['capacity'] or _NOMINAL_CAPACITY,
+                   max_pods=DEFAULT_MAX_PODS if params['max_pods'] is None else params['max_pods'],
                    cgroup_driver='cgroupfs' if params['cgroup_driver'] == 'auto' else params['cgroup_driver'])
     try:
         plan_node(nominal)
@@ -871,18 +895,24 @@ def resolve(module):
     params = module.params
     validate_options(params)
     layout = fs.detect_layout(params['proc_path'], params['cgroupfs_path'])
+    systemctl = systemctl_runner(module) if pid1_is_systemd(params['proc_path']) else None
+    found = discovery.discover(params['proc_path'], systemctl, _drift.service_name(params['kubelet_service']))
+    kubelet_paths = ([found['config']] if found['config'] else []) + params['kubelet_config_paths']
     driver = params['cgroup_driver']
     if driver == 'auto':
-        drivers = detect_drivers(params['kubelet_config_paths'], params['containerd_config_path'],
-                                 params['crio_config_paths'])
+        drivers = detect_drivers(kubelet_paths, params['containerd_config_path'], params['crio_config_paths'])
         driver = effective_driver(drivers, params['proc_path'])
     plan = params['plan']
     if plan is None:
         plan_params = dict(params, cgroup_driver=driver)
+        if plan_params['max_pods'] is None:
+            plan_params['max_pods'] = kubelet_max_pods(kubelet_paths, found['config_dir'])
         if plan_params['capacity'] is None:
             plan_params['capacity'], plan_params['online_cpus'] = detect_capacity(
                 params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
         plan = plan_node(plan_params)
+        if params['max_pods'] is None:
+            plan['max_pods'] = None  # kubelet's own: sized with, never written
     elif plan.get('cgroup_driver') != driver:
         raise KubenodeError('the plan was computed for the %s cgroup driver, not %s'
                             % (plan.get('cgroup_driver'), driver), field='plan', value=plan.get('cgroup_driver'))
@@ -900,31 +930,77 @@ def resolve(module):
         # Validated now, before anything is written, so a refused configuration changes nothing.
         kubelet_change = kc_file.prepare(dict(
             params['kubelet_config'], plan=plan, kubelet_version=params['kubelet_version'],
-            containerd_config_path=params['containerd_config_path'],
+            containerd_config_path=params['containerd_config_path'], discovered=found,
             crio_config_paths=params['crio_config_paths']), option_prefix='kubelet_config.')
+    kubelet_now = kubelet_change['config'] if kubelet_change else current_kubelet_config(kubelet_paths,
+                                                                                         found['config_dir'])
+    warnings = kubelet_start_checks(params, layout, kubelet_change, kubelet_now)
     executor = SystemdDriver if driver == 'systemd' else CgroupfsDriver
-    return executor(module, layout, driver, plan, entries, kubelet_change)
+    node = executor(module, layout, driver, plan, entries, kubelet_change)
+    node.warnings.extend(warnings)
+    return node
 
 
-def read_back(module, plan, restart_pending):
+def kubelet_start_checks(params, layout, kubelet_change, kubelet_now):
+    """What would keep kubelet from starting on this node: refused when this run writes kubelet's
+    configuration (nothing is written then), a warning otherwise."""
+    problems = []
+    refusal = kc.cgroup_v1_refusal(layout['mode'], kubelet_rules(params['kubelet_version']), kubelet_now)
+    if refusal:
+        problems.append(('failCgroupV1', refusal))
+    if kubelet_change and kubelet_change['changed']:
+        checkpoint = os.path.join(params['kubelet_root_dir'], 'cpu_manager_state')
+        if os.path.exists(checkpoint):
+            with open(checkpoint) as handle:
+                conflict = kc.cpu_manager_checkpoint_conflict(kubelet_now, handle.read(), checkpoint)
+            if conflict:
+                problems.append(('cpuManagerPolicy', conflict))
+    if problems and kubelet_change:
+        field, message = problems[0]
+        raise KubenodeError(message, field='kubelet_config.settings.' + field, value=kubelet_now.get(field))
+    return [message for _field, message in problems]
+
+
+def systemctl_runner(module):
+    """systemctl(*args) -> (rc, stdout, stderr)."""
+    def systemctl(*args):
+        return module.run_command([module.get_bin_path('systemctl', required=True)] + list(args))
+    return systemctl
+
+
+def current_kubelet_config(paths, dropin_dir):
+    """kubelet's configuration now: the first file of paths that exists, with the drop-ins merged over it."""
+    existing = [path for path in paths if os.path.exists(path)]
+    if not existing or not kc.HAS_YAML:
+        return {}
+    documents = [kc.load(existing[0])[1]]
+    if dropin_dir:
+        documents += [kc.load(path)[1] for path in sorted(glob.glob(os.path.join(dropin_dir, '*.conf')))]
+    return kc.merge(documents)
+
+
+def kubelet_max_pods(paths, dropin_dir):
+    """kubelet's maxPods: from its configuration, else kubelet's default."""
+    max_pods = current_kubelet_config(paths, dropin_dir).get('maxPods')
+    return max_pods if isinstance(max_pods, int) and not isinstance(max_pods, bool) else DEFAULT_MAX_PODS
+
+
+def read_back(module, plan, restart_pending, kubelet_change):
     """The node compared with its plan after the writes, as node_drift_info would report it."""
     params = module.params
     kubelet_config = params['kubelet_config'] or {}
-
-    def systemctl(*args):
-        return module.run_command([module.get_bin_path('systemctl', required=True)] + list(args))
-
+    choice = kubelet_change['choice'] if kubelet_change else {}
     found = audit_node({
         'plan': plan, 'services': params['services'], 'check_kubelet_config': bool(params['kubelet_config']),
-        'kubelet_config_path': kubelet_config.get('path') or params['kubelet_config_paths'][0],
-        'kubelet_config_dropin': kubelet_config.get('dropin', False),
-        'dropin_dir': kubelet_config.get('dropin_dir') or '/etc/kubernetes/kubelet.conf.d',
+        'kubelet_config_path': choice.get('path') or params['kubelet_config_paths'][0],
+        'kubelet_config_dropin': choice.get('dropin', False),
+        'dropin_dir': choice.get('dropin_dir') or discovery.DEFAULT_DROPIN_DIR,
         'dropin_name': kubelet_config.get('dropin_name') or '50-kubenode.conf',
         'kubelet_settings': kubelet_config.get('settings') or {}, 'kubelet_service': 'kubelet.service',
         'cgroupfs_path': params['cgroupfs_path'], 'proc_path': params['proc_path'],
         'systemd_control_dirs': params['systemd_control_dirs'],
         'containerd_config_path': params['containerd_config_path'], 'crio_config_paths': params['crio_config_paths'],
-    }, systemctl)
+    }, systemctl_runner(module))
     # What the role's restart is about to move is not drift yet.
     restarting = set(pending['service'] for pending in restart_pending)
     found['drift'] = [entry for entry in found['drift'] if entry['item'] not in restarting]
@@ -976,7 +1052,7 @@ def main():
             restart_pending = node.find_restarts() if module.params['state'] == 'present' else []
             if module.params['verify'] and node.changes and module.params['state'] == 'present' \
                     and not module.check_mode:
-                verification = read_back(module, node.plan, restart_pending)
+                verification = read_back(module, node.plan, restart_pending, node.kubelet_change)
     except (KubenodeError, IOError, OSError) as error:
         message = str(error) if isinstance(error, KubenodeError) else str(host_error('change', error))
         applied = node.applied if node else []
@@ -996,7 +1072,7 @@ def main():
         result['verification'] = verification
     if module._diff:
         result['diff'] = node.diffs
-    for warning in node.warnings:
+    for warning in node.warnings + (node.kubelet_change['warnings'] if node.kubelet_change else []):
         module.warn(warning)
     module.exit_json(**result)
 

@@ -46,17 +46,18 @@ options:
     type: bool
     default: true
   kubelet_config_path:
-    description: kubelet's configuration file.
+    description:
+      - kubelet's configuration file. When unset, the one kubelet is started with, found as
+        M(kubenode.cgroups.kubelet_config) finds it (RV(kubelet_config) says which and why).
     type: path
-    default: /var/lib/kubelet/config.yaml
   kubelet_config_dropin:
-    description: The plan is kept in a drop-in of O(dropin_dir) rather than in O(kubelet_config_path).
+    description:
+      - The plan is kept in a drop-in of O(dropin_dir) rather than in O(kubelet_config_path). When unset,
+        exactly when kubelet runs with a C(--config-dir).
     type: bool
-    default: false
   dropin_dir:
-    description: kubelet's C(--config-dir).
+    description: kubelet's C(--config-dir). When unset, the one kubelet is started with.
     type: path
-    default: /etc/kubernetes/kubelet.conf.d
   dropin_name:
     description: The drop-in that carries the plan.
     type: str
@@ -122,6 +123,13 @@ drivers:
   returned: always
   type: dict
   sample: {kubelet: {value: systemd, path: /var/lib/kubelet/config.yaml, source: config}, mismatch: false}
+kubelet_config:
+  description: The configuration kubelet reads (and the drop-in directory), and why; null when the given
+    path or directory is not the one kubelet is started with (that is then drift).
+  returned: always
+  type: dict
+  sample: {path: /etc/kubernetes/kubelet-config.yaml, dropin: false, dropin_dir: /etc/kubernetes/kubelet.conf.d,
+           reason: the --config of the kubelet.service unit}
 """
 
 from ansible.module_utils.basic import AnsibleModule
@@ -139,9 +147,9 @@ def main():
             plan=dict(type='dict', required=True),
             services=dict(type='list', elements='str', default=['kubelet', 'containerd']),
             check_kubelet_config=dict(type='bool', default=True),
-            kubelet_config_path=dict(type='path', default='/var/lib/kubelet/config.yaml'),
-            kubelet_config_dropin=dict(type='bool', default=False),
-            dropin_dir=dict(type='path', default='/etc/kubernetes/kubelet.conf.d'),
+            kubelet_config_path=dict(type='path'),
+            kubelet_config_dropin=dict(type='bool'),
+            dropin_dir=dict(type='path'),
             dropin_name=dict(type='str', default='50-kubenode.conf'),
             kubelet_settings=dict(type='dict', default={}),
             kubelet_service=dict(type='str', default='kubelet.service'),

@@ -122,7 +122,10 @@ class FakeCgroupfs(object):
                 'systemd_control_dirs': [os.path.join(self.base, 'etc/systemd/system.control'),
                                          os.path.join(self.base, 'run/systemd/system.control')],
                 'persist_script': os.path.join(self.base, 'usr/local/libexec/kubenode-cgroups-restore'),
-                'lock_path': os.path.join(self.base, 'run/lock/kubenode-cgroups.lock')}
+                'lock_path': os.path.join(self.base, 'run/lock/kubenode-cgroups.lock'),
+                'kubelet_root_dir': os.path.join(self.base, 'var/lib/kubelet'),
+                'kubelet_config_paths': [os.path.join(self.base, 'var/lib/kubelet/config.yaml'),
+                                         os.path.join(self.base, 'etc/kubernetes/kubelet-config.yaml')]}
 
     def path(self, *parts):
         return os.path.join(self.root, *parts)
@@ -218,6 +221,9 @@ class FakeSystemd(object):
         self.run_services, self.failing_services = False, set()
         # What systemd reports of running services: ActiveState, ExecMainStartTimestampMonotonic, ControlGroup.
         self.running = {}
+        # Properties shown as systemctl prints them (ExecStart=, EnvironmentFiles=), kept over daemon-reloads;
+        # a list is printed as one line per element, as systemd does for EnvironmentFiles=.
+        self.shown = {}
         self.installed = {'containerd.service', 'kubelet.service'}
         monkeypatch.setattr(basic.AnsibleModule, 'get_bin_path', lambda self, name, required=False: '/bin/' + name)
         monkeypatch.setattr(basic.AnsibleModule, 'run_command', self.run_command)
@@ -316,6 +322,8 @@ class FakeSystemd(object):
             blocks = []
             for unit in verb[2:]:
                 known = dict(self.properties.get(unit, {}), Id=unit, **self.running.get(unit, {}))
-                blocks.append(''.join('%s=%s\n' % (n, known.get(n, '')) for n in wanted))
+                known.update(self.shown.get(unit, {}))
+                blocks.append(''.join('%s=%s\n' % (n, v) for n in wanted
+                                      for v in (known[n] if isinstance(known.get(n), list) else [known.get(n, '')])))
             return 0, '\n'.join(blocks), ''
         return 0, '', ''

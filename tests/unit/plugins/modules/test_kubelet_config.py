@@ -28,7 +28,7 @@ def node(tmp_path):
     """A node's kubelet files: kubeadm's config, an empty drop-in dir, a containerd config."""
     paths = {'path': str(tmp_path / 'var/lib/kubelet/config.yaml'), 'dropin_dir': str(tmp_path / 'kubelet.conf.d'),
              'containerd_config_path': str(tmp_path / 'containerd.toml'),
-             'crio_config_paths': [str(tmp_path / 'crio.conf')]}
+             'crio_config_paths': [str(tmp_path / 'crio.conf')], 'proc_path': str(tmp_path / 'proc')}
     os.makedirs(os.path.dirname(paths['path']))
     os.makedirs(paths['dropin_dir'])
     shutil.copy(os.path.join(DATA, 'kubeadm-kubelet-config.yaml'), paths['path'])

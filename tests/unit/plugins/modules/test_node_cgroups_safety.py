@@ -115,7 +115,8 @@ def test_preflight_on_v1_checks_the_hierarchies_not_the_read_only_tmpfs_above_th
         return stats
 
     monkeypatch.setattr(os, 'statvfs', statvfs)
-    assert run_module(node_cgroups, node_args(tree, tmp_path))['changed']
+    kubelet_config = {'path': str(tmp_path / 'var/lib/kubelet/config.yaml'), 'settings': {'failCgroupV1': False}}
+    assert run_module(node_cgroups, node_args(tree, tmp_path, kubelet_config=kubelet_config))['changed']
 
 
 def test_a_restart_lost_with_an_interrupted_run_is_found_by_the_next(run_module, tmp_path, monkeypatch):

@@ -1,0 +1,68 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Warn about variables with a role's prefix that its argument spec does not know: a misspelled role
+variable is otherwise ignored without a word, and the run applies the defaults instead."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import difflib
+import os
+
+from ansible.errors import AnsibleActionFail
+from ansible.plugins.action import ActionBase
+from ansible.utils.display import Display
+
+display = Display()
+_SPECS = {}
+
+
+def spec_options(path, entry_point):
+    """The option names of a role entry point, read once per worker."""
+    if (path, entry_point) not in _SPECS:
+        import yaml
+        with open(path) as handle:
+            specs = (yaml.safe_load(handle) or {}).get('argument_specs') or {}
+        if entry_point not in specs:
+            raise AnsibleActionFail('entry_point: %s has no entry point %s' % (path, entry_point))
+        _SPECS[(path, entry_point)] = sorted((specs[entry_point].get('options') or {}).keys())
+    return _SPECS[(path, entry_point)]
+
+
+def unknown_variables(names, known, prefix):
+    """[{name, closest}] of names with prefix that are not known; closest is the likeliest intended name or None."""
+    # Compared without the shared prefix, which would make every name look close.
+    suffixes = [k[len(prefix):] for k in known if k.startswith(prefix)]
+    found = []
+    for name in sorted(n for n in names if n.startswith(prefix) and n not in known):
+        closest = difflib.get_close_matches(name[len(prefix):], suffixes, n=1, cutoff=0.6)
+        found.append({'name': name, 'closest': prefix + closest[0] if closest else None})
+    return found
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _VALID_ARGS = frozenset(('prefix', 'entry_point'))
+    _requires_connection = False
+
+    def run(self, tmp=None, task_vars=None):
+        result = super(ActionModule, self).run(tmp, task_vars)
+        task_vars = task_vars or {}
+        prefix = self._task.args.get('prefix')
+        if not prefix or not isinstance(prefix, str):
+            raise AnsibleActionFail('prefix: a variable name prefix such as node_allocatable_ is required')
+        role_path = task_vars.get('role_path')
+        if not role_path:
+            raise AnsibleActionFail('role_variables runs only inside a role (role_path is not set)')
+        path = os.path.join(role_path, 'meta', 'argument_specs.yml')
+        known = spec_options(path, self._task.args.get('entry_point', 'main'))
+        unknown = unknown_variables(task_vars, known, prefix)
+        for entry in unknown:
+            hint = 'did you mean %s?' % entry['closest'] if entry['closest'] else 'no such variable'
+            display.warning('%s: the role %s does not know this variable and ignores it (%s)'
+                            % (entry['name'], os.path.basename(role_path), hint))
+        result.update(changed=False, unknown=unknown)
+        return result

@@ -1,0 +1,203 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Which KubeletConfiguration kubelet really reads: its --config and --config-dir.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Asked in order: kubelet's systemd unit as systemd will start it (ExecStart with Environment= and
+EnvironmentFile= expanded: kubeadm's 10-kubeadm.conf and kubeadm-flags.env, kubespray's
+kubelet.env), then a running kubelet process, then the files kubeadm and kubespray write. The parsing
+is pure; discover() does the reading.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import re
+import shlex
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+
+KUBEADM_CONFIG = '/var/lib/kubelet/config.yaml'
+KUBESPRAY_CONFIG = '/etc/kubernetes/kubelet-config.yaml'
+KNOWN_CONFIGS = ((KUBEADM_CONFIG, 'kubeadm'), (KUBESPRAY_CONFIG, 'kubespray'))
+DEFAULT_DROPIN_DIR = '/etc/kubernetes/kubelet.conf.d'
+_ARGV = re.compile(r'argv\[\]=(.*?) ;')
+_VARIABLE = re.compile(r'\$(?:\{(\w+)\}|(\w+))')
+
+
+def kubelet_flags(argv):
+    """{'config': ..., 'config_dir': ...} from kubelet's arguments, as pflag reads them (--name=value or
+    --name value; the last one wins)."""
+    flags = {'config': None, 'config_dir': None}
+    names = {'--config': 'config', '--config-dir': 'config_dir'}
+    words = list(argv)
+    for index, word in enumerate(words):
+        name, equals, value = word.partition('=')
+        if name not in names:
+            continue
+        if not equals:
+            value = words[index + 1] if index + 1 < len(words) else ''
+        flags[names[name]] = value or None
+    return flags
+
+
+def parse_environment_file(text):
+    """systemd's EnvironmentFile=: KEY=VALUE lines, quotes removed, # and ; comments skipped."""
+    environment = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line[0] in '#;':
+            continue
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            continue
+        if words and '=' in words[0]:
+            key, _sep, value = ' '.join(words).partition('=')
+            environment[key.strip()] = value
+    return environment
+
+
+def parse_environment_property(value):
+    """systemctl show's Environment= value: assignments separated by spaces, quoted when they hold one."""
+    try:
+        words = shlex.split(value)
+    except ValueError:
+        words = value.split()
+    return dict(word.partition('=')[::2] for word in words if '=' in word)
+
+
+def expand_command(words, environment):
+    """ExecStart's words as systemd expands them: a lone $NAME splits into words, ${NAME} stays one word."""
+    result = []
+    for word in words:
+        lone = re.match(r'^\$(\w+)$', word)
+        if lone:
+            result.extend(environment.get(lone.group(1), '').split())
+            continue
+        result.append(_VARIABLE.sub(lambda m: environment.get(m.group(1) or m.group(2), ''), word))
+    return result
+
+
+def parse_unit(show_output):
+    """The properties of `systemctl show -p LoadState,ExecStart,Environment,EnvironmentFiles`."""
+    unit = {'load_state': None, 'exec_start': [], 'environment': {}, 'environment_files': []}
+    for line in show_output.splitlines():
+        key, _sep, value = line.partition('=')
+        if key == 'LoadState':
+            unit['load_state'] = value.strip()
+        elif key == 'ExecStart':
+            for argv in _ARGV.findall(value):
+                try:
+                    unit['exec_start'].append(shlex.split(argv))
+                except ValueError:
+                    unit['exec_start'].append(argv.split())
+        elif key == 'Environment':
+            unit['environment'].update(parse_environment_property(value))
+        elif key == 'EnvironmentFiles' and value.strip():
+            unit['environment_files'].append(value.strip().rsplit(' (', 1)[0])
+    return unit
+
+
+def unit_command(unit, read_text):
+    """kubelet's argv as systemd would start it, or None: Environment= first, then each EnvironmentFile= over it."""
+    if unit['load_state'] != 'loaded' or not unit['exec_start']:
+        return None
+    environment = dict(unit['environment'])
+    for path in unit['environment_files']:
+        text = read_text(path)
+        if text is not None:
+            environment.update(parse_environment_file(text))
+    return expand_command(unit['exec_start'][-1], environment)
+
+
+def _read_text(path):
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except (IOError, OSError):
+        return None
+
+
+def running_kubelets(proc_path):
+    """[(pid, argv)] of the processes named kubelet."""
+    found = []
+    try:
+        pids = [name for name in os.listdir(proc_path) if name.isdigit()]
+    except OSError:
+        return found
+    for pid in sorted(pids, key=int):
+        comm = _read_text(os.path.join(proc_path, pid, 'comm'))
+        if comm is None or comm.strip() != 'kubelet':
+            continue
+        cmdline = _read_text(os.path.join(proc_path, pid, 'cmdline')) or ''
+        found.append((int(pid), [word for word in cmdline.split('\0') if word]))
+    return found
+
+
+def discover(proc_path, systemctl=None, service='kubelet.service'):
+    """{source, config, config_dir}: where kubelet is told to read its configuration. source is None
+    when no kubelet unit or process was found.
+
+    systemctl(*args) -> (rc, stdout, stderr), or None when systemd is not PID 1.
+    """
+    if systemctl is not None:
+        rc, out, _err = systemctl('show', '--property=LoadState,ExecStart,Environment,EnvironmentFiles', service)
+        argv = unit_command(parse_unit(out), _read_text) if rc == 0 else None
+        if argv:
+            return dict(kubelet_flags(argv[1:]), source='the %s unit' % service)
+    for pid, argv in running_kubelets(proc_path):
+        return dict(kubelet_flags(argv[1:]), source='the running kubelet (pid %d)' % pid)
+    return {'source': None, 'config': None, 'config_dir': None}
+
+
+def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists, option_prefix=''):
+    """{path, dropin, dropin_dir, reason, warnings}: the file (or drop-in) to write, from what discover()
+    found and the options, which may each be None (decide from the node).
+
+    An option that names a file or directory kubelet does not read is refused: writing there would
+    change nothing while reporting success.
+    """
+    source = found.get('source')
+    config, config_dir = found.get('config'), found.get('config_dir')
+    warnings = []
+    if source and not config:
+        raise KubenodeError('%s starts kubelet without --config, so kubelet reads no configuration file; add '
+                            '--config=%s to its flags' % (source, path or KUBEADM_CONFIG),
+                            field=option_prefix + 'path', value=path)
+    if source:
+        if path and os.path.normpath(path) != os.path.normpath(config):
+            raise KubenodeError('kubelet never reads this file: %s starts it with --config=%s; leave %spath unset '
+                                'to use that one' % (source, config, option_prefix), field=option_prefix + 'path',
+                                value=path)
+        chosen, reason = config, 'the --config of %s' % source
+    elif path:
+        chosen, reason = path, 'set by the operator (no kubelet unit or process found)'
+    else:
+        existing = [(known, layout) for known, layout in KNOWN_CONFIGS if exists(known)]
+        if existing:
+            chosen, reason = existing[0][0], 'no kubelet unit or process found; %s exists (%s layout)' % existing[0]
+        else:
+            chosen, reason = KUBEADM_CONFIG, "no kubelet unit, process or configuration found; kubeadm's default path"
+            warnings.append('this host has no kubelet yet (no kubelet.service, no kubelet process, neither %s nor %s): '
+                            'the configuration is written to %s, where a kubeadm kubelet reads it'
+                            % (KUBEADM_CONFIG, KUBESPRAY_CONFIG, KUBEADM_CONFIG))
+    if dropin is None:
+        dropin = bool(config_dir)
+    if dropin:
+        if source and not config_dir:
+            raise KubenodeError('%s starts kubelet without --config-dir, so kubelet would never read a drop-in; '
+                                'add --config-dir to its flags or set %sdropin to false' % (source, option_prefix),
+                                field=option_prefix + 'dropin', value=True)
+        if config_dir and dropin_dir and os.path.normpath(dropin_dir) != os.path.normpath(config_dir):
+            raise KubenodeError('kubelet never reads drop-ins here: %s starts it with --config-dir=%s; leave '
+                                '%sdropin_dir unset to use that one' % (source, config_dir, option_prefix),
+                                field=option_prefix + 'dropin_dir', value=dropin_dir)
+        reason += '; a drop-in in --config-dir %s' % (config_dir or dropin_dir or DEFAULT_DROPIN_DIR)
+    return {'path': chosen, 'dropin': dropin, 'dropin_dir': config_dir or dropin_dir or DEFAULT_DROPIN_DIR,
+            'reason': reason, 'warnings': warnings}

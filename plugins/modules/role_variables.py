@@ -1,0 +1,57 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: role_variables
+short_description: Warn about a role's variables that its argument spec does not know
+version_added: 0.2.0
+author:
+  - kubenode.cgroups contributors (@kubenode)
+description:
+  - Lists the variables of this host whose names start with O(prefix) but that the calling role's
+    C(meta/argument_specs.yml) does not declare, and warns about each with the closest declared name.
+    Ansible's argument validation ignores unknown variables, so a misspelled one such as
+    C(node_allocatable_sytem_reserved) would otherwise leave the role's default in place without a word.
+  - Runs on the controller only; used by the roles of this collection as their first task.
+extends_documentation_fragment:
+  - kubenode.cgroups.attributes
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: none
+  platform:
+    support: full
+    platforms: posix
+options:
+  prefix:
+    description: The prefix of the role's variables, for example C(node_allocatable_).
+    type: str
+    required: true
+  entry_point:
+    description: The entry point of the role's argument spec whose options are the known names.
+    type: str
+    default: main
+"""
+
+EXAMPLES = r"""
+- name: Warn about misspelled role variables
+  kubenode.cgroups.role_variables:
+    prefix: node_allocatable_
+"""
+
+RETURN = r"""
+unknown:
+  description: The unknown variables, each with the closest known name (null when none is close).
+  returned: always
+  type: list
+  elements: dict
+  sample: [{name: node_allocatable_sytem_reserved, closest: node_allocatable_system_reserved}]
+"""

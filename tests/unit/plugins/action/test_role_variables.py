@@ -1,0 +1,59 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+import pytest
+from unittest.mock import MagicMock
+from ansible.errors import AnsibleActionFail
+from ansible.playbook.task import Task
+
+from ansible_collections.kubenode.cgroups.plugins.action import role_variables
+
+ROLE = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'roles', 'node_allocatable')
+
+
+def run(task_vars, **args):
+    task = Task()
+    task.args = args
+    connection = MagicMock()
+    connection._shell.tmpdir = ''
+    action = role_variables.ActionModule(task, connection=connection, play_context=None, loader=None, templar=None,
+                                         shared_loader_obj=None)
+    return action.run(task_vars=task_vars)
+
+
+def test_a_misspelled_role_variable_is_named_with_the_closest_known_one(monkeypatch):
+    warnings = []
+    monkeypatch.setattr(role_variables.display, 'warning', warnings.append)
+    result = run({'role_path': ROLE, 'node_allocatable_sytem_reserved': {'memory': '1Gi'},
+                  'node_allocatable_kube_reserved': {}, 'node_allocatable_zzz': 1, '__node_allocatable_x': 1,
+                  'inventory_hostname': 'node1'}, prefix='node_allocatable_')
+    assert result['unknown'] == [{'name': 'node_allocatable_sytem_reserved', 'closest': 'node_allocatable_system_reserved'},
+                                 {'name': 'node_allocatable_zzz', 'closest': None}]
+    assert warnings == [
+        'node_allocatable_sytem_reserved: the role node_allocatable does not know this variable and ignores it '
+        '(did you mean node_allocatable_system_reserved?)',
+        'node_allocatable_zzz: the role node_allocatable does not know this variable and ignores it (no such variable)']
+    assert result['changed'] is False
+
+
+def test_every_default_of_the_role_is_known(monkeypatch):
+    import yaml
+    with open(os.path.join(ROLE, 'defaults', 'main.yml')) as handle:
+        defaults = yaml.safe_load(handle)
+    monkeypatch.setattr(role_variables.display, 'warning', pytest.fail)
+    assert run(dict(defaults, role_path=ROLE), prefix='node_allocatable_')['unknown'] == []
+
+
+def test_outside_a_role_or_without_prefix_it_fails():
+    with pytest.raises(AnsibleActionFail):
+        run({}, prefix='node_allocatable_')
+    with pytest.raises(AnsibleActionFail):
+        run({'role_path': ROLE})

@@ -1,0 +1,122 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+
+# systemctl show kubelet.service on a kubeadm node (systemd 252): 10-kubeadm.conf resets ExecStart=.
+KUBEADM_SHOW = (
+    'LoadState=loaded\n'
+    'ExecStart={ path=/usr/bin/kubelet ; argv[]=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS '
+    '$KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS ; ignore_errors=no ; start_time=[n/a] ; stop_time=[n/a] ; pid=0 ; '
+    'code=(null) ; status=0/0 }\n'
+    'Environment="KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf '
+    '--kubeconfig=/etc/kubernetes/kubelet.conf" KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml\n'
+    'EnvironmentFiles=/var/lib/kubelet/kubeadm-flags.env (ignore_errors=yes)\n'
+    'EnvironmentFiles=/etc/default/kubelet (ignore_errors=yes)\n'
+)
+KUBEADM_FLAGS = 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock"\n'
+
+
+def test_kubeadm_unit_with_its_environment_files():
+    files = {'/var/lib/kubelet/kubeadm-flags.env': KUBEADM_FLAGS,
+             '/etc/default/kubelet': '# extra flags\nKUBELET_EXTRA_ARGS=--config-dir=/etc/kubernetes/kubelet.conf.d\n'}
+    argv = discovery.unit_command(discovery.parse_unit(KUBEADM_SHOW), files.get)
+    assert argv[0] == '/usr/bin/kubelet'
+    assert '--kubeconfig=/etc/kubernetes/kubelet.conf' in argv
+    assert discovery.kubelet_flags(argv[1:]) == {'config': '/var/lib/kubelet/config.yaml',
+                                                 'config_dir': '/etc/kubernetes/kubelet.conf.d'}
+
+
+def test_an_environment_file_overrides_environment_and_the_last_flag_wins():
+    files = {'/var/lib/kubelet/kubeadm-flags.env': 'KUBELET_CONFIG_ARGS="--config /etc/k/one.yaml --config=/etc/k/two.yaml"'}
+    argv = discovery.unit_command(discovery.parse_unit(KUBEADM_SHOW), files.get)
+    assert discovery.kubelet_flags(argv[1:])['config'] == '/etc/k/two.yaml'
+
+
+def test_kubespray_unit_reads_kubelet_env():
+    show = ('LoadState=loaded\nExecStart={ path=/usr/local/bin/kubelet ; argv[]=/usr/local/bin/kubelet '
+            '$KUBE_LOGTOSTDERR $KUBE_LOG_LEVEL $KUBELET_API_SERVER $KUBELET_ADDRESS $KUBELET_PORT $KUBELET_HOSTNAME '
+            '$KUBELET_ARGS $DOCKER_SOCKET $KUBELET_NETWORK_PLUGIN $KUBELET_VOLUME_PLUGIN $KUBELET_CLOUDPROVIDER ; '
+            'ignore_errors=no ; start_time=[n/a] ; stop_time=[n/a] ; pid=0 ; code=(null) ; status=0/0 }\n'
+            'Environment=\nEnvironmentFiles=/etc/kubernetes/kubelet.env (ignore_errors=yes)\n')
+    env = ('KUBE_LOGTOSTDERR="--logtostderr=true"\nKUBE_LOG_LEVEL="--v=2"\n'
+           'KUBELET_ARGS="--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf \\\n'
+           '--config=/etc/kubernetes/kubelet-config.yaml --kubeconfig=/etc/kubernetes/kubelet.conf"\n')
+    env = env.replace('\\\n', '')
+    argv = discovery.unit_command(discovery.parse_unit(show), {'/etc/kubernetes/kubelet.env': env}.get)
+    assert discovery.kubelet_flags(argv[1:]) == {'config': '/etc/kubernetes/kubelet-config.yaml', 'config_dir': None}
+
+
+def test_a_unit_that_is_not_loaded_says_nothing():
+    assert discovery.unit_command(discovery.parse_unit('LoadState=not-found\nExecStart=\n'), {}.get) is None
+
+
+def test_braced_variables_stay_one_word():
+    assert discovery.expand_command(['kubelet', '--config=${CONF}', '$ARGS', '${ARGS}'],
+                                    {'CONF': '/a b.yaml', 'ARGS': '--x --y'}) == [
+        'kubelet', '--config=/a b.yaml', '--x', '--y', '--x --y']
+
+
+def test_running_process_is_found_when_there_is_no_unit(tmp_path):
+    (tmp_path / '1').mkdir()
+    (tmp_path / '1' / 'comm').write_text('systemd\n')
+    (tmp_path / '812').mkdir()
+    (tmp_path / '812' / 'comm').write_text('kubelet\n')
+    (tmp_path / '812' / 'cmdline').write_text('/usr/bin/kubelet\0--config\0/srv/kubelet.yaml\0')
+    found = discovery.discover(str(tmp_path), lambda *args: (0, 'LoadState=not-found\n', ''))
+    assert found == {'config': '/srv/kubelet.yaml', 'config_dir': None, 'source': 'the running kubelet (pid 812)'}
+
+
+def unit_found(config='/var/lib/kubelet/config.yaml', config_dir=None):
+    return {'source': 'the kubelet.service unit', 'config': config, 'config_dir': config_dir}
+
+
+def test_choice_prefers_a_dropin_when_kubelet_has_a_config_dir():
+    choice = discovery.choose(unit_found(config_dir='/etc/kubernetes/kubelet.conf.d'))
+    assert choice['dropin'] is True and choice['path'] == '/var/lib/kubelet/config.yaml'
+    assert choice['dropin_dir'] == '/etc/kubernetes/kubelet.conf.d'
+    assert 'the --config of the kubelet.service unit' in choice['reason'] and '--config-dir' in choice['reason']
+    assert discovery.choose(unit_found(config_dir='/etc/k.d'), dropin=False)['dropin'] is False
+
+
+@pytest.mark.parametrize('options, field', [
+    ({'path': '/var/lib/kubelet/config.yaml'}, 'path'),
+    ({'dropin': True}, 'dropin'),
+])
+def test_options_that_kubelet_would_never_read_are_refused(options, field):
+    with pytest.raises(KubenodeError) as error:
+        discovery.choose(unit_found(config='/etc/kubernetes/kubelet-config.yaml'), option_prefix='kubelet_config.',
+                         **options)
+    assert error.value.field == 'kubelet_config.' + field
+    assert 'kubelet.service' in str(error.value)
+
+
+def test_a_dropin_dir_kubelet_does_not_read_is_refused():
+    with pytest.raises(KubenodeError) as error:
+        discovery.choose(unit_found(config_dir='/etc/kubernetes/kubelet.conf.d'), dropin_dir='/etc/other.d')
+    assert error.value.field == 'dropin_dir' and '--config-dir=/etc/kubernetes/kubelet.conf.d' in str(error.value)
+
+
+def test_a_kubelet_without_config_is_refused():
+    with pytest.raises(KubenodeError) as error:
+        discovery.choose(unit_found(config=None))
+    assert 'without --config' in str(error.value)
+
+
+def test_without_kubelet_the_existing_known_file_wins_then_kubeadms_with_a_warning():
+    nothing = {'source': None, 'config': None, 'config_dir': None}
+    spray = discovery.choose(nothing, exists=lambda path: path == discovery.KUBESPRAY_CONFIG)
+    assert spray['path'] == discovery.KUBESPRAY_CONFIG and 'kubespray layout' in spray['reason']
+    assert spray['warnings'] == [] and spray['dropin'] is False
+    fresh = discovery.choose(nothing, exists=lambda path: False)
+    assert fresh['path'] == discovery.KUBEADM_CONFIG and 'no kubelet yet' in fresh['warnings'][0]
+    assert discovery.choose(nothing, path='/x/c.yaml', exists=lambda path: False)['path'] == '/x/c.yaml'

@@ -1,0 +1,290 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Real node layouts: the kubelet configuration kubelet really reads (kubeadm, kubeadm with --config-dir,
+kubespray), and what would keep kubelet from starting, refused before anything is written."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import hashlib
+import os
+import shutil
+
+import pytest
+import yaml
+from ansible.module_utils import basic
+
+from ansible_collections.kubenode.cgroups.plugins.modules import kubelet_config, node_cgroups, node_drift_info
+
+from conftest import ModuleFail
+from fake_cgroupfs import FakeCgroupfs, snapshot
+
+DATA = os.path.join(os.path.dirname(__file__), '..', '..', 'data')
+CAPACITY = {'cpu': '4', 'memory': '16Gi', 'pid': '100000', 'hugepages-2Mi': '0'}
+KUBEADM_EXEC = ('{ path=/usr/bin/kubelet ; argv[]=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS '
+                '$KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS ; ignore_errors=no ; start_time=[n/a] ; stop_time=[n/a] ; '
+                'pid=0 ; code=(null) ; status=0/0 }')
+KUBESPRAY_EXEC = ('{ path=/usr/local/bin/kubelet ; argv[]=/usr/local/bin/kubelet $KUBE_LOGTOSTDERR $KUBE_LOG_LEVEL '
+                  '$KUBELET_ARGS $KUBELET_CLOUDPROVIDER ; ignore_errors=no ; start_time=[n/a] ; stop_time=[n/a] ; '
+                  'pid=0 ; code=(null) ; status=0/0 }')
+KUBESPRAY_CONFIG = """\
+# Ansible managed: kubespray's roles/kubernetes/node/templates/kubelet-config.v1beta1.yaml.j2
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+nodeStatusUpdateFrequency: "10s"
+failSwapOn: True
+authentication:
+  anonymous:
+    enabled: false
+  webhook:
+    enabled: True
+  x509:
+    clientCAFile: /etc/kubernetes/ssl/ca.crt
+# the cluster's DNS
+clusterDNS:
+- 169.254.25.10
+cgroupDriver: systemd
+maxPods: 58
+"""
+
+
+def write(path, text):
+    if not os.path.isdir(os.path.dirname(path)):
+        os.makedirs(os.path.dirname(path))
+    with open(path, 'w') as handle:
+        handle.write(text)
+
+
+def digest(path):
+    with open(path, 'rb') as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
+
+
+def load(path):
+    with open(path) as handle:
+        return yaml.safe_load(handle)
+
+
+def kubeadm_node(tree, tmp_path, config_dir=True):
+    """kubeadm's kubelet.service: 10-kubeadm.conf's Environment=, kubeadm-flags.env, /etc/default/kubelet."""
+    config = str(tmp_path / 'var/lib/kubelet/config.yaml')
+    write(config, open(os.path.join(DATA, 'kubeadm-kubelet-config.yaml')).read())
+    flags = str(tmp_path / 'var/lib/kubelet/kubeadm-flags.env')
+    write(flags, 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock"\n')
+    default = str(tmp_path / 'etc/default/kubelet')
+    dropin_dir = str(tmp_path / 'etc/kubernetes/kubelet.conf.d')
+    write(default, 'KUBELET_EXTRA_ARGS=--config-dir=%s\n' % dropin_dir if config_dir else 'KUBELET_EXTRA_ARGS=\n')
+    if config_dir:
+        os.makedirs(dropin_dir)
+    tree.systemd.shown['kubelet.service'] = {
+        'LoadState': 'loaded', 'ExecStart': KUBEADM_EXEC,
+        'Environment': '"KUBELET_KUBECONFIG_ARGS=--kubeconfig=/etc/kubernetes/kubelet.conf" '
+                       'KUBELET_CONFIG_ARGS=--config=%s' % config,
+        'EnvironmentFiles': ['%s (ignore_errors=yes)' % flags, '%s (ignore_errors=yes)' % default]}
+    tree.systemd.start_service('kubelet.service', seconds_ago=600)
+    return config, dropin_dir
+
+
+def kubespray_node(tree, tmp_path):
+    config = str(tmp_path / 'etc/kubernetes/kubelet-config.yaml')
+    write(config, KUBESPRAY_CONFIG)
+    env = str(tmp_path / 'etc/kubernetes/kubelet.env')
+    write(env, 'KUBE_LOG_LEVEL="--v=2"\nKUBELET_ARGS="--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf '
+               '--config=%s --kubeconfig=/etc/kubernetes/kubelet.conf"\n' % config)
+    tree.systemd.shown['kubelet.service'] = {'LoadState': 'loaded', 'ExecStart': KUBESPRAY_EXEC, 'Environment': '',
+                                             'EnvironmentFiles': '%s (ignore_errors=yes)' % env}
+    tree.systemd.start_service('kubelet.service', seconds_ago=600)
+    return config
+
+
+def node_args(tree, tmp_path, kubelet=None, **extra):
+    base = {'capacity': dict(CAPACITY), 'cgroup_driver': 'systemd', 'cgroupfs_path': tree.root,
+            'proc_path': tree.proc, 'system_reserved': {'cpu': '500m', 'memory': '1Gi'},
+            'enforce_node_allocatable': ['pods'], 'kubelet_config': dict(kubelet or {}),
+            'containerd_config_path': str(tmp_path / 'none.toml'), 'crio_config_paths': []}
+    base.update(tree.node_paths())
+    base.update(extra)
+    return base
+
+
+def test_kubeadm_node_with_config_dir_gets_a_dropin_and_its_main_file_stays_byte_for_byte(run_module, tmp_path,
+                                                                                           monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    config, dropin_dir = kubeadm_node(tree, tmp_path)
+    before = digest(config)
+    result = run_module(node_cgroups, node_args(tree, tmp_path))
+    dropin = os.path.join(dropin_dir, '50-kubenode.conf')
+    assert result['kubelet_config']['path'] == dropin
+    choice = result['kubelet_config']['choice']
+    assert choice == {'path': config, 'dropin': True, 'dropin_dir': dropin_dir,
+                      'reason': 'the --config of the kubelet.service unit; a drop-in in --config-dir %s' % dropin_dir}
+    assert digest(config) == before
+    assert load(dropin)['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
+    assert 'maxPods' not in load(dropin)  # max_pods unset: kubelet keeps its own
+    assert result['restart_pending'] == [{'service': 'kubelet.service',
+                                          'reason': '%s changed after it started' % dropin}]
+    # the audit finds the same file, and nothing else to say once kubelet restarted
+    tree.systemd.start_service('kubelet.service')
+    audit = run_module(node_drift_info, {'plan': result['plan'], 'cgroupfs_path': tree.root, 'proc_path': tree.proc,
+                                         'services': [], 'containerd_config_path': str(tmp_path / 'none.toml'),
+                                         'crio_config_paths': [],
+                                         'systemd_control_dirs': tree.node_paths()['systemd_control_dirs']})
+    assert audit['kubelet_config']['dropin'] is True
+    assert [d for d in audit['drift'] if d['item'] in ('kubelet config', 'kubelet.service')] == []
+
+
+def test_kubeadm_node_without_config_dir_gets_its_file_edited(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    config, _dropin_dir = kubeadm_node(tree, tmp_path, config_dir=False)
+    result = run_module(node_cgroups, node_args(tree, tmp_path))
+    assert result['kubelet_config']['path'] == config and result['kubelet_config']['choice']['dropin'] is False
+    assert load(config)['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, node_args(tree, tmp_path, kubelet={'dropin': True}))
+    assert 'kubelet_config.dropin' in failure.value.result['msg']
+    assert 'without --config-dir' in failure.value.result['msg']
+
+
+def test_kubespray_node_gets_its_own_file_edited_with_comments_kept_and_a_backup(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    config = kubespray_node(tree, tmp_path)
+    result = run_module(node_cgroups, node_args(tree, tmp_path, kubelet={'backup': True}, max_pods=58))
+    assert result['kubelet_config']['path'] == config
+    assert result['kubelet_config']['choice']['reason'] == 'the --config of the kubelet.service unit'
+    assert not os.path.exists(str(tmp_path / 'var/lib/kubelet/config.yaml'))
+    with open(config) as handle:
+        text = handle.read()
+    # every untouched line as it was, comments and quoting included; the new keys appended
+    assert text.startswith(KUBESPRAY_CONFIG)
+    assert load(config)['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
+    with open(result['kubelet_config']['backup_file']) as handle:
+        assert handle.read() == KUBESPRAY_CONFIG
+
+
+def test_a_path_kubelet_does_not_read_is_refused_and_nothing_is_written(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    kubespray_node(tree, tmp_path)
+    before = snapshot(str(tmp_path))
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, node_args(tree, tmp_path, kubelet={'path': str(tmp_path / 'var/lib/kubelet/config.yaml')}))
+    message = failure.value.result['msg']
+    assert message.startswith('kubelet_config.path: kubelet never reads this file')
+    assert '--config=%s' % (tmp_path / 'etc/kubernetes/kubelet-config.yaml') in message
+    assert snapshot(str(tmp_path)) == before
+
+
+def test_max_pods_is_written_when_set_and_taken_from_kubelet_when_not(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    config = kubespray_node(tree, tmp_path)
+    # eks sizes kube-reserved memory by kubelet's own maxPods (58 here): 11*58+255 = 893Mi, and writes no maxPods
+    sized = run_module(node_cgroups, node_args(tree, tmp_path, profile='eks'), check_mode=True)
+    assert sized['plan']['reserved']['kube']['memory']['quantity'] == '893Mi'
+    assert sized['plan']['capacity']['pods']['quantity'] == '58' and sized['plan']['max_pods'] is None
+    written = run_module(node_cgroups, node_args(tree, tmp_path, profile='eks', max_pods=30))
+    assert load(config)['maxPods'] == 30 and written['plan']['reserved']['kube']['memory']['quantity'] == '585Mi'
+
+
+def test_kubelet_config_module_finds_the_kubespray_file_too(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    config = kubespray_node(tree, tmp_path)
+    result = run_module(kubelet_config, {'settings': {'maxPods': 40}, 'proc_path': tree.proc,
+                                         'containerd_config_path': str(tmp_path / 'none.toml'),
+                                         'crio_config_paths': []})
+    assert result['path'] == config and load(config)['maxPods'] == 40
+    with open(config) as handle:
+        assert handle.read() == KUBESPRAY_CONFIG.replace('maxPods: 58', 'maxPods: 40')
+
+
+def test_a_cgroup_v1_node_is_refused_for_kubelet_1_35_and_later_unless_failcgroupv1_is_false(run_module, tmp_path,
+                                                                                             monkeypatch):
+    warnings = []
+    monkeypatch.setattr(basic.AnsibleModule, 'warn', lambda self, text: warnings.append(text))
+    tree = FakeCgroupfs(tmp_path, 'v1', monkeypatch)
+    config, _dropin_dir = kubeadm_node(tree, tmp_path, config_dir=False)
+    before = snapshot(str(tmp_path))
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='cgroupfs'))
+    message = failure.value.result['msg']
+    assert message.startswith('kubelet_config.settings.failCgroupV1: kubelet 1.36 refuses to start on this cgroup v1')
+    assert snapshot(str(tmp_path)) == before
+    older = run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='cgroupfs', kubelet_version='1.34'),
+                       check_mode=True)
+    assert older['changed']
+    kept = run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='cgroupfs',
+                                              kubelet={'settings': {'failCgroupV1': False}}))
+    assert load(config)['failCgroupV1'] is False and kept['changed']
+    # without a kubelet configuration to write, the same finding is a warning
+    alone = dict(node_args(tree, tmp_path, cgroup_driver='cgroupfs'))
+    del alone['kubelet_config']
+    shutil.copy(os.path.join(DATA, 'kubeadm-kubelet-config.yaml'), config)
+    assert not warnings
+    run_module(node_cgroups, alone, check_mode=True)
+    assert any('refuses to start on this cgroup v1 node' in warning for warning in warnings)
+
+
+def test_reserved_cpus_with_reserved_cgroups_names_the_way_out(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, node_args(tree, tmp_path, reserved_system_cpus='0-1',
+                                           system_reserved_cgroup='/system.slice'))
+    message = failure.value.result['msg']
+    assert message.startswith("reserved_system_cpus: invalid configuration: can't use reservedSystemCPUs")
+    assert 'leave system_reserved_cgroup and kube_reserved_cgroup empty' in message and 'AllowedCPUs=' in message
+
+
+@pytest.mark.parametrize('settings, extra, message', [
+    ({'cpuManagerPolicy': 'Static'}, {}, 'cpuManagerPolicy: unknown policy: "Static"'),
+    ({'cpuManagerPolicy': 'static'}, {'system_reserved': {'memory': '1Gi'}},
+     '[cpumanager] unable to determine reserved CPU resources for static policy'),
+    ({'cpuManagerPolicy': 'none', 'cpuManagerPolicyOptions': {'full-pcpus-only': 'true'}}, {},
+     'None policy: received unsupported options=map[full-pcpus-only:true]'),
+    ({'cpuManagerPolicy': 'static', 'cpuManagerPolicyOptions': {'full-pcpus-only': 'yes'}}, {},
+     'bad value for option "full-pcpus-only"'),
+    ({'topologyManagerPolicy': 'numa'}, {},
+     'topologyManagerPolicy (--topology-manager-policy) "numa" must be one of: '
+     '["none" "best-effort" "restricted" "single-numa-node"]'),
+])
+def test_cpu_and_topology_manager_settings_are_validated_as_kubelet_does(run_module, tmp_path, monkeypatch, settings,
+                                                                          extra, message):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    kubeadm_node(tree, tmp_path, config_dir=False)
+    before = snapshot(str(tmp_path))
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, node_args(tree, tmp_path, kubelet={'settings': settings}, **extra))
+    assert message in failure.value.result['msg']
+    assert snapshot(str(tmp_path)) == before
+
+
+def test_cpu_isolation_recipe_is_accepted_and_a_stale_checkpoint_refused(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    config, _dropin_dir = kubeadm_node(tree, tmp_path, config_dir=False)
+    write(str(tmp_path / 'var/lib/kubelet/cpu_manager_state'), '{"policyName":"none","defaultCpuSet":"","checksum":1}')
+    isolation = {'settings': {'cpuManagerPolicy': 'static', 'cpuManagerPolicyOptions': {'full-pcpus-only': 'true'},
+                              'topologyManagerPolicy': 'single-numa-node'}}
+    args = node_args(tree, tmp_path, kubelet=isolation, reserved_system_cpus='0-1')
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, args)
+    assert 'differs from state checkpoint policy "none"' in failure.value.result['msg']
+    assert 'cpuManagerPolicy' not in load(config)
+    os.remove(str(tmp_path / 'var/lib/kubelet/cpu_manager_state'))
+    result = run_module(node_cgroups, args)
+    written = load(config)
+    assert written['reservedSystemCPUs'] == '0-1' and written['cpuManagerPolicy'] == 'static'
+    assert written['systemReserved'] == {'cpu': '2', 'memory': '1Gi'} and result['changed']
+
+
+def test_driver_mismatch_can_be_allowed_through_node_cgroups(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    kubeadm_node(tree, tmp_path, config_dir=False)
+    containerd = str(tmp_path / 'containerd.toml')
+    write(containerd, 'version = 2\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]\n'
+                      '  SystemdCgroup = false\n')
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, node_args(tree, tmp_path, containerd_config_path=containerd))
+    assert 'set allow_driver_mismatch' in failure.value.result['msg']
+    allowed = run_module(node_cgroups, node_args(tree, tmp_path, containerd_config_path=containerd,
+                                                 kubelet={'allow_driver_mismatch': True}))
+    assert allowed['kubelet_config']['changed']
