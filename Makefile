@@ -15,11 +15,12 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help venv deps vm-deps vm-image link demo demo-vm docs ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
+.PHONY: help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
 	@echo "make demo-vm  - the node playbook for real on a test VM, and its report"
+	@echo "make report-screenshot - the demo's HTML report in headless Chromium, to docs/report.png"
 	@echo "make test     - sanity, lint, unit, integration and VM (Molecule) tests"
 	@echo "make vm-shell - boot a test VM and open a shell in it (MODE=v2|hybrid|v1)"
 	@echo "make docs     - regenerate docs/modules from the modules' documentation"
@@ -47,13 +48,35 @@ link:
 	@ln -sfn $(CURDIR) $(COLLECTIONS)/ansible_collections/kubenode/cgroups
 
 DEMO_REPORT := $(CACHE)/demo-report
+DEMO_VENV := $(CACHE)/demo-venv
+# The demo needs ansible-core alone (PyYAML and Jinja2 come with it), not the test toolchain.
+$(DEMO_VENV)/.installed: requirements.txt
+	$(PYTHON) -m venv $(DEMO_VENV)
+	$(DEMO_VENV)/bin/pip install --disable-pip-version-check -q $$(grep -E '^(ansible-core|PyYAML)==' requirements.txt)
+	touch $@
+
 # The node playbook against this machine in check mode: detection, the plan, what would change,
-# and the fleet report. Nothing on this machine is written.
-demo: venv link
-	ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(BIN)/ansible-playbook -i localhost, -c local --check --diff \
-	  -e "ansible_python_interpreter=$(BIN)/python" -e node_allocatable_report_dir=$(DEMO_REPORT) \
+# and the fleet report. Nothing on this machine is written. failCgroupV1 false lets a cgroup v1
+# machine show its plan too (kubelet 1.35+ refuses v1 by default, and so does the role).
+demo: $(DEMO_VENV)/.installed link
+	ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(DEMO_VENV)/bin/ansible-playbook -i localhost, -c local --check --diff \
+	  -e "ansible_python_interpreter=$(DEMO_VENV)/bin/python" -e node_allocatable_report_dir=$(DEMO_REPORT) \
+	  -e '{"node_allocatable_kubelet_settings": {"failCgroupV1": false}}' \
 	  kubenode.cgroups.node
 	@echo; cat $(DEMO_REPORT)/report.md; echo; echo "HTML report: $(DEMO_REPORT)/index.html"
+
+# The demo's HTML report rendered in headless Chromium (Debian's, installed when missing): its
+# screenshot is docs/report.png. Chromium's background services are off (the network is closed).
+CHROMIUM := chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+  --disable-background-networking --disable-component-update --disable-sync --hide-scrollbars
+report-screenshot: demo
+	@command -v chromium >/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+	@profile=$$(mktemp -d) && trap 'rm -rf "$$profile"' EXIT && \
+	  $(CHROMIUM) --user-data-dir="$$profile" --dump-dom file://$(DEMO_REPORT)/index.html 2>/dev/null \
+	    | grep -q 'Node Allocatable fleet report' && \
+	  $(CHROMIUM) --user-data-dir="$$profile" --window-size=1200,900 --screenshot=docs/report.png \
+	    file://$(DEMO_REPORT)/index.html 2>/dev/null && echo "docs/report.png"
 
 # The node playbook for real on a throw-away cgroup v2 VM with containerd and a stand-in kubelet.
 demo-vm: venv link vm-image
@@ -124,7 +147,7 @@ vm-shell: vm-image
 # The module reference, from the modules' own DOCUMENTATION, EXAMPLES and RETURN.
 docs: venv link
 	$(BIN)/ansible-doc -t module --json kubenode.cgroups.allocatable_info kubenode.cgroups.pod_cgroup_info \
-	  kubenode.cgroups.cgroup_info kubenode.cgroups.node_cgroups kubenode.cgroups.kubelet_config kubenode.cgroups.node_drift_info \
+	  kubenode.cgroups.cgroup_info kubenode.cgroups.node_cgroups kubenode.cgroups.kubelet_config kubenode.cgroups.node_drift_info kubenode.cgroups.role_variables \
 	  | $(BIN)/python hacking/render_module_docs.py docs/modules
 
 bench: venv link

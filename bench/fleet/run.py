@@ -81,16 +81,8 @@ def make_node(base, index):
         'node_allocatable_kube_reserved_cgroup': '/kube-reserved',
         'node_allocatable_system_reserved': {'cpu': '500m', 'memory': '1Gi'},
         'node_allocatable_enforce_node_allocatable': ['pods', 'system-reserved'],
-        'node_allocatable_proc_path': proc,
-        'node_allocatable_sys_path': sys_root,
-        'node_allocatable_cgroupfs_path': cgroupfs,
-        'node_allocatable_systemd_unit_dir': os.path.join(base, 'etc/systemd/system'),
-        'node_allocatable_lock_path': os.path.join(base, 'run/lock/kubenode-cgroups.lock'),
-        'node_allocatable_kubelet_root_dir': os.path.join(base, 'var/lib/kubelet'),
-        'node_allocatable_kubelet_config_path': os.path.join(base, 'var/lib/kubelet/config.yaml'),
-        'node_allocatable_kubelet_dropin_dir': os.path.join(base, 'etc/kubernetes/kubelet.conf.d'),
-        'node_allocatable_containerd_config_path': os.path.join(base, 'etc/containerd/config.toml'),
-        'node_allocatable_crio_config_paths': [os.path.join(base, 'etc/crio/crio.conf')],
+        # Every path of the node under its fake root (docs/testing.md).
+        'node_allocatable_root': base,
         'node_allocatable_report_dir': os.path.join(os.path.dirname(base), 'report'),
     }
 

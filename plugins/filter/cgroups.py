@@ -14,6 +14,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_ma
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import human_quantity
 
 
 def _wrap(function):
@@ -93,6 +94,10 @@ def systemd_to_cgroup(path):
     return names.to_cgroupfs(names.parse_systemd(path))
 
 
+def quantity_to_human(quantity, resource):
+    return human_quantity(quantity, resource)
+
+
 def hugepage_size_name(size_bytes):
     return cgmath.hugepage_unit(_int(size_bytes, 'size_bytes'), 'size_bytes')
 
@@ -103,4 +108,4 @@ class FilterModule(object):
     def filters(self):
         return dict((f.__name__, _wrap(f)) for f in (
             quantity_to_int, quantity_to_milli, milli_cpu_to_shares, milli_cpu_to_quota, cpu_shares_to_weight,
-            cpu_weight_to_shares, cgroup_to_systemd, systemd_to_cgroup, hugepage_size_name))
+            cpu_weight_to_shares, cgroup_to_systemd, systemd_to_cgroup, hugepage_size_name, quantity_to_human))

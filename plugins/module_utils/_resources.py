@@ -118,6 +118,31 @@ def report(quantity, name):
     return {'quantity': str(quantity), 'value': quantity.milli_value() if name == 'cpu' else quantity.value()}
 
 
+_BINARY_UNITS = (('TiB', 1 << 40), ('GiB', 1 << 30), ('MiB', 1 << 20), ('KiB', 1 << 10))
+_BYTE_RESOURCES = ('memory', 'ephemeral-storage', 'storage')
+
+
+def _trimmed(number, digits):
+    text = '%.*f' % (digits, number)
+    return text.rstrip('0').rstrip('.') if '.' in text else text
+
+
+def human_quantity(quantity, name):
+    """A quantity for people: cores for cpu, binary units for bytes (at most one decimal), the count
+    otherwise. Rounded, so reports show it beside the exact quantity."""
+    parsed = parse_quantity(quantity, name)
+    if name == 'cpu':
+        cores = parsed.milli_value() / 1000.0
+        return '%s core%s' % (_trimmed(cores, 2), '' if cores == 1 else 's')
+    value = parsed.value()
+    if name in _BYTE_RESOURCES or name.startswith('hugepages-'):
+        for unit, size in _BINARY_UNITS:
+            if abs(value) >= size:
+                return '%s %s' % (_trimmed(value / float(size), 1), unit)
+        return '%d B' % value if value else '0'
+    return str(value)
+
+
 def report_list(resources):
     return dict((name, report(q, name)) for name, q in sorted(resources.items()))
 

@@ -937,7 +937,7 @@ def resolve(module):
     warnings = kubelet_start_checks(params, layout, kubelet_change, kubelet_now)
     executor = SystemdDriver if driver == 'systemd' else CgroupfsDriver
     node = executor(module, layout, driver, plan, entries, kubelet_change)
-    node.warnings.extend(warnings)
+    node.warnings.extend(warnings + not_a_node_warning(params, found))
     return node
 
 
@@ -957,8 +957,27 @@ def kubelet_start_checks(params, layout, kubelet_change, kubelet_now):
                 problems.append(('cpuManagerPolicy', conflict))
     if problems and kubelet_change:
         field, message = problems[0]
-        raise KubenodeError(message, field='kubelet_config.settings.' + field, value=kubelet_now.get(field))
+        shown = {'value': kubelet_now[field]} if field in kubelet_now else {}
+        raise KubenodeError(message, field='kubelet_config.settings.' + field, **shown)
     return [message for _field, message in problems]
+
+
+# Where a container runtime shows itself besides its configuration: its CRI socket.
+RUNTIME_SOCKETS = ('/run/containerd/containerd.sock', '/run/crio/crio.sock', '/var/run/crio/crio.sock')
+
+
+def not_a_node_warning(params, found):
+    """A warning when the host has neither kubelet nor a container runtime: the plan is then what a node
+    like it would get, not what a node has."""
+    if found['source'] is not None:
+        return []
+    runtime_files = [params['containerd_config_path']] + list(RUNTIME_SOCKETS)
+    if any(os.path.exists(path) for path in runtime_files) or any(
+            glob.glob(pattern) for pattern in params['crio_config_paths']):
+        return []
+    return ['this host is not a Kubernetes node yet: no kubelet (no %s unit, no kubelet process) and no container '
+            'runtime (no %s, no containerd or CRI-O socket); the plan is what kubelet would do here once installed'
+            % (_drift.service_name(params['kubelet_service']), params['containerd_config_path'])]
 
 
 def systemctl_runner(module):

@@ -76,3 +76,13 @@ def test_float32_percentage_rounding_is_exact():
     import struct
     for text in ('0.1', '5', '10', '33.333333', '99.99999999', '1e-3', '0.000001'):
         assert _round_to_float32(Fraction(text)) == struct.unpack('f', struct.pack('f', float(text)))[0]
+
+
+@pytest.mark.parametrize('quantity, resource, shown', [
+    ('24683656Ki', 'memory', '23.5 GiB'), ('3125Mi', 'memory', '3.1 GiB'), ('100Mi', 'memory', '100 MiB'),
+    ('1930m', 'cpu', '1.93 cores'), ('1', 'cpu', '1 core'), ('70m', 'cpu', '0.07 cores'), ('2', 'cpu', '2 cores'),
+    ('0', 'hugepages-2Mi', '0'), ('2Gi', 'hugepages-1Gi', '2 GiB'), ('110', 'pods', '110'),
+    ('264212084Ki', 'ephemeral-storage', '252 GiB'), ('512', 'memory', '512 B'),
+])
+def test_quantity_to_human(quantity, resource, shown):
+    assert F['quantity_to_human'](quantity, resource) == shown

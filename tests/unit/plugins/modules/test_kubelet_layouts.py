@@ -110,8 +110,7 @@ def node_args(tree, tmp_path, kubelet=None, **extra):
     return base
 
 
-def test_kubeadm_node_with_config_dir_gets_a_dropin_and_its_main_file_stays_byte_for_byte(run_module, tmp_path,
-                                                                                           monkeypatch):
+def test_kubeadm_node_with_config_dir_gets_a_dropin_and_keeps_its_main_file(run_module, tmp_path, monkeypatch):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
     config, dropin_dir = kubeadm_node(tree, tmp_path)
     before = digest(config)
@@ -247,8 +246,8 @@ def test_reserved_cpus_with_reserved_cgroups_names_the_way_out(run_module, tmp_p
      'topologyManagerPolicy (--topology-manager-policy) "numa" must be one of: '
      '["none" "best-effort" "restricted" "single-numa-node"]'),
 ])
-def test_cpu_and_topology_manager_settings_are_validated_as_kubelet_does(run_module, tmp_path, monkeypatch, settings,
-                                                                          extra, message):
+def test_cpu_and_topology_manager_settings_are_validated_as_kubelet_does(run_module, tmp_path, monkeypatch,
+                                                                         settings, extra, message):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
     kubeadm_node(tree, tmp_path, config_dir=False)
     before = snapshot(str(tmp_path))
