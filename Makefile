@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
+.PHONY: matrix help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -25,6 +25,7 @@ help:
 	@echo "make vm-shell - boot a test VM and open a shell in it (MODE=v2|hybrid|v1)"
 	@echo "make docs     - regenerate docs/modules from the modules' documentation"
 	@echo "make fuzz     - the property tests with many fresh random examples"
+	@echo "make matrix   - unit and integration tests under every maintained ansible-core (and a Python 3.9 node)"
 	@echo "make bench    - benchmarks of the calculation core; make bench-fleet - the fleet benchmark (bench-fleet-ssh: over SSH)"
 
 $(BIN)/.installed: requirements.txt
@@ -89,7 +90,7 @@ demo-vm: venv link vm-image
 	    extensions/molecule/shared/standin_kubelet.yml kubenode.cgroups.node && \
 	  cat $(DEMO_REPORT)-vm/report.md
 
-test: sanity lint units integration molecule
+test: sanity lint units integration matrix molecule
 
 lint: venv link
 	PATH=$(BIN):$$PATH $(BIN)/ansible-lint --nocolor
@@ -102,21 +103,36 @@ $(PIP_BOOTSTRAP): hacking/get_pip_offline.py
 	mkdir -p $(dir $@)
 	cp $< $@
 
-sanity: venv deps $(PIP_BOOTSTRAP)
-	@set -e; root=$$(mktemp -d); trap 'rm -rf "$$root"' EXIT; \
+# ansible-test runs from a copy of the collection at ansible_collections/kubenode/cgroups.
+IN_COLLECTION_COPY = set -e; root=$$(mktemp -d); trap 'rm -rf "$$root"' EXIT; \
 	dest=$$root/ansible_collections/kubenode/cgroups; mkdir -p $$dest; \
 	git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C $$dest; \
-	cd $$dest && PATH=$(BIN):$$PATH $(BIN)/ansible-test sanity --requirements --python 3.11 --color no --exclude hacking/
+	cd $$dest && PATH=$(BIN):$$PATH
 
-units: venv link
-	PYTHONPATH=$(COLLECTIONS) $(BIN)/python -m pytest -p no:cacheprovider tests/unit
+sanity: venv deps $(PIP_BOOTSTRAP)
+	@$(IN_COLLECTION_COPY) $(BIN)/ansible-test sanity --requirements --python 3.11 --color no --exclude hacking/
+
+# The unit tests as the ecosystem runs them: ansible-test units in its own venv
+# (tests/unit/requirements.txt), modules and module_utils apart from the controller plugins.
+units: venv $(PIP_BOOTSTRAP)
+	@$(IN_COLLECTION_COPY) $(BIN)/ansible-test units --venv --python 3.11 --color no
 
 # Property tests with fresh random examples, many more than the deterministic set `units` draws.
 fuzz: venv link
 	PYTHONPATH=$(COLLECTIONS) $(BIN)/python -m pytest -p no:cacheprovider --hypothesis-profile fuzz tests/unit -k 'not vector'
 
-integration: venv link
-	PATH=$(BIN):$$PATH tests/integration/run.sh
+# ansible-test integration (each target against localhost, in its own venv), then each target
+# again in check mode, which ansible-test does not run.
+integration: venv link $(PIP_BOOTSTRAP)
+	@$(IN_COLLECTION_COPY) $(BIN)/ansible-test integration --venv --python 3.11 --color no
+	PATH=$(BIN):$$PATH MODES=check tests/integration/run.sh
+
+# The ends of what is supported, beyond the 2.19 on Python 3.11 that every other target uses: the
+# newest ansible-core on the newest Python, and the oldest (2.19) with the modules on a Python 3.9
+# node. Unit tests and every integration target in each; MATRIX="2.20.10:3.12" adds the middle.
+MATRIX ?= 2.21.5:3.13 2.19.14:3.11:3.9
+matrix: link
+	MATRIX_CACHE=$(CACHE)/matrix PYTHONPATH=$(COLLECTIONS) tests/matrix.sh $(MATRIX)
 
 # The real-kernel tests: QEMU VMs (tests/vm) driven by Molecule (extensions/molecule).
 VM_APT_PACKAGES := qemu-system-x86 qemu-utils debootstrap e2fsprogs openssh-client

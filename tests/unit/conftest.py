@@ -17,6 +17,8 @@ from hypothesis import settings
 from ansible.module_utils import basic
 from ansible.module_utils.testing import patch_module_args
 
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleExit, exit_json, fail_json
+
 
 # CI draws the same examples every run, so a red build always points at a change;
 # `make fuzz` draws fresh random ones, many more, to look for new counterexamples.
@@ -71,34 +73,11 @@ def no_host_writes(monkeypatch):
     monkeypatch.setattr(basic.AnsibleModule, 'run_command', no_host_commands)
 
 
-class ModuleExit(Exception):
-    def __init__(self, result):
-        super(ModuleExit, self).__init__(result)
-        self.result = result
-
-
-class ModuleFail(Exception):
-    def __init__(self, result):
-        super(ModuleFail, self).__init__(result.get('msg'))
-        self.result = result
-
-
-def _exit_json(self, **kwargs):
-    kwargs.setdefault('changed', False)
-    raise ModuleExit(kwargs)
-
-
-def _fail_json(self, msg, **kwargs):
-    kwargs['failed'] = True
-    kwargs['msg'] = msg
-    raise ModuleFail(kwargs)
-
-
 @pytest.fixture
 def run_module(monkeypatch):
     """run_module(module, args) -> result dict; raises ModuleFail when the module fails."""
-    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', _exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', _fail_json)
+    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
+    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
 
     def run(module, args, check_mode=False):
         args = dict(args)

@@ -19,7 +19,7 @@ from ansible_collections.kubenode.cgroups.plugins.filter.cgroups import FilterMo
 from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroupfs import read_cgroup
 from ansible_collections.kubenode.cgroups.plugins.modules import allocatable_info, pod_cgroup_info
 
-from conftest import ModuleFail
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
 
 with open(os.path.join(os.path.dirname(__file__), '..', 'data', 'kubelet-vectors.json')) as handle:
     VECTORS = json.load(handle)['vectors']

@@ -13,7 +13,7 @@ import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.modules import allocatable_info
 
-from conftest import ModuleFail
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
 
 NODE = {'capacity': {'cpu': '4', 'memory': '16Gi', 'ephemeral-storage': '100Gi', 'pid': '4194304',
                      'hugepages-2Mi': '1Gi', 'hugepages-1Gi': '0'}}

@@ -13,7 +13,7 @@ from ansible.module_utils import basic
 
 from ansible_collections.kubenode.cgroups.plugins.modules import cgroup_info, node_cgroups
 
-from fake_cgroupfs import FakeCgroupfs
+from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs
 
 CONTAINERD_V2 = '''version = 2
 [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
@@ -96,7 +96,7 @@ def test_driver_detection(run_module, tmp_path, monkeypatch, no_systemctl, kubel
 
 def test_unknown_mount_is_a_clear_error(run_module, tmp_path, monkeypatch, no_systemctl):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
-    from conftest import ModuleFail
+    from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
     with pytest.raises(ModuleFail) as failure:
         run_module(cgroup_info, dict(configs(tmp_path), cgroupfs_path=str(tmp_path / 'elsewhere'),
                                      proc_path=tree.proc))

@@ -13,7 +13,7 @@ import pytest
 from ansible_collections.kubenode.cgroups.plugins.modules import (
     allocatable_info, cgroup_info, kubelet_config, node_cgroups, node_drift_info)
 
-from conftest import ModuleFail
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
 
 CAPACITY = {'cpu': '4', 'memory': '8Gi'}
 

@@ -16,7 +16,7 @@ import yaml
 
 from ansible_collections.kubenode.cgroups.plugins.modules import allocatable_info, kubelet_config
 
-from conftest import ModuleFail
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
 
 DATA = os.path.join(os.path.dirname(__file__), '..', '..', 'data')
 RESERVE = {'systemReserved': {'cpu': '500m', 'memory': '1Gi'}, 'kubeReserved': {'cpu': '250m', 'memory': '512Mi'},

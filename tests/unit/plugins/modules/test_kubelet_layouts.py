@@ -19,8 +19,8 @@ from ansible.module_utils import basic
 
 from ansible_collections.kubenode.cgroups.plugins.modules import kubelet_config, node_cgroups, node_drift_info
 
-from conftest import ModuleFail
-from fake_cgroupfs import FakeCgroupfs, snapshot
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
+from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, snapshot
 
 DATA = os.path.join(os.path.dirname(__file__), '..', '..', 'data')
 CAPACITY = {'cpu': '4', 'memory': '16Gi', 'pid': '100000', 'hugepages-2Mi': '0'}

@@ -20,8 +20,8 @@ from ansible.module_utils import basic
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
 
-from conftest import ModuleFail
-from fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
+from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
 
 DATA = os.path.join(os.path.dirname(__file__), '..', '..', 'data')
 GI = 1024 ** 3

@@ -18,7 +18,7 @@ from ansible.module_utils import basic
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_drift_info
 
-from fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
+from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
 
 GI = 1024 ** 3
 CAPACITY = {'cpu': '4', 'memory': '16Gi', 'pid': '100000', 'hugepages-2Mi': '0'}

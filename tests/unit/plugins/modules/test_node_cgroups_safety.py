@@ -18,8 +18,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_lock import NodeLock
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_drift_info
 
-from conftest import ModuleFail
-from fake_cgroupfs import FakeCgroupfs, snapshot
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
+from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, snapshot
 
 CAPACITY = {'cpu': '4', 'memory': '16Gi', 'pid': '100000', 'hugepages-2Mi': '0'}
 

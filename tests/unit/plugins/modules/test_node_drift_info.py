@@ -14,7 +14,7 @@ import pytest
 from ansible_collections.kubenode.cgroups.plugins.module_utils._drift import parse_systemctl_show, systemd_drift
 from ansible_collections.kubenode.cgroups.plugins.modules import kubelet_config, node_cgroups, node_drift_info
 
-from fake_cgroupfs import FakeCgroupfs
+from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs
 
 SETTINGS = {'capacity': {'cpu': '4', 'memory': '16Gi', 'hugepages-2Mi': '0'}, 'cgroup_driver': 'cgroupfs',
             'system_reserved': {'memory': '1Gi'}, 'system_reserved_cgroup': '/system',
@@ -95,7 +95,7 @@ def test_slices_and_service_placement():
 
 def test_not_a_plan_is_refused(run_module, node):
     tree, files = node
-    from conftest import ModuleFail
+    from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
     with pytest.raises(ModuleFail) as failure:
         drift_of(run_module, tree, files, {'allocatable': {}})
     assert 'plan' in failure.value.result['msg']

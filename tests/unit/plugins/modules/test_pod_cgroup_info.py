@@ -11,7 +11,7 @@ import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.modules import pod_cgroup_info
 
-from conftest import ModuleFail
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
 
 GI = 1024 ** 3
 MI = 1024 ** 2

@@ -1,0 +1,34 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What a module's exit_json and fail_json raise under test (conftest's run_module patches them in):
+imported by its collection path, so that conftest and the tests share one ModuleFail class under
+pytest and under ansible-test units alike."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+
+class ModuleExit(Exception):
+    def __init__(self, result):
+        super(ModuleExit, self).__init__(result)
+        self.result = result
+
+
+class ModuleFail(Exception):
+    def __init__(self, result):
+        super(ModuleFail, self).__init__(result.get('msg'))
+        self.result = result
+
+
+def exit_json(self, **kwargs):
+    kwargs.setdefault('changed', False)
+    raise ModuleExit(kwargs)
+
+
+def fail_json(self, msg, **kwargs):
+    kwargs['failed'] = True
+    kwargs['msg'] = msg
+    raise ModuleFail(kwargs)
