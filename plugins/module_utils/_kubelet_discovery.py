@@ -47,9 +47,10 @@ def kubelet_flags(argv):
 
 
 def parse_environment_file(text):
-    """systemd's EnvironmentFile=: KEY=VALUE lines, quotes removed, # and ; comments skipped."""
+    """systemd's EnvironmentFile=: KEY=VALUE lines, quotes removed, # and ; comments skipped, a backslash
+    at the end of a line joining the next (kubespray's kubelet.env spreads KUBELET_ARGS so)."""
     environment = {}
-    for line in text.splitlines():
+    for line in text.replace('\\\n', '').splitlines():
         line = line.strip()
         if not line or line[0] in '#;':
             continue

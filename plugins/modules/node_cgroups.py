@@ -199,9 +199,9 @@ options:
         default: false
   kubelet_config_paths:
     description:
-      - kubelet configuration files read by O(cgroup_driver=auto), first found wins, after the one kubelet is
-        started with.
-      - The first found also gives kubelet's C(maxPods) when O(max_pods) is not set.
+      - kubelet configuration files read by O(cgroup_driver=auto), first found wins, when neither kubelet's
+        unit nor a running kubelet says which file kubelet reads.
+      - The same file gives kubelet's C(maxPods) when O(max_pods) is not set.
     type: list
     elements: path
     default: [/var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet-config.yaml]
@@ -897,7 +897,8 @@ def resolve(module):
     layout = fs.detect_layout(params['proc_path'], params['cgroupfs_path'])
     systemctl = systemctl_runner(module) if pid1_is_systemd(params['proc_path']) else None
     found = discovery.discover(params['proc_path'], systemctl, _drift.service_name(params['kubelet_service']))
-    kubelet_paths = ([found['config']] if found['config'] else []) + params['kubelet_config_paths']
+    # The file kubelet is started with, when it is known; else the usual places.
+    kubelet_paths = [found['config']] if found['config'] else params['kubelet_config_paths']
     driver = params['cgroup_driver']
     if driver == 'auto':
         drivers = detect_drivers(kubelet_paths, params['containerd_config_path'], params['crio_config_paths'])

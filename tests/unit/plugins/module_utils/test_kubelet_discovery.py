@@ -51,7 +51,6 @@ def test_kubespray_unit_reads_kubelet_env():
     env = ('KUBE_LOGTOSTDERR="--logtostderr=true"\nKUBE_LOG_LEVEL="--v=2"\n'
            'KUBELET_ARGS="--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf \\\n'
            '--config=/etc/kubernetes/kubelet-config.yaml --kubeconfig=/etc/kubernetes/kubelet.conf"\n')
-    env = env.replace('\\\n', '')
     argv = discovery.unit_command(discovery.parse_unit(show), {'/etc/kubernetes/kubelet.env': env}.get)
     assert discovery.kubelet_flags(argv[1:]) == {'config': '/etc/kubernetes/kubelet-config.yaml', 'config_dir': None}
 
