@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: matrix help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
+.PHONY: matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -25,7 +25,7 @@ help:
 	@echo "make vm-shell - boot a test VM and open a shell in it (MODE=v2|hybrid|v1)"
 	@echo "make docs     - regenerate docs/modules from the modules' documentation"
 	@echo "make fuzz     - the property tests with many fresh random examples"
-	@echo "make matrix   - unit and integration tests under every maintained ansible-core (and a Python 3.9 node)"
+	@echo "make matrix   - units, integration and sanity under every maintained ansible-core (and a Python 3.9 node)"
 	@echo "make bench    - benchmarks of the calculation core; make bench-fleet - the fleet benchmark (bench-fleet-ssh: over SSH)"
 
 $(BIN)/.installed: requirements.txt
@@ -90,16 +90,17 @@ demo-vm: venv link vm-image
 	    extensions/molecule/shared/standin_kubelet.yml kubenode.cgroups.node && \
 	  cat $(DEMO_REPORT)-vm/report.md
 
-test: sanity lint units integration matrix molecule
+test: sanity lint units integration newest molecule
 
 lint: venv link
 	PATH=$(BIN):$$PATH $(BIN)/ansible-lint --nocolor
 
 # ansible-test bootstraps pip in its sanity venvs with a script it downloads from a host
-# these machines cannot reach; it uses a cached copy first, so give it an offline one.
-PIP_BOOTSTRAP := $(HOME)/.ansible/test/cache/get_pip_24_2.py
+# these machines cannot reach; it uses a cached copy first, so give it an offline one (named for
+# the pip of ansible-test 2.19 and of 2.20/2.21).
+PIP_BOOTSTRAP := $(HOME)/.ansible/test/cache/get_pip_24_2.py $(HOME)/.ansible/test/cache/get_pip_25_2.py
 
-$(PIP_BOOTSTRAP): hacking/get_pip_offline.py
+$(HOME)/.ansible/test/cache/get_pip_%.py: hacking/get_pip_offline.py
 	mkdir -p $(dir $@)
 	cp $< $@
 
@@ -127,12 +128,18 @@ integration: venv link $(PIP_BOOTSTRAP)
 	@$(IN_COLLECTION_COPY) $(BIN)/ansible-test integration --venv --python 3.11 --color no
 	PATH=$(BIN):$$PATH MODES=check tests/integration/run.sh
 
-# The ends of what is supported, beyond the 2.19 on Python 3.11 that every other target uses: the
-# newest ansible-core on the newest Python, and the oldest (2.19) with the modules on a Python 3.9
-# node. Unit tests and every integration target in each; MATRIX="2.20.10:3.12" adds the middle.
-MATRIX ?= 2.21.5:3.13 2.19.14:3.11:3.9
-matrix: link
-	MATRIX_CACHE=$(CACHE)/matrix PYTHONPATH=$(COLLECTIONS) tests/matrix.sh $(MATRIX)
+# Every other target runs ansible-core 2.19 (the floor of requires_ansible) on Python 3.11. `newest`
+# runs the unit tests and sanity under the newest ansible-core on the newest Python (part of make
+# test); `matrix` runs units, integration and sanity over the whole grid: the newest, the one
+# between, and the floor with the modules on a Python 3.9 node (the oldest target Python).
+NEWEST := 2.21.5:3.13
+MATRIX ?= $(NEWEST) 2.20.10:3.12 2.19.14:3.11:3.9
+RUN_MATRIX = MATRIX_CACHE=$(CACHE)/matrix PYTHONPATH=$(COLLECTIONS) tests/matrix.sh
+newest: link $(PIP_BOOTSTRAP)
+	MATRIX_STEPS="units sanity" $(RUN_MATRIX) $(NEWEST)
+
+matrix: link $(PIP_BOOTSTRAP)
+	MATRIX_STEPS="units integration sanity" $(RUN_MATRIX) $(MATRIX)
 
 # The real-kernel tests: QEMU VMs (tests/vm) driven by Molecule (extensions/molecule).
 VM_APT_PACKAGES := qemu-system-x86 qemu-utils debootstrap e2fsprogs openssh-client

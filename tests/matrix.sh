@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# matrix.sh CORE:CONTROLLER_PYTHON[:TARGET_PYTHON]...: the unit tests and every integration target
-# (normal and check mode) under each ansible-core release, in a venv of its own on the given
-# controller Python; with TARGET_PYTHON the modules run on that interpreter instead (a venv with
-# PyYAML, as a node would have). Interpreters are found on PATH or in pyenv's versions directory.
+# matrix.sh CORE:CONTROLLER_PYTHON[:TARGET_PYTHON]...: under each ansible-core release, in a venv of
+# its own on the given controller Python, the steps of MATRIX_STEPS (default "units integration"):
+# units - the unit tests; integration - every integration target, normal and check mode (with
+# TARGET_PYTHON the modules run on that interpreter, a venv with PyYAML as a node would have);
+# sanity - ansible-test sanity from a copy of the collection. Interpreters are found on PATH or in
+# pyenv's versions directory.
 set -euo pipefail
 cache="${MATRIX_CACHE:?set MATRIX_CACHE}"
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -43,7 +45,20 @@ for entry in "$@"; do
     interpreter="$node/bin/python"
   fi
   echo "=== matrix: ansible-core $core, controller Python $controller, modules on $("$interpreter" -c 'import platform; print(platform.python_version())')"
-  "$venv/bin/python" -m pytest -q -p no:cacheprovider "$here/tests/unit"
-  PATH="$venv/bin:$PATH" TARGET_PYTHON="$interpreter" "$here/tests/integration/run.sh"
+  for step in ${MATRIX_STEPS:-units integration}; do
+    case "$step" in
+      units) "$venv/bin/python" -m pytest -q -p no:cacheprovider "$here/tests/unit" ;;
+      integration) PATH="$venv/bin:$PATH" TARGET_PYTHON="$interpreter" "$here/tests/integration/run.sh" ;;
+      sanity)
+        copy="$(mktemp -d)"
+        dest="$copy/ansible_collections/kubenode/cgroups"
+        mkdir -p "$dest"
+        (cd "$here" && git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C "$dest")
+        (cd "$dest" && PATH="$venv/bin:$PATH" "$venv/bin/ansible-test" sanity --requirements --python "$controller" \
+          --color no --exclude hacking/) || { rm -rf "$copy"; exit 1; }
+        rm -rf "$copy" ;;
+      *) echo "matrix: unknown step $step" >&2; exit 2 ;;
+    esac
+  done
 done
 echo "matrix: $# combination(s) passed"

@@ -151,7 +151,7 @@ class FakeCgroupfs(object):
                 for name, value in V2_FILES.get(controller, {}).items():
                     _write(os.path.join(path, name), value + '\n')
         else:
-            hierarchy = os.path.relpath(path, self.root).split(os.sep)[0]
+            hierarchy = os.path.relpath(path, self.root).split(os.sep, 1)[0]
             for name, value in V1_FILES.get(hierarchy, {}).items():
                 _write(os.path.join(path, name), value + '\n')
 
