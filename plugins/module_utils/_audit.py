@@ -32,9 +32,10 @@ def kubelet_config_drift(params, choice, discovered):
         return [_drift.drift('kubelet config', 'readable', 'PyYAML is missing on the node', 'PyYAML')]
     try:
         change = kc.compute_change({
-            'plan': params['plan'], 'settings': params['kubelet_settings'], 'path': choice['path'],
-            'dropin': choice['dropin'], 'dropin_dir': choice['dropin_dir'], 'discovered': discovered,
-            'dropin_name': params['dropin_name'], 'kubelet_version': params['plan'].get('kubelet_version'),
+            'plan': params['plan'], 'kubelet_settings': params['kubelet_settings'],
+            'kubelet_config_path': choice['path'], 'kubelet_config_dropin': choice['dropin'],
+            'kubelet_dropin_dir': choice['dropin_dir'], 'discovered': discovered,
+            'kubelet_dropin_name': params['kubelet_dropin_name'], 'kubelet_version': params['plan'].get('kubelet_version'),
             'capacity': None, 'allow_driver_mismatch': False,
             'containerd_config_path': params['containerd_config_path'],
             'crio_config_paths': params['crio_config_paths']})
@@ -53,7 +54,8 @@ def kubelet_config_drift(params, choice, discovered):
 
 def restart_drift(systemctl, params, choice):
     """kubelet still running with an older configuration than the one on disk (a lost restart)."""
-    config = (os.path.join(choice['dropin_dir'], params['dropin_name']) if choice['dropin'] else choice['path'])
+    config = (os.path.join(choice['dropin_dir'], params['kubelet_dropin_name']) if choice['dropin']
+              else choice['path'])
     kubelet = _drift.service_name(params['kubelet_service'])
     watched = {kubelet: {'files': [config], 'slice_path': None}}
     pending = restarts.pending(watched, restarts.read_units(systemctl, [kubelet]), restarts.file_mtimes([config]))
@@ -91,7 +93,7 @@ def audit_node(params, systemctl):
     choice = None
     try:
         choice = discovery.choose(discovered, params['kubelet_config_path'], params['kubelet_config_dropin'],
-                                  params['dropin_dir'])
+                                  params['kubelet_dropin_dir'])
     except KubenodeError as error:
         found.append(_drift.drift('kubelet config', 'the file kubelet reads', str(error), 'its --config'))
     if choice and systemd['pid1'] and params['check_kubelet_config']:

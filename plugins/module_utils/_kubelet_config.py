@@ -424,22 +424,23 @@ def compute_change(params, option_prefix=''):
     """What kubelet_config would write, validated: a dict of target (the file), current_text, current,
     desired, merged and choice (_kubelet_discovery.choose's: why this file, and the warnings).
 
-    params: the kubelet_config module options (settings, plan, path, dropin, dropin_dir,
-    dropin_name, kubelet_version, capacity, allow_driver_mismatch, containerd_config_path,
+    params: the kubelet_config module options (kubelet_settings, plan, kubelet_config_path,
+    kubelet_config_dropin, kubelet_dropin_dir, kubelet_dropin_name, kubelet_version, capacity, allow_driver_mismatch, containerd_config_path,
     crio_config_paths) and discovered (what _kubelet_discovery.discover found on the node).
     option_prefix: how the calling module spells them (node_cgroups nests them under kubelet_config),
     for the errors.
     """
     rules = kubelet_rules(params['kubelet_version'])
     settings = settings_from_plan(params['plan']) if params.get('plan') else {}
-    settings.update(params.get('settings') or {})
-    check_settings(settings, field=option_prefix + 'settings')
-    dropin_name = params['dropin_name']
+    settings.update(params.get('kubelet_settings') or {})
+    check_settings(settings, field=option_prefix + 'kubelet_settings')
+    dropin_name = params['kubelet_dropin_name']
     if os.path.basename(dropin_name) != dropin_name or not dropin_name.endswith('.conf'):
-        raise KubenodeError('must be a file name ending in .conf (kubelet reads only those)', field=option_prefix + 'dropin_name',
+        raise KubenodeError('must be a file name ending in .conf (kubelet reads only those)', field=option_prefix + 'kubelet_dropin_name',
                             value=dropin_name)
-    choice = discovery.choose(params.get('discovered') or {}, params.get('path'), params.get('dropin'),
-                              params.get('dropin_dir'), option_prefix=option_prefix)
+    choice = discovery.choose(params.get('discovered') or {}, params.get('kubelet_config_path'),
+                              params.get('kubelet_config_dropin'), params.get('kubelet_dropin_dir'),
+                              option_prefix=option_prefix)
     base_text, base = load(choice['path'])
     dropin_path = os.path.join(choice['dropin_dir'], dropin_name)
     dropins = [(name, load(name)[1]) for name in sorted(glob.glob(os.path.join(choice['dropin_dir'], '*.conf')))

@@ -26,11 +26,11 @@ def file_argument_spec():
     """The options that say which file to write and how: kubelet_config's, and node_cgroups' kubelet_config.
     path, dropin and dropin_dir left unset are found on the node (_kubelet_discovery)."""
     return dict(
-        settings=dict(type='dict', default={}),
-        path=dict(type='path'),
-        dropin=dict(type='bool'),
-        dropin_dir=dict(type='path'),
-        dropin_name=dict(type='str', default='50-kubenode.conf'),
+        kubelet_settings=dict(type='dict', default={}, aliases=['settings']),
+        kubelet_config_path=dict(type='path', aliases=['path']),
+        kubelet_config_dropin=dict(type='bool', aliases=['dropin']),
+        kubelet_dropin_dir=dict(type='path', aliases=['dropin_dir']),
+        kubelet_dropin_name=dict(type='str', default='50-kubenode.conf', aliases=['dropin_name']),
         allow_driver_mismatch=dict(type='bool', default=False),
         backup=dict(type='bool', default=False),
     )

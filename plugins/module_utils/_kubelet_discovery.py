@@ -170,12 +170,12 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists
     if source and not config:
         raise KubenodeError('%s starts kubelet without --config, so kubelet reads no configuration file; add '
                             '--config=%s to its flags' % (source, path or KUBEADM_CONFIG),
-                            field=option_prefix + 'path', value=path)
+                            field=option_prefix + 'kubelet_config_path', value=path)
     if source:
         if path and os.path.normpath(path) != os.path.normpath(config):
-            raise KubenodeError('kubelet never reads this file: %s starts it with --config=%s; leave %spath unset '
-                                'to use that one' % (source, config, option_prefix), field=option_prefix + 'path',
-                                value=path)
+            raise KubenodeError('kubelet never reads this file: %s starts it with --config=%s; leave '
+                                '%skubelet_config_path unset to use that one' % (source, config, option_prefix),
+                                field=option_prefix + 'kubelet_config_path', value=path)
         chosen, reason = config, 'the --config of %s' % source
     elif path:
         chosen, reason = path, 'set by the operator (no kubelet unit or process found)'
@@ -193,12 +193,12 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists
     if dropin:
         if source and not config_dir:
             raise KubenodeError('%s starts kubelet without --config-dir, so kubelet would never read a drop-in; '
-                                'add --config-dir to its flags or set %sdropin to false' % (source, option_prefix),
-                                field=option_prefix + 'dropin', value=True)
+                                'add --config-dir to its flags or set %skubelet_config_dropin to false'
+                                % (source, option_prefix), field=option_prefix + 'kubelet_config_dropin', value=True)
         if config_dir and dropin_dir and os.path.normpath(dropin_dir) != os.path.normpath(config_dir):
             raise KubenodeError('kubelet never reads drop-ins here: %s starts it with --config-dir=%s; leave '
-                                '%sdropin_dir unset to use that one' % (source, config_dir, option_prefix),
-                                field=option_prefix + 'dropin_dir', value=dropin_dir)
+                                '%skubelet_dropin_dir unset to use that one' % (source, config_dir, option_prefix),
+                                field=option_prefix + 'kubelet_dropin_dir', value=dropin_dir)
         reason += '; a drop-in in --config-dir %s' % (config_dir or dropin_dir or DEFAULT_DROPIN_DIR)
     return {'path': chosen, 'dropin': dropin, 'dropin_dir': config_dir or dropin_dir or DEFAULT_DROPIN_DIR,
             'reason': reason, 'warnings': warnings}

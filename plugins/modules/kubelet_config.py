@@ -44,7 +44,8 @@ attributes:
     support: full
     platforms: posix
 options:
-  settings:
+  kubelet_settings:
+    aliases: [settings]
     description:
       - KubeletConfiguration keys to set, in kubelet's own camelCase, for example C(systemReserved),
         C(kubeReserved), C(evictionHard), C(evictionSoft), C(evictionSoftGracePeriod),
@@ -63,21 +64,24 @@ options:
       - A result of M(kubenode.cgroups.allocatable_info) whose reservations, eviction thresholds,
         enforcement keys, cgroup driver and reserved cgroup names to write.
     type: dict
-  path:
+  kubelet_config_path:
+    aliases: [path]
     description:
       - The kubelet configuration file (C(--config)). When unset, the one kubelet is started with (see
         the description). A file kubelet is not started with is refused, as writing it would change nothing.
     type: path
-  dropin:
+  kubelet_config_dropin:
+    aliases: [dropin]
     description:
-      - Write only the keys to O(dropin_dir)/O(dropin_name) and leave O(path) byte for byte alone, instead
-        of editing O(path).
+      - Write only the keys to O(kubelet_dropin_dir)/O(kubelet_dropin_name) and leave O(kubelet_config_path) byte for byte alone, instead
+        of editing O(kubelet_config_path).
       - When unset, a drop-in is written exactly when kubelet runs with a C(--config-dir) (a drop-in
         survives C(kubeadm upgrade), which rewrites C(/var/lib/kubelet/config.yaml)).
     type: bool
-  dropin_dir:
+  kubelet_dropin_dir:
+    aliases: [dropin_dir]
     description:
-      - kubelet's C(--config-dir). Its C(*.conf) files are merged over O(path) in lexical order.
+      - kubelet's C(--config-dir). Its C(*.conf) files are merged over O(kubelet_config_path) in lexical order.
       - When unset, the one kubelet is started with, else C(/etc/kubernetes/kubelet.conf.d). A directory
         kubelet is not started with is refused.
     type: path
@@ -91,9 +95,10 @@ options:
       - kubelet's systemd unit, whose command line says which configuration kubelet reads.
     type: str
     default: kubelet.service
-  dropin_name:
+  kubelet_dropin_name:
+    aliases: [dropin_name]
     description:
-      - The drop-in file this module owns, in O(dropin_dir).
+      - The drop-in file this module owns, in O(kubelet_dropin_dir).
     type: str
     default: 50-kubenode.conf
   kubelet_version:
@@ -124,7 +129,7 @@ seealso:
 EXAMPLES = r"""
 - name: Reserve for system daemons and kubelet, on a kubeadm node
   kubenode.cgroups.kubelet_config:
-    settings:
+    kubelet_settings:
       systemReserved: {cpu: 500m, memory: 1Gi}
       kubeReserved: {cpu: 250m, memory: 512Mi}
       evictionHard: {memory.available: 500Mi, nodefs.available: 10%}

@@ -158,7 +158,8 @@ options:
       - Only with O(state=present).
     type: dict
     suboptions:
-      path:
+      kubelet_config_path:
+        aliases: [path]
         description:
           - The kubelet configuration file (C(--config)).
           - When unset, the C(--config) of kubelet's unit as systemd starts it (C(ExecStart) with its
@@ -168,23 +169,27 @@ options:
             says which and why.
           - A path kubelet is not started with is refused.
         type: path
-      dropin:
+      kubelet_config_dropin:
+        aliases: [dropin]
         description:
-          - Write only the keys to O(kubelet_config.dropin_dir)/O(kubelet_config.dropin_name), leaving
-            O(kubelet_config.path) byte for byte alone.
+          - Write only the keys to O(kubelet_config.kubelet_dropin_dir)/O(kubelet_config.kubelet_dropin_name), leaving
+            O(kubelet_config.kubelet_config_path) byte for byte alone.
           - When unset, a drop-in is written exactly when kubelet runs with a C(--config-dir) (it survives
             C(kubeadm upgrade), which rewrites the main file).
         type: bool
-      dropin_dir:
+      kubelet_dropin_dir:
+        aliases: [dropin_dir]
         description:
           - kubelet's C(--config-dir). When unset, the one kubelet is started with, else
             C(/etc/kubernetes/kubelet.conf.d). A directory kubelet is not started with is refused.
         type: path
-      dropin_name:
-        description: The drop-in file this module owns, in O(kubelet_config.dropin_dir).
+      kubelet_dropin_name:
+        aliases: [dropin_name]
+        description: The drop-in file this module owns, in O(kubelet_config.kubelet_dropin_dir).
         type: str
         default: 50-kubenode.conf
-      settings:
+      kubelet_settings:
+        aliases: [settings]
         description: Further KubeletConfiguration keys, as the C(settings) option of
           M(kubenode.cgroups.kubelet_config) takes them; they override the plan's.
         type: dict
@@ -244,9 +249,9 @@ EXAMPLES = r"""
     kube_reserved: {cpu: 250m, memory: 512Mi}
     kube_reserved_cgroup: /kube.slice
     enforce_node_allocatable: [pods, kube-reserved]
+    # The file and drop-in directory kubelet is started with are found on the node.
     kubelet_config:
-      path: /etc/kubernetes/kubelet-config.yaml
-      dropin: true
+      backup: true
 
 - name: Remove the cgroups again
   kubenode.cgroups.node_cgroups:
@@ -959,7 +964,7 @@ def kubelet_start_checks(params, layout, kubelet_change, kubelet_now):
     if problems and kubelet_change:
         field, message = problems[0]
         shown = {'value': kubelet_now[field]} if field in kubelet_now else {}
-        raise KubenodeError(message, field='kubelet_config.settings.' + field, **shown)
+        raise KubenodeError(message, field='kubelet_config.kubelet_settings.' + field, **shown)
     return [message for _field, message in problems]
 
 
@@ -1014,9 +1019,9 @@ def read_back(module, plan, restart_pending, kubelet_change):
         'plan': plan, 'services': params['services'], 'check_kubelet_config': bool(params['kubelet_config']),
         'kubelet_config_path': choice.get('path') or params['kubelet_config_paths'][0],
         'kubelet_config_dropin': choice.get('dropin', False),
-        'dropin_dir': choice.get('dropin_dir') or discovery.DEFAULT_DROPIN_DIR,
-        'dropin_name': kubelet_config.get('dropin_name') or '50-kubenode.conf',
-        'kubelet_settings': kubelet_config.get('settings') or {}, 'kubelet_service': 'kubelet.service',
+        'kubelet_dropin_dir': choice.get('dropin_dir') or discovery.DEFAULT_DROPIN_DIR,
+        'kubelet_dropin_name': kubelet_config.get('kubelet_dropin_name') or '50-kubenode.conf',
+        'kubelet_settings': kubelet_config.get('kubelet_settings') or {}, 'kubelet_service': 'kubelet.service',
         'cgroupfs_path': params['cgroupfs_path'], 'proc_path': params['proc_path'],
         'systemd_control_dirs': params['systemd_control_dirs'],
         'containerd_config_path': params['containerd_config_path'], 'crio_config_paths': params['crio_config_paths'],

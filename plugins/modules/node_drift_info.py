@@ -52,13 +52,15 @@ options:
     type: path
   kubelet_config_dropin:
     description:
-      - The plan is kept in a drop-in of O(dropin_dir) rather than in O(kubelet_config_path). When unset,
+      - The plan is kept in a drop-in of O(kubelet_dropin_dir) rather than in O(kubelet_config_path). When unset,
         exactly when kubelet runs with a C(--config-dir).
     type: bool
-  dropin_dir:
+  kubelet_dropin_dir:
+    aliases: [dropin_dir]
     description: kubelet's C(--config-dir). When unset, the one kubelet is started with.
     type: path
-  dropin_name:
+  kubelet_dropin_name:
+    aliases: [dropin_name]
     description: The drop-in that carries the plan.
     type: str
     default: 50-kubenode.conf
@@ -149,8 +151,8 @@ def main():
             check_kubelet_config=dict(type='bool', default=True),
             kubelet_config_path=dict(type='path'),
             kubelet_config_dropin=dict(type='bool'),
-            dropin_dir=dict(type='path'),
-            dropin_name=dict(type='str', default='50-kubenode.conf'),
+            kubelet_dropin_dir=dict(type='path', aliases=['dropin_dir']),
+            kubelet_dropin_name=dict(type='str', default='50-kubenode.conf', aliases=['dropin_name']),
             kubelet_settings=dict(type='dict', default={}),
             kubelet_service=dict(type='str', default='kubelet.service'),
             cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),

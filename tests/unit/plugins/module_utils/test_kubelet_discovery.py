@@ -88,8 +88,8 @@ def test_choice_prefers_a_dropin_when_kubelet_has_a_config_dir():
 
 
 @pytest.mark.parametrize('options, field', [
-    ({'path': '/var/lib/kubelet/config.yaml'}, 'path'),
-    ({'dropin': True}, 'dropin'),
+    ({'path': '/var/lib/kubelet/config.yaml'}, 'kubelet_config_path'),
+    ({'dropin': True}, 'kubelet_config_dropin'),
 ])
 def test_options_that_kubelet_would_never_read_are_refused(options, field):
     with pytest.raises(KubenodeError) as error:
@@ -102,7 +102,7 @@ def test_options_that_kubelet_would_never_read_are_refused(options, field):
 def test_a_dropin_dir_kubelet_does_not_read_is_refused():
     with pytest.raises(KubenodeError) as error:
         discovery.choose(unit_found(config_dir='/etc/kubernetes/kubelet.conf.d'), dropin_dir='/etc/other.d')
-    assert error.value.field == 'dropin_dir' and '--config-dir=/etc/kubernetes/kubelet.conf.d' in str(error.value)
+    assert error.value.field == 'kubelet_dropin_dir' and '--config-dir=/etc/kubernetes/kubelet.conf.d' in str(error.value)
 
 
 def test_a_kubelet_without_config_is_refused():

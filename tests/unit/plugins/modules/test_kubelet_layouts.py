@@ -143,7 +143,7 @@ def test_kubeadm_node_without_config_dir_gets_its_file_edited(run_module, tmp_pa
     assert load(config)['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, node_args(tree, tmp_path, kubelet={'dropin': True}))
-    assert 'kubelet_config.dropin' in failure.value.result['msg']
+    assert failure.value.result['msg'].startswith('kubelet_config.kubelet_config_dropin: ')
     assert 'without --config-dir' in failure.value.result['msg']
 
 
@@ -170,7 +170,7 @@ def test_a_path_kubelet_does_not_read_is_refused_and_nothing_is_written(run_modu
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, node_args(tree, tmp_path, kubelet={'path': str(tmp_path / 'var/lib/kubelet/config.yaml')}))
     message = failure.value.result['msg']
-    assert message.startswith('kubelet_config.path: kubelet never reads this file')
+    assert message.startswith('kubelet_config.kubelet_config_path: kubelet never reads this file')
     assert '--config=%s' % (tmp_path / 'etc/kubernetes/kubelet-config.yaml') in message
     assert snapshot(str(tmp_path)) == before
 
@@ -207,7 +207,7 @@ def test_a_cgroup_v1_node_is_refused_for_kubelet_1_35_and_later_unless_failcgrou
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='cgroupfs'))
     message = failure.value.result['msg']
-    assert message.startswith('kubelet_config.settings.failCgroupV1: kubelet 1.36 refuses to start on this cgroup v1')
+    assert message.startswith('kubelet_config.kubelet_settings.failCgroupV1: kubelet 1.36 refuses to start on this cgroup v1')
     assert snapshot(str(tmp_path)) == before
     older = run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='cgroupfs', kubelet_version='1.34'),
                        check_mode=True)

@@ -304,9 +304,9 @@ def test_kubelet_config_drop_in_with_extra_settings(run_module, tmp_path, monkey
 
 @pytest.mark.parametrize('kubelet_config, message', [
     ({'settings': {'maxPods': -1}}, 'maxPods'),
-    ({'settings': {'clusterDNS': ['10.0.0.10']}}, 'kubelet_config.settings: is a KubeletConfiguration field'),
-    ({'settings': {'noSuchKey': 1}}, 'kubelet_config.settings: kubelet does not know'),
-    ({'dropin': True, 'dropin_name': '../evil.conf'}, 'kubelet_config.dropin_name'),
+    ({'settings': {'clusterDNS': ['10.0.0.10']}}, 'kubelet_config.kubelet_settings: is a KubeletConfiguration field'),
+    ({'settings': {'noSuchKey': 1}}, 'kubelet_config.kubelet_settings: kubelet does not know'),
+    ({'dropin': True, 'dropin_name': '../evil.conf'}, 'kubelet_config.kubelet_dropin_name'),
 ])
 def test_a_refused_kubelet_config_leaves_the_node_untouched(
         run_module, tmp_path, monkeypatch, kubelet_files, kubelet_config, message):
