@@ -132,6 +132,24 @@ def validate_enforcement(enforce, cgroups_per_qos, system_cgroup, kube_cgroup, r
                             field='reserved_system_cpus', value=reserved_cpus)
 
 
+def memory_reservation_policy(policy, rules, memory_qos):
+    """kubelet's memoryReservationPolicy, validated as kubelet validates it: "None" by default from 1.36,
+    absent (None) before."""
+    if policy is None:
+        return 'None' if rules.has_memory_reservation_policy else None
+    if not rules.has_memory_reservation_policy:
+        raise KubenodeError('memoryReservationPolicy exists only from kubelet 1.36', field='memory_reservation_policy',
+                            value=policy)
+    if policy not in MEMORY_RESERVATION_POLICIES:
+        raise KubenodeError('invalid configuration: option "%s" specified for memoryReservationPolicy. Valid '
+                            'options are "None" or "TieredReservation"' % policy,
+                            field='memory_reservation_policy', value=policy)
+    if policy == 'TieredReservation' and not memory_qos:
+        raise KubenodeError('invalid configuration: memoryReservationPolicy "TieredReservation" requires MemoryQoS '
+                            'feature gate to be enabled', field='memory_reservation_policy', value=policy)
+    return policy
+
+
 def _sum_reservation(capacity, system, kube, eviction):
     """GetNodeAllocatableReservation: system + kube + hard eviction, zeros left out."""
     result = {}
@@ -255,20 +273,7 @@ def plan_node(params):
     reserved_cpus_text = params.get('reserved_system_cpus') or ''
     validate_enforcement(enforce, cgroups_per_qos, system_cgroup, kube_cgroup, reserved_cpus_text, rules)
     memory_qos = gates.get('MemoryQoS', False)
-    policy = params.get('memory_reservation_policy')
-    if policy is not None:
-        if not rules.has_memory_reservation_policy:
-            raise KubenodeError('memoryReservationPolicy exists only from kubelet 1.36',
-                                field='memory_reservation_policy', value=policy)
-        if policy not in MEMORY_RESERVATION_POLICIES:
-            raise KubenodeError('invalid configuration: option "%s" specified for memoryReservationPolicy. Valid '
-                                'options are "None" or "TieredReservation"' % policy,
-                                field='memory_reservation_policy', value=policy)
-        if policy == 'TieredReservation' and not memory_qos:
-            raise KubenodeError('invalid configuration: memoryReservationPolicy "TieredReservation" requires MemoryQoS '
-                                'feature gate to be enabled', field='memory_reservation_policy', value=policy)
-    elif rules.has_memory_reservation_policy:
-        policy = 'None'
+    policy = memory_reservation_policy(params.get('memory_reservation_policy'), rules, memory_qos)
     qos_reserved = parse_qos_reserved(params.get('qos_reserved'), gates)
 
     if params.get('capacity') is None:
@@ -340,7 +345,7 @@ def plan_node(params):
         if cgroups_per_qos:
             # The QoS manager's minute loop sets kubepods (the Guaranteed tier) hugetlb unbounded.
             config['hugetlb'] = dict((size, cgmath.HUGETLB_UNBOUNDED) for size in page_sizes)
-            config.update(_kubepods_memory_qos(memory_qos, policy))
+            config.update(kubepods_memory_qos(memory_qos, policy))
         cgroups['kubepods'] = cgroup_entry(root_parts, driver, config, page_sizes, enforced=True,
                                            source='allocatable' if source is internal_absolute else 'capacity')
     if cgroups_per_qos:
@@ -376,7 +381,7 @@ def plan_node(params):
     }
 
 
-def _kubepods_memory_qos(memory_qos, policy, guaranteed_requests=0, burstable_requests=0):
+def kubepods_memory_qos(memory_qos, policy, guaranteed_requests=0, burstable_requests=0):
     if not memory_qos:
         return {}
     total = guaranteed_requests + burstable_requests

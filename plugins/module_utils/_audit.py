@@ -19,6 +19,7 @@ import os
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _drift
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _restarts as restarts
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
@@ -31,7 +32,7 @@ def kubelet_config_drift(params, choice, discovered):
     if not kc.HAS_YAML:
         return [_drift.drift('kubelet config', 'readable', 'PyYAML is missing on the node', 'PyYAML')]
     try:
-        change = kc.compute_change({
+        change = kc_file.compute_change({
             'plan': params['plan'], 'kubelet_settings': params['kubelet_settings'],
             'kubelet_config_path': choice['path'], 'kubelet_config_dropin': choice['dropin'],
             'kubelet_dropin_dir': choice['dropin_dir'], 'discovered': discovered,

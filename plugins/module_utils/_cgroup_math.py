@@ -37,7 +37,7 @@ USEC_INFINITY = (1 << 64) - 1
 WEIGHT_FORMULAS = ('kubelet', 'oci')
 
 
-def _go_div(numerator, denominator):
+def go_div(numerator, denominator):
     """Go's integer division: truncates toward zero."""
     quotient = abs(numerator) // abs(denominator)
     return quotient if (numerator >= 0) == (denominator > 0) else -quotient
@@ -47,7 +47,7 @@ def milli_cpu_to_shares(milli_cpu):
     """MilliCPUToShares: cpu.shares for a CPU amount in millicores."""
     if milli_cpu == 0:
         return MIN_SHARES
-    shares = _go_div(milli_cpu * SHARES_PER_CPU, MILLI_CPU_TO_CPU)
+    shares = go_div(milli_cpu * SHARES_PER_CPU, MILLI_CPU_TO_CPU)
     return min(max(shares, MIN_SHARES), MAX_SHARES)
 
 
@@ -60,14 +60,14 @@ def milli_cpu_to_quota(milli_cpu, period_us=QUOTA_PERIOD_US, custom_period=False
         return 0
     if not custom_period:
         period_us = QUOTA_PERIOD_US
-    return max(_go_div(milli_cpu * period_us, MILLI_CPU_TO_CPU), MIN_QUOTA_PERIOD_US)
+    return max(go_div(milli_cpu * period_us, MILLI_CPU_TO_CPU), MIN_QUOTA_PERIOD_US)
 
 
 def container_milli_cpu_to_quota(milli_cpu, period_us):
     """kuberuntime's milliCPUToQuota: the period is already the effective one."""
     if milli_cpu == 0:
         return 0
-    return max(_go_div(milli_cpu * period_us, MILLI_CPU_TO_CPU), MIN_QUOTA_PERIOD_US)
+    return max(go_div(milli_cpu * period_us, MILLI_CPU_TO_CPU), MIN_QUOTA_PERIOD_US)
 
 
 def shares_to_weight_kubelet(shares):
@@ -110,7 +110,7 @@ def shares_to_weight_linear(shares):
     """ConvertCPUSharesToCgroupV2Value before the quadratic formula (runc < 1.3.2, crun < 1.23)."""
     if shares == 0:
         return 0
-    return 1 + _go_div((shares - 2) * 9999, 262142)
+    return 1 + go_div((shares - 2) * 9999, 262142)
 
 
 def oci_weight_formula(name, version, field='oci_runtime'):

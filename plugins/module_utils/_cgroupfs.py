@@ -133,11 +133,16 @@ def _expand(cpuset):
     return cpus
 
 
-def _join(mount, relative):
-    parts = [p for p in relative.split('/') if p]
-    if any(p in ('.', '..') for p in parts):
-        raise KubenodeError('cgroup paths must not contain "." or ".." components', field='path', value=relative)
-    return os.path.join(mount, *parts) if parts else mount
+def cgroup_path(root, relative, field='path'):
+    """root + an absolute cgroup path, refusing anything that would leave root."""
+    parts = relative.strip('/').split('/') if relative.strip('/') else []
+    if any(part in ('', '.', '..') for part in parts):
+        raise KubenodeError('cgroup paths must not contain empty, "." or ".." components', field=field,
+                            value=relative)
+    path = os.path.normpath(os.path.join(root, *parts)) if parts else os.path.normpath(root)
+    if path != os.path.normpath(root) and not path.startswith(os.path.normpath(root) + os.sep):
+        raise KubenodeError('resolves outside the cgroup root %s' % root, field=field, value=relative)
+    return path
 
 
 V1_FILES = ('cpu.shares', 'cpu.cfs_quota_us', 'cpu.cfs_period_us', 'memory.limit_in_bytes', 'pids.max',
@@ -147,7 +152,8 @@ V2_FILES = ('cpu.weight', 'cpu.max', 'memory.max', 'memory.min', 'memory.low', '
 _HUGETLB_RE = re.compile(r'^hugetlb\.([0-9]+[KMGTP]B)\.(limit_in_bytes|max)$')
 
 
-def _number(value):
+def parse_value(value):
+    """A control file's value: None when empty, 'max' for every unlimited spelling, an int, else the text."""
     if value is None or value == '':
         return None
     if value == 'max' or (value.isdigit() and int(value) >= V1_UNLIMITED_MEMORY):
@@ -162,7 +168,7 @@ def read_cgroup(layout, root, relative):
     """Live values of one cgroup, normalised, plus raw contents and kubelet's Validate verdict."""
     raw, values, missing = {}, {}, []
     if layout['mode'] == 'v2':
-        directory = _join(root, relative)
+        directory = cgroup_path(root, relative)
         exists = os.path.isdir(directory)
         if exists:
             for name in sorted(os.listdir(directory)):
@@ -174,7 +180,7 @@ def read_cgroup(layout, root, relative):
     else:
         exists = False
         for hierarchy, mount in sorted(layout['v1_hierarchies'].items()):
-            directory = _join(mount, relative)
+            directory = cgroup_path(mount, relative)
             if not os.path.isdir(directory):
                 if hierarchy in V1_REQUIRED + V1_OPTIONAL:
                     missing.append(directory)
@@ -184,21 +190,21 @@ def read_cgroup(layout, root, relative):
                 if name in V1_FILES or _HUGETLB_RE.match(name):
                     raw[name] = read_file(os.path.join(directory, name))
     if 'cpu.shares' in raw:
-        values['cpu_shares'] = _number(raw['cpu.shares'])
+        values['cpu_shares'] = parse_value(raw['cpu.shares'])
     if 'cpu.weight' in raw:
-        values['cpu_weight'] = _number(raw['cpu.weight'])
+        values['cpu_weight'] = parse_value(raw['cpu.weight'])
     for file_name, key in (('memory.limit_in_bytes', 'memory'), ('memory.max', 'memory'), ('memory.min', 'memory_min'),
                            ('memory.low', 'memory_low'), ('memory.swap.max', 'memory_swap_max'), ('pids.max', 'pids'),
                            ('cpuset.cpus', 'cpuset_cpus')):
         if file_name in raw:
-            values[key] = raw[file_name] if key == 'cpuset_cpus' else _number(raw[file_name])
+            values[key] = raw[file_name] if key == 'cpuset_cpus' else parse_value(raw[file_name])
     if 'cpu.cfs_quota_us' in raw:
-        values['cpu_quota'], values['cpu_period'] = _number(raw['cpu.cfs_quota_us']), _number(raw['cpu.cfs_period_us'])
+        values['cpu_quota'], values['cpu_period'] = parse_value(raw['cpu.cfs_quota_us']), parse_value(raw['cpu.cfs_period_us'])
     if 'cpu.max' in raw and raw['cpu.max']:
         quota, _sep, period = raw['cpu.max'].partition(' ')
-        values['cpu_quota'] = -1 if quota == 'max' else _number(quota)
-        values['cpu_period'] = _number(period or '100000')
-    hugetlb = dict((m.group(1), _number(raw[n])) for n in raw for m in [_HUGETLB_RE.match(n)] if m)
+        values['cpu_quota'] = -1 if quota == 'max' else parse_value(quota)
+        values['cpu_period'] = parse_value(period or '100000')
+    hugetlb = dict((m.group(1), parse_value(raw[n])) for n in raw for m in [_HUGETLB_RE.match(n)] if m)
     if hugetlb:
         values['hugetlb'] = hugetlb
     return {'path': relative, 'exists': exists, 'resources': values, 'raw': raw, 'missing': missing,

@@ -6,8 +6,9 @@
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
-Pure: works on already-parsed mappings. Validation reuses the node plan's rules, so that what
-kubelet would refuse at start-up is refused here first, with kubelet's wording.
+Pure: works on texts and parsed mappings, reads no file (_kubelet_config_file does). Validation
+reuses the node plan's rules, so that what kubelet would refuse at start-up is refused here first,
+with kubelet's wording.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -15,9 +16,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
-import glob
 import json
-import os
 import re
 import traceback
 
@@ -29,7 +28,6 @@ except ImportError:
     HAS_YAML = False
     YAML_IMPORT_ERROR = traceback.format_exc()
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import parse_feature_gates, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import (
@@ -37,7 +35,6 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import PodSettings, parse_duration_us, swap_setting
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import parse_cpuset
-from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import containerd_driver, crio_driver
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 
 API_VERSION = 'kubelet.config.k8s.io/v1beta1'
@@ -348,18 +345,15 @@ def settings_from_plan(plan):
     return settings
 
 
-def load(path):
-    """(text or None, document) of a YAML file; a file that is not YAML is an error naming it."""
-    if not os.path.exists(path):
-        return None, {}
-    with open(path) as handle:
-        text = handle.read()
+def parse(text, source):
+    """The KubeletConfiguration document in text (from source, for the errors); text that is not YAML is
+    an error naming its source."""
     try:
         # libyaml's safe loader when PyYAML was built with it: the same documents, several times faster.
         document = yaml.load(text, Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader))
     except yaml.YAMLError as error:
-        raise KubenodeError('is not valid YAML: %s' % str(error).replace('\n', ' '), field=path)
-    return text, check_document(document, path)
+        raise KubenodeError('is not valid YAML: %s' % str(error).replace('\n', ' '), field=source)
+    return check_document(document, source)
 
 
 def dump(document):
@@ -418,48 +412,3 @@ def edit_text(text, current, desired):
     except yaml.YAMLError:
         pass
     return dump(desired)
-
-
-def compute_change(params, option_prefix=''):
-    """What kubelet_config would write, validated: a dict of target (the file), current_text, current,
-    desired, merged and choice (_kubelet_discovery.choose's: why this file, and the warnings).
-
-    params: the kubelet_config module options (kubelet_settings, plan, kubelet_config_path,
-    kubelet_config_dropin, kubelet_dropin_dir, kubelet_dropin_name, kubelet_version, capacity, allow_driver_mismatch, containerd_config_path,
-    crio_config_paths) and discovered (what _kubelet_discovery.discover found on the node).
-    option_prefix: how the calling module spells them (node_cgroups nests them under kubelet_config),
-    for the errors.
-    """
-    rules = kubelet_rules(params['kubelet_version'])
-    settings = settings_from_plan(params['plan']) if params.get('plan') else {}
-    settings.update(params.get('kubelet_settings') or {})
-    check_settings(settings, field=option_prefix + 'kubelet_settings')
-    dropin_name = params['kubelet_dropin_name']
-    if os.path.basename(dropin_name) != dropin_name or not dropin_name.endswith('.conf'):
-        raise KubenodeError('must be a file name ending in .conf (kubelet reads only those)', field=option_prefix + 'kubelet_dropin_name',
-                            value=dropin_name)
-    choice = discovery.choose(params.get('discovered') or {}, params.get('kubelet_config_path'),
-                              params.get('kubelet_config_dropin'), params.get('kubelet_dropin_dir'),
-                              option_prefix=option_prefix)
-    base_text, base = load(choice['path'])
-    dropin_path = os.path.join(choice['dropin_dir'], dropin_name)
-    dropins = [(name, load(name)[1]) for name in sorted(glob.glob(os.path.join(choice['dropin_dir'], '*.conf')))
-               if name != dropin_path]
-    if not choice['dropin']:
-        target, current_text, current = choice['path'], base_text, base
-        desired = apply_settings(current, settings)
-        merged = merge([desired] + [d for _n, d in dropins])
-    else:
-        target = dropin_path
-        current_text, current = load(dropin_path)
-        desired = apply_settings({}, dict((k, v) for k, v in settings.items() if v is not None))
-        if current.get('featureGates') and 'featureGates' in desired:
-            desired['featureGates'] = dict(current['featureGates'], **desired['featureGates'])
-        merged = merge([base] + [d for n, d in dropins if n < dropin_path] + [desired]
-                       + [d for n, d in dropins if n > dropin_path])
-    runtime = containerd_driver(params['containerd_config_path']) or crio_driver(params['crio_config_paths'])
-    if runtime and runtime['source'] != 'config':
-        runtime = None  # a runtime without an explicit setting is no evidence of a mismatch
-    validate(merged, rules.version, params.get('capacity'), runtime, params.get('allow_driver_mismatch'))
-    return {'target': target, 'current_text': current_text, 'current': current, 'desired': desired,
-            'merged': merged, 'choice': choice}

@@ -2,11 +2,12 @@
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Writing a KubeletConfiguration file: shared by kubelet_config and node_cgroups.
+"""Reading and writing KubeletConfiguration files: shared by kubelet_config, node_cgroups and the audit.
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
-prepare() reads and validates (nothing is written when it raises); write() replaces the file
+The file I/O around the pure _kubelet_config: load() and current_config() read, compute_change() and
+prepare() read and validate (nothing is written when they raise); write() replaces the file
 atomically through the module, keeping mode and owner of an existing file.
 """
 
@@ -15,11 +16,15 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import contextlib
+import glob
 import os
-import tempfile
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._files import replace_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import containerd_driver, crio_driver
+from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 
 
 def file_argument_spec():
@@ -36,10 +41,75 @@ def file_argument_spec():
     )
 
 
+def load(path):
+    """(text or None, document) of a KubeletConfiguration file; a missing file is (None, {})."""
+    if not os.path.exists(path):
+        return None, {}
+    with open(path) as handle:
+        text = handle.read()
+    return text, kc.parse(text, path)
+
+
+def current_config(paths, dropin_dir):
+    """kubelet's configuration now: the first file of paths that exists, with the drop-ins merged over it."""
+    existing = [path for path in paths if os.path.exists(path)]
+    if not existing:
+        return {}
+    documents = [load(existing[0])[1]]
+    if dropin_dir:
+        documents += [load(path)[1] for path in sorted(glob.glob(os.path.join(dropin_dir, '*.conf')))]
+    return kc.merge(documents)
+
+
+def compute_change(params, option_prefix=''):
+    """What kubelet_config would write, validated: a dict of target (the file), current_text, current,
+    desired, merged and choice (_kubelet_discovery.choose's: why this file, and the warnings).
+
+    params: the kubelet_config module options (kubelet_settings, plan, kubelet_config_path,
+    kubelet_config_dropin, kubelet_dropin_dir, kubelet_dropin_name, kubelet_version, capacity,
+    allow_driver_mismatch, containerd_config_path, crio_config_paths) and discovered (what _kubelet_discovery.discover found on the node).
+    option_prefix: how the calling module spells them (node_cgroups nests them under kubelet_config),
+    for the errors.
+    """
+    rules = kubelet_rules(params['kubelet_version'])
+    settings = kc.settings_from_plan(params['plan']) if params.get('plan') else {}
+    settings.update(params.get('kubelet_settings') or {})
+    kc.check_settings(settings, field=option_prefix + 'kubelet_settings')
+    dropin_name = params['kubelet_dropin_name']
+    if os.path.basename(dropin_name) != dropin_name or not dropin_name.endswith('.conf'):
+        raise KubenodeError('must be a file name ending in .conf (kubelet reads only those)',
+                            field=option_prefix + 'kubelet_dropin_name', value=dropin_name)
+    choice = discovery.choose(params.get('discovered') or {}, params.get('kubelet_config_path'),
+                              params.get('kubelet_config_dropin'), params.get('kubelet_dropin_dir'),
+                              option_prefix=option_prefix)
+    base_text, base = load(choice['path'])
+    dropin_path = os.path.join(choice['dropin_dir'], dropin_name)
+    dropins = [(name, load(name)[1]) for name in sorted(glob.glob(os.path.join(choice['dropin_dir'], '*.conf')))
+               if name != dropin_path]
+    if not choice['dropin']:
+        target, current_text, current = choice['path'], base_text, base
+        desired = kc.apply_settings(current, settings)
+        merged = kc.merge([desired] + [d for _n, d in dropins])
+    else:
+        target = dropin_path
+        current_text, current = load(dropin_path)
+        desired = kc.apply_settings({}, dict((k, v) for k, v in settings.items() if v is not None))
+        if current.get('featureGates') and 'featureGates' in desired:
+            desired['featureGates'] = dict(current['featureGates'], **desired['featureGates'])
+        merged = kc.merge([base] + [d for n, d in dropins if n < dropin_path] + [desired]
+                       + [d for n, d in dropins if n > dropin_path])
+    runtime = containerd_driver(params['containerd_config_path']) or crio_driver(params['crio_config_paths'])
+    if runtime and runtime['source'] != 'config':
+        runtime = None  # a runtime without an explicit setting is no evidence of a mismatch
+    kc.validate(merged, rules.version, params.get('capacity'), runtime, params.get('allow_driver_mismatch'))
+    return {'target': target, 'current_text': current_text, 'current': current, 'desired': desired,
+            'merged': merged, 'choice': choice}
+
+
 def prepare(params, option_prefix=''):
     """The validated change for kubelet_config's options: a dict of path, before, after, changed, config,
     choice (which file and why) and warnings."""
-    found = kc.compute_change(params, option_prefix)
+    found = compute_change(params, option_prefix)
     current, desired = found['current'], found['desired']
     changed = found['current_text'] is None or kc.normalize(current) != kc.normalize(desired)
     choice = found['choice']
@@ -77,13 +147,6 @@ def write(module, change, backup=False, unsafe_writes=False):
     """Write a prepared change; returns the backup file's path, or None."""
     target = change['path']
     backup_file = module.backup_local(target) if backup and change['before'] is not None else None
-    directory = os.path.dirname(target)
-    if not os.path.isdir(directory):
-        os.makedirs(directory, 0o755)
-    fd, temp = tempfile.mkstemp(dir=module.tmpdir)
-    with os.fdopen(fd, 'w') as handle:
-        handle.write(change['after'])
-    if change['before'] is None:
-        os.chmod(temp, 0o644)
-    module.atomic_move(temp, target, unsafe_writes=unsafe_writes)
+    # An existing file keeps its mode and owner; a new one is world-readable, as kubeadm's is.
+    replace_file(module, target, change['after'], 0o644 if change['before'] is None else None, unsafe_writes)
     return backup_file

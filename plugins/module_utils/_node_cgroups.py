@@ -49,31 +49,16 @@ class Operation(object):
         return '%s %s' % (self.kind, self.path)
 
 
-def safe_join(root, relative, field):
-    """root + an absolute cgroup path, refusing anything that would leave root."""
-    parts = relative.strip('/').split('/') if relative.strip('/') else []
-    if any(part in ('', '.', '..') for part in parts):
-        raise KubenodeError('cgroup paths must not contain empty, "." or ".." components', field=field,
-                            value=relative)
-    path = os.path.normpath(os.path.join(root, *parts)) if parts else os.path.normpath(root)
-    if path != os.path.normpath(root) and not path.startswith(os.path.normpath(root) + os.sep):
-        raise KubenodeError('resolves outside the cgroup root %s' % root, field=field, value=relative)
-    return path
-
-
 def _is_limit(file_name):
     return file_name.startswith(_LIMIT_PREFIXES)
 
 
-def _as_number(value):
-    if value is None:
-        return None
-    if value == 'max':
+def _limit_order(value):
+    """A limit as a comparable number: unlimited above every other, None when it is no number."""
+    parsed = fs.parse_value(value)
+    if parsed == 'max':
         return float('inf')
-    try:
-        return int(value)
-    except ValueError:
-        return None
+    return parsed if isinstance(parsed, int) else None
 
 
 def _write_operation(path, file_name, desired, cgroup, depth, read=fs.read_file):
@@ -81,7 +66,7 @@ def _write_operation(path, file_name, desired, cgroup, depth, read=fs.read_file)
     current = read(path)
     if current is not None and fs.normalize(file_name, current) == fs.normalize(file_name, desired):
         return None
-    before, after = _as_number(fs.normalize(file_name, current)), _as_number(fs.normalize(file_name, desired))
+    before, after = _limit_order(fs.normalize(file_name, current)), _limit_order(fs.normalize(file_name, desired))
     shrink = _is_limit(file_name) and before is not None and after is not None and after < before
     return Operation('write', path, desired, current, cgroup, depth, shrink)
 
@@ -137,7 +122,7 @@ def plan_cgroupfs(entries, layout, root, controllers, check_missing_file, mkdir_
         enabled_in = set()
         for key, entry in entries:
             relative = entry['cgroupfs_path']
-            directory = safe_join(root, relative, '%s path' % key)
+            directory = fs.cgroup_path(root, relative, '%s path' % key)
             if enable_for is None or key in enable_for:
                 operations.extend(_v2_enable(root, relative, controllers, enabled_in, key, state))
             if create_dirs:
@@ -166,7 +151,7 @@ def _v1_dir(hierarchies, file_name, relative):
         if file_name.startswith(prefix):
             if hierarchy not in hierarchies:
                 return None
-            return safe_join(hierarchies[hierarchy], relative, file_name)
+            return fs.cgroup_path(hierarchies[hierarchy], relative, file_name)
     raise KubenodeError('no cgroup v1 hierarchy for this file', value=file_name)
 
 
@@ -175,7 +160,7 @@ def _mkdirs(mount, relative, key, planned, state, fill_cpuset=False):
     operations = []
     parts = [p for p in relative.split('/') if p]
     for depth in range(1, len(parts) + 1):
-        directory = safe_join(mount, '/'.join(parts[:depth]), '%s path' % key)
+        directory = fs.cgroup_path(mount, '/'.join(parts[:depth]), '%s path' % key)
         if directory in planned or state.isdir(directory):
             continue
         planned.add(directory)
@@ -191,7 +176,7 @@ def _v2_enable(root, relative, wanted, enabled_in, key, state):
     operations = []
     parts = [p for p in relative.split('/') if p]
     for depth in range(len(parts)):
-        ancestor = safe_join(root, '/'.join(parts[:depth]), '%s path' % key)
+        ancestor = fs.cgroup_path(root, '/'.join(parts[:depth]), '%s path' % key)
         if ancestor in enabled_in:
             continue
         enabled_in.add(ancestor)

@@ -25,8 +25,7 @@ import re
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math as cgmath
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import (
-    MEMORY_RESERVATION_POLICIES, _kubepods_memory_qos, hugepage_limits, parse_feature_gates, parse_qos_reserved,
-    qos_tiers)
+    hugepage_limits, kubepods_memory_qos, memory_reservation_policy, parse_feature_gates, parse_qos_reserved, qos_tiers)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import Quantity, parse_quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
@@ -323,16 +322,8 @@ class PodSettings(object):
         self.allocatable_memory = _optional_bytes(params.get('allocatable_memory'), 'allocatable_memory')
         if self.allocatable_memory is None:
             self.allocatable_memory = self.memory_capacity
-        self.policy = params.get('memory_reservation_policy')
-        if self.policy is not None and not self.rules.has_memory_reservation_policy:
-            raise KubenodeError('memoryReservationPolicy exists only from kubelet 1.36',
-                                field='memory_reservation_policy', value=self.policy)
-        if self.policy is None and self.rules.has_memory_reservation_policy:
-            self.policy = 'None'
-        if self.policy is not None and self.policy not in MEMORY_RESERVATION_POLICIES:
-            raise KubenodeError('invalid configuration: option "%s" specified for memoryReservationPolicy. Valid '
-                                'options are "None" or "TieredReservation"' % self.policy,
-                                field='memory_reservation_policy', value=self.policy)
+        self.policy = memory_reservation_policy(params.get('memory_reservation_policy'), self.rules,
+                                                self.gates.get('MemoryQoS', False))
         self.qos_reserved = parse_qos_reserved(params.get('qos_reserved'), self.gates)
         self.driver = params.get('cgroup_driver') or 'cgroupfs'
         if self.driver not in names.DRIVERS:
@@ -467,11 +458,11 @@ def oom_score_adj(pod, container, memory_capacity, qos, pod_level):
     remaining = 0
     if pod_level and _pod_level_requests_set(pod):
         remaining = _remaining_pod_memory_per_container(pod)
-    adjust = 1000 - cgmath._go_div(1000 * (request + remaining), memory_capacity)
+    adjust = 1000 - cgmath.go_div(1000 * (request + remaining), memory_capacity)
     if container.sidecar:
         regular = [_memory_request(c) for c in pod.containers]
         minimum = (min(regular) if regular else 0) + remaining
-        adjust = min(adjust, 1000 - cgmath._go_div(1000 * minimum, memory_capacity))
+        adjust = min(adjust, 1000 - cgmath.go_div(1000 * minimum, memory_capacity))
     if adjust < 1000 + GUARANTEED_OOM_SCORE_ADJ:
         return 1000 + GUARANTEED_OOM_SCORE_ADJ
     if adjust == BESTEFFORT_OOM_SCORE_ADJ:
@@ -486,7 +477,7 @@ def _remaining_pod_memory_per_container(pod):
     containers = len(pod.containers) + len(pod.init_containers)
     aggregated = aggregate_containers(pod, 'requests').get('memory')
     remaining = pod_memory.value() - (aggregated.value() if aggregated is not None else 0)
-    return cgmath._go_div(remaining, containers) if containers else 0
+    return cgmath.go_div(remaining, containers) if containers else 0
 
 
 def _effective_limit(pod, container, name, settings):
@@ -627,7 +618,7 @@ def plan_pods(params):
     tiers = qos_tiers(root, settings.driver, [], absolute, settings.memory_qos, settings.policy, settings.qos_reserved,
                       burstable_milli, memory_by_qos[GUARANTEED], memory_by_qos[BURSTABLE])
     kubepods = names.describe(root, settings.driver)
-    kubepods['resources'] = _kubepods_memory_qos(
+    kubepods['resources'] = kubepods_memory_qos(
         settings.memory_qos, settings.policy, memory_by_qos[GUARANTEED], memory_by_qos[BURSTABLE])
     kubepods.update(cgmath.resource_files(kubepods['resources'], []))
     return {'pods': results, 'qos': {'kubepods': kubepods, 'burstable': tiers['burstable'],

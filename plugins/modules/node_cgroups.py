@@ -369,7 +369,6 @@ import contextlib
 import errno
 import glob
 import os
-import tempfile
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
@@ -387,6 +386,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable impo
 from ansible_collections.kubenode.cgroups.plugins.module_utils._audit import audit_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils._files import replace_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_lock import NodeLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
     detect_drivers, effective_driver, pid1_is_systemd, runtime_files_argument_spec)
@@ -630,15 +630,8 @@ class NodeCgroups(object):
         self.applied.append('systemctl %s' % ' '.join(args))
 
     def write_unit(self, path, content, mode=0o644):
-        directory = os.path.dirname(path)
-        if not os.path.isdir(directory):
-            os.makedirs(directory, 0o755)
-        fd, temp = tempfile.mkstemp(dir=self.module.tmpdir)
-        with os.fdopen(fd, 'w') as handle:
-            handle.write(content)
         with kc_file.failures_raise(self.module):
-            self.module.atomic_move(temp, path)
-        os.chmod(path, mode)  # atomic_move gives a new file the umask's mode
+            replace_file(self.module, path, content, mode)
 
     def installed_services(self):
         """The given services systemd knows; the rest go to services_not_installed."""
@@ -680,8 +673,8 @@ class NodeCgroups(object):
 
     def directories(self, relative):
         if self.layout['mode'] == 'v2':
-            return [ops.safe_join(self.root, relative, 'path')]
-        return [ops.safe_join(mount, relative, 'path') for mount in self.layout['v1_hierarchies'].values()]
+            return [fs.cgroup_path(self.root, relative, 'path')]
+        return [fs.cgroup_path(mount, relative, 'path') for mount in self.layout['v1_hierarchies'].values()]
 
     def refuse_if_busy(self, key, relative):
         for directory in self.directories(relative):
@@ -938,8 +931,8 @@ def resolve(module):
             params['kubelet_config'], plan=plan, kubelet_version=params['kubelet_version'],
             containerd_config_path=params['containerd_config_path'], discovered=found,
             crio_config_paths=params['crio_config_paths']), option_prefix='kubelet_config.')
-    kubelet_now = kubelet_change['config'] if kubelet_change else current_kubelet_config(kubelet_paths,
-                                                                                         found['config_dir'])
+    kubelet_now = kubelet_change['config'] if kubelet_change else (
+        kc_file.current_config(kubelet_paths, found['config_dir']) if kc.HAS_YAML else {})
     warnings = kubelet_start_checks(params, layout, kubelet_change, kubelet_now)
     executor = SystemdDriver if driver == 'systemd' else CgroupfsDriver
     node = executor(module, layout, driver, plan, entries, kubelet_change)
@@ -993,20 +986,9 @@ def systemctl_runner(module):
     return systemctl
 
 
-def current_kubelet_config(paths, dropin_dir):
-    """kubelet's configuration now: the first file of paths that exists, with the drop-ins merged over it."""
-    existing = [path for path in paths if os.path.exists(path)]
-    if not existing or not kc.HAS_YAML:
-        return {}
-    documents = [kc.load(existing[0])[1]]
-    if dropin_dir:
-        documents += [kc.load(path)[1] for path in sorted(glob.glob(os.path.join(dropin_dir, '*.conf')))]
-    return kc.merge(documents)
-
-
 def kubelet_max_pods(paths, dropin_dir):
     """kubelet's maxPods: from its configuration, else kubelet's default."""
-    max_pods = current_kubelet_config(paths, dropin_dir).get('maxPods')
+    max_pods = (kc_file.current_config(paths, dropin_dir) if kc.HAS_YAML else {}).get('maxPods')
     return max_pods if isinstance(max_pods, int) and not isinstance(max_pods, bool) else DEFAULT_MAX_PODS
 
 
