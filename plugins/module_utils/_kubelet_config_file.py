@@ -97,7 +97,7 @@ def compute_change(params, option_prefix=''):
         if current.get('featureGates') and 'featureGates' in desired:
             desired['featureGates'] = dict(current['featureGates'], **desired['featureGates'])
         merged = kc.merge([base] + [d for n, d in dropins if n < dropin_path] + [desired]
-                       + [d for n, d in dropins if n > dropin_path])
+                          + [d for n, d in dropins if n > dropin_path])
     runtime = containerd_driver(params['containerd_config_path']) or crio_driver(params['crio_config_paths'])
     if runtime and runtime['source'] != 'config':
         runtime = None  # a runtime without an explicit setting is no evidence of a mismatch
