@@ -59,10 +59,20 @@ class ActionModule(ActionBase):
             raise AnsibleActionFail('role_variables runs only inside a role (role_path is not set)')
         path = os.path.join(role_path, 'meta', 'argument_specs.yml')
         known = spec_options(path, self._task.args.get('entry_point', 'main'))
-        unknown = unknown_variables(task_vars, known, prefix)
-        for entry in unknown:
-            hint = 'did you mean %s?' % entry['closest'] if entry['closest'] else 'no such variable'
-            display.warning('%s: the role %s does not know this variable and ignores it (%s)'
-                            % (entry['name'], os.path.basename(role_path), hint))
-        result.update(changed=False, unknown=unknown)
+        # Run once per batch (run_once in the role): every host of the batch is checked here, through
+        # hostvars, so a fleet pays for one task instead of one per host.
+        this_host = task_vars.get('inventory_hostname')
+        hostvars = task_vars.get('hostvars') or {}
+        unknown = {}
+        for host in task_vars.get('ansible_play_batch') or [this_host]:
+            names = task_vars if host == this_host or host not in hostvars else hostvars[host]
+            for entry in unknown_variables(list(names.keys()), known, prefix):
+                unknown.setdefault((entry['name'], entry['closest']), []).append(host)
+        found = []
+        for (name, closest), hosts in sorted(unknown.items()):
+            hint = 'did you mean %s?' % closest if closest else 'no such variable'
+            display.warning('%s (on %s): the role %s does not know this variable and ignores it (%s)'
+                            % (name, ', '.join(hosts), os.path.basename(role_path), hint))
+            found.append({'name': name, 'closest': closest, 'hosts': hosts})
+        result.update(changed=False, unknown=found)
         return result

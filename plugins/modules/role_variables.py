@@ -19,7 +19,8 @@ description:
     C(meta/argument_specs.yml) does not declare, and warns about each with the closest declared name.
     Ansible's argument validation ignores unknown variables, so a misspelled one such as
     C(node_allocatable_sytem_reserved) would otherwise leave the role's default in place without a word.
-  - Runs on the controller only; used by the roles of this collection as their first task.
+  - Runs on the controller only; used by the roles of this collection as their first task, with
+    C(run_once), as it checks every host of the play's current batch (through C(hostvars)).
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
 attributes:
@@ -42,16 +43,18 @@ options:
 """
 
 EXAMPLES = r"""
-- name: Warn about misspelled role variables
+- name: Warn about misspelled role variables, on every host of the batch
   kubenode.cgroups.role_variables:
     prefix: node_allocatable_
+  run_once: true
 """
 
 RETURN = r"""
 unknown:
-  description: The unknown variables, each with the closest known name (null when none is close).
+  description: The unknown variables, each with the closest known name (null when none is close) and the
+    hosts of the batch that have it.
   returned: always
   type: list
   elements: dict
-  sample: [{name: node_allocatable_sytem_reserved, closest: node_allocatable_system_reserved}]
+  sample: [{name: node_allocatable_sytem_reserved, closest: node_allocatable_system_reserved, hosts: [node1]}]
 """

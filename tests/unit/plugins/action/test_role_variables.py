@@ -35,13 +35,25 @@ def test_a_misspelled_role_variable_is_named_with_the_closest_known_one(monkeypa
     result = run({'role_path': ROLE, 'node_allocatable_sytem_reserved': {'memory': '1Gi'},
                   'node_allocatable_kube_reserved': {}, 'node_allocatable_zzz': 1, '__node_allocatable_x': 1,
                   'inventory_hostname': 'node1'}, prefix='node_allocatable_')
-    assert result['unknown'] == [{'name': 'node_allocatable_sytem_reserved', 'closest': 'node_allocatable_system_reserved'},
-                                 {'name': 'node_allocatable_zzz', 'closest': None}]
+    assert result['unknown'] == [
+        {'name': 'node_allocatable_sytem_reserved', 'closest': 'node_allocatable_system_reserved', 'hosts': ['node1']},
+        {'name': 'node_allocatable_zzz', 'closest': None, 'hosts': ['node1']}]
     assert warnings == [
-        'node_allocatable_sytem_reserved: the role node_allocatable does not know this variable and ignores it '
-        '(did you mean node_allocatable_system_reserved?)',
-        'node_allocatable_zzz: the role node_allocatable does not know this variable and ignores it (no such variable)']
+        'node_allocatable_sytem_reserved (on node1): the role node_allocatable does not know this variable and '
+        'ignores it (did you mean node_allocatable_system_reserved?)',
+        'node_allocatable_zzz (on node1): the role node_allocatable does not know this variable and ignores it '
+        '(no such variable)']
     assert result['changed'] is False
+
+
+def test_run_once_it_checks_every_host_of_the_batch(monkeypatch):
+    monkeypatch.setattr(role_variables.display, 'warning', lambda text: None)
+    result = run({'role_path': ROLE, 'inventory_hostname': 'node1', 'ansible_play_batch': ['node1', 'node2', 'node3'],
+                  'hostvars': {'node2': {'node_allocatable_max_pod': 50}, 'node3': {'node_allocatable_max_pod': 60,
+                                                                                     'node_allocatable_profile': 'eks'}}},
+                 prefix='node_allocatable_')
+    assert result['unknown'] == [{'name': 'node_allocatable_max_pod', 'closest': 'node_allocatable_max_pods',
+                                  'hosts': ['node2', 'node3']}]
 
 
 def test_every_default_of_the_role_is_known(monkeypatch):
