@@ -234,7 +234,8 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
     _validate_cpu_and_topology_managers(config, plan)
     if runtime_driver and runtime_driver['value'] != params['cgroup_driver'] and not allow_driver_mismatch:
         raise KubenodeError('kubelet would use the %s cgroup driver but the container runtime (%s) uses %s; pods '
-                            'would not start. Make them agree, or set allow_driver_mismatch'
+                            'would not start. Make them agree, or set allow_driver_mismatch (role: '
+                            'node_allocatable_allow_driver_mismatch)'
                             % (params['cgroup_driver'], runtime_driver['path'], runtime_driver['value']),
                             field='cgroupDriver', value=params['cgroup_driver'])
     return plan
