@@ -48,10 +48,10 @@ def test_a_misspelled_role_variable_is_named_with_the_closest_known_one(monkeypa
 
 def test_run_once_it_checks_every_host_of_the_batch(monkeypatch):
     monkeypatch.setattr(role_variables.display, 'warning', lambda text: None)
+    hostvars = {'node2': {'node_allocatable_max_pod': 50},
+                'node3': {'node_allocatable_max_pod': 60, 'node_allocatable_profile': 'eks'}}
     result = run({'role_path': ROLE, 'inventory_hostname': 'node1', 'ansible_play_batch': ['node1', 'node2', 'node3'],
-                  'hostvars': {'node2': {'node_allocatable_max_pod': 50}, 'node3': {'node_allocatable_max_pod': 60,
-                                                                                     'node_allocatable_profile': 'eks'}}},
-                 prefix='node_allocatable_')
+                  'hostvars': hostvars}, prefix='node_allocatable_')
     assert result['unknown'] == [{'name': 'node_allocatable_max_pod', 'closest': 'node_allocatable_max_pods',
                                   'hosts': ['node2', 'node3']}]
 
