@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
+.PHONY: checks matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -90,7 +90,16 @@ demo-vm: venv link vm-image
 	    extensions/molecule/shared/standin_kubelet.yml kubenode.cgroups.node && \
 	  cat $(DEMO_REPORT)-vm/report.md
 
-test: sanity lint units integration newest molecule
+# The checks on Python 3.11 run one after another; the newest ansible-core's checks (Python 3.13, venvs
+# of their own) and the VM image build run beside them; then the VM scenarios. apt and the venv first,
+# so that nothing installs twice at once.
+test:
+	$(MAKE) --no-print-directory deps vm-deps venv link $(PIP_BOOTSTRAP)
+	$(MAKE) --no-print-directory -j3 --output-sync=target checks newest vm-image
+	$(MAKE) --no-print-directory molecule
+
+checks:
+	$(MAKE) --no-print-directory -j1 sanity lint units integration
 
 lint: venv link
 	PATH=$(BIN):$$PATH $(BIN)/ansible-lint --nocolor
@@ -152,7 +161,7 @@ vm-deps:
 vm-image: vm-deps
 	tests/vm/build-image.sh
 
-# Longest first: tests/vm/run-scenarios.sh deals them to two lanes that run side by side.
+# Longest first: tests/vm/run-scenarios.sh runs them as one queue that two lanes take from, side by side.
 SCENARIOS ?= role_systemd_v2 systemd_hybrid systemd_v2 role_cgroupfs_v1 cgroupfs_v1 cgroupfs_v2
 
 # Molecule destroys its VMs itself; the trap also stops any left by an interrupted run.

@@ -94,7 +94,15 @@ def systemd_to_cgroup(path):
     return names.to_cgroupfs(names.parse_systemd(path))
 
 
-def quantity_to_human(quantity, resource):
+def quantity_to_human(quantity, resource=None):
+    """One quantity of resource, or a map of resources to quantities (or to the plan's {quantity: ...})
+    as "cpu 2 cores, memory 23.5 GiB"."""
+    if isinstance(quantity, dict):
+        return ', '.join('%s %s' % (name, human_quantity(value.get('quantity') if isinstance(value, dict) else value,
+                                                         name))
+                         for name, value in quantity.items())
+    if resource is None:
+        raise KubenodeError('the resource name is needed for a single quantity', field='resource')
     return human_quantity(quantity, resource)
 
 

@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
 # run-scenarios.sh SCENARIO...: `molecule test` for each scenario, in MOLECULE_LANES lanes that run
-# side by side (default 2: each VM is one TCG thread, and the machines have two cores). Scenarios are
-# dealt to the lanes in the order given, so list the longest first. Each scenario's output goes to
+# side by side (default 2: each VM is one TCG thread, and the machines have two cores). The scenarios
+# form one queue: a lane that finishes takes the next one, so list the longest first. A lane stops at
+# its first failure (the others finish what they run). Each scenario's output goes to
 # MOLECULE_LOG_DIR/SCENARIO.log and is printed whole when it fails.
 set -uo pipefail
 lanes="${MOLECULE_LANES:-2}"
 logs="${MOLECULE_LOG_DIR:?set MOLECULE_LOG_DIR}"
 [ $# -gt 0 ] || { echo "usage: run-scenarios.sh SCENARIO..." >&2; exit 2; }
 mkdir -p "$logs"
+queue="$logs/.queue"
+printf '%s\n' "$@" > "$queue"
+
+# The next scenario of the queue, taken under a lock so that two lanes never take the same one.
+next_scenario() {
+  (
+    flock 9
+    head -n 1 "$queue"
+    sed -i '1d' "$queue"
+  ) 9>"$queue.lock"
+}
 
 run_lane() {
   local scenario start
-  for scenario in "$@"; do
+  while scenario="$(next_scenario)" && [ -n "$scenario" ]; do
     start=$SECONDS
     # Molecule looks for a "default" scenario first and logs its absence as CRITICAL, then goes on:
     # that line says nothing about the run, so it is left out of the log.
@@ -25,22 +37,16 @@ run_lane() {
   done
 }
 
-declare -a lane_scenarios
-index=0
-for scenario in "$@"; do
-  lane_scenarios[index % lanes]+="$scenario "
-  index=$((index + 1))
-done
 pids=()
 for ((lane = 0; lane < lanes && lane < $#; lane++)); do
-  # shellcheck disable=SC2086 # the lane's scenarios are words
-  run_lane ${lane_scenarios[lane]} &
+  run_lane &
   pids+=($!)
 done
 failed=0
 for pid in "${pids[@]}"; do
   wait "$pid" || failed=1
 done
+rm -f "$queue" "$queue.lock"
 if [ "$failed" -ne 0 ]; then
   echo "molecule: failed (logs in $logs)"
   exit 1

@@ -86,3 +86,11 @@ def test_float32_percentage_rounding_is_exact():
 ])
 def test_quantity_to_human(quantity, resource, shown):
     assert F['quantity_to_human'](quantity, resource) == shown
+
+
+def test_quantity_to_human_of_a_plan_map():
+    plan = {'cpu': {'quantity': '1930m', 'value': 1930}, 'memory': {'quantity': '21381256Ki', 'value': 1}}
+    assert F['quantity_to_human'](plan) == 'cpu 1.93 cores, memory 20.4 GiB'
+    assert F['quantity_to_human']({'pods': '110'}) == 'pods 110'
+    with pytest.raises(AnsibleFilterError):
+        F['quantity_to_human']('1Gi')
