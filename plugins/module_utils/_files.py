@@ -2,7 +2,8 @@
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Replacing a configuration file (unit, drop-in, kubelet configuration) atomically.
+"""Reading a node's small text files, and replacing a configuration file (unit, drop-in, kubelet
+configuration) atomically.
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
@@ -28,3 +29,12 @@ def replace_file(module, path, content, mode=None, unsafe_writes=False):
     module.atomic_move(temp, path, unsafe_writes=unsafe_writes)
     if mode is not None:
         os.chmod(path, mode)
+
+
+def read_text(path):
+    """A small file's text, or None when it cannot be read (missing, a directory, no permission)."""
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except (IOError, OSError):
+        return None

@@ -21,6 +21,7 @@ import re
 import shlex
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._files import read_text
 
 KUBEADM_CONFIG = '/var/lib/kubelet/config.yaml'
 KUBESPRAY_CONFIG = '/etc/kubernetes/kubelet-config.yaml'
@@ -105,24 +106,16 @@ def parse_unit(show_output):
     return unit
 
 
-def unit_command(unit, read_text):
+def unit_command(unit, read):
     """kubelet's argv as systemd would start it, or None: Environment= first, then each EnvironmentFile= over it."""
     if unit['load_state'] != 'loaded' or not unit['exec_start']:
         return None
     environment = dict(unit['environment'])
     for path in unit['environment_files']:
-        text = read_text(path)
+        text = read(path)
         if text is not None:
             environment.update(parse_environment_file(text))
     return expand_command(unit['exec_start'][-1], environment)
-
-
-def _read_text(path):
-    try:
-        with open(path) as handle:
-            return handle.read()
-    except (IOError, OSError):
-        return None
 
 
 def running_kubelets(proc_path):
@@ -133,10 +126,10 @@ def running_kubelets(proc_path):
     except OSError:
         return found
     for pid in sorted(pids, key=int):
-        comm = _read_text(os.path.join(proc_path, pid, 'comm'))
+        comm = read_text(os.path.join(proc_path, pid, 'comm'))
         if comm is None or comm.strip() != 'kubelet':
             continue
-        cmdline = _read_text(os.path.join(proc_path, pid, 'cmdline')) or ''
+        cmdline = read_text(os.path.join(proc_path, pid, 'cmdline')) or ''
         found.append((int(pid), [word for word in cmdline.split('\0') if word]))
     return found
 
@@ -149,7 +142,7 @@ def discover(proc_path, systemctl=None, service='kubelet.service'):
     """
     if systemctl is not None:
         rc, out, _err = systemctl('show', '--property=LoadState,ExecStart,Environment,EnvironmentFiles', service)
-        argv = unit_command(parse_unit(out), _read_text) if rc == 0 else None
+        argv = unit_command(parse_unit(out), read_text) if rc == 0 else None
         if argv:
             return dict(kubelet_flags(argv[1:]), source='the %s unit' % service)
     for pid, argv in running_kubelets(proc_path):

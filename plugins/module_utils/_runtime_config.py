@@ -18,6 +18,8 @@ import glob
 import os
 import re
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils._files import read_text
+
 KUBELET_CONFIG_PATHS = ('/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml')
 CONTAINERD_CONFIG_PATH = '/etc/containerd/config.toml'
 CRIO_CONFIG_PATHS = ('/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf')
@@ -28,18 +30,10 @@ _SYSTEMD_CGROUP_RE = re.compile(r'^\s*SystemdCgroup\s*=\s*(true|false)\s*(?:#.*)
 _CRIO_MANAGER_RE = re.compile(r'^\s*cgroup_manager\s*=\s*"([a-z]+)"', re.M)
 
 
-def _read(path):
-    try:
-        with open(path) as handle:
-            return handle.read()
-    except (IOError, OSError):
-        return None
-
-
 def kubelet_driver(paths):
     """{'value', 'path'} from the first kubelet config that exists; kubelet's default is cgroupfs."""
     for path in paths:
-        text = _read(path)
+        text = read_text(path)
         if text is None:
             continue
         match = _KUBELET_DRIVER_RE.search(text)
@@ -50,7 +44,7 @@ def kubelet_driver(paths):
 
 def containerd_driver(path):
     """SystemdCgroup of the runc runtime, config version 2 or 3; containerd's default is cgroupfs."""
-    text = _read(path)
+    text = read_text(path)
     if text is None:
         return None
     for section, line in _toml_lines(text):
@@ -66,7 +60,7 @@ def crio_driver(patterns):
     result = None
     for pattern in patterns:
         for path in sorted(glob.glob(pattern)):
-            text = _read(path)
+            text = read_text(path)
             if text is None:
                 continue
             match = _CRIO_MANAGER_RE.search(text)
@@ -104,7 +98,7 @@ def _toml_strings(text):
 
 def containerd_oci_runtime(path):
     """The OCI runtime binary of containerd's default CRI runtime (runc unless BinaryName says otherwise)."""
-    text = _read(path)
+    text = read_text(path)
     if text is None:
         return None
     default, types, binaries = 'runc', {}, {}
@@ -126,7 +120,7 @@ def crio_oci_runtime(patterns):
     default, paths, found = None, {}, None
     for pattern in patterns:
         for path in sorted(glob.glob(pattern)):
-            text = _read(path)
+            text = read_text(path)
             if text is None:
                 continue
             found = found or path
@@ -166,7 +160,7 @@ def detect_oci_runtime(containerd_path, crio_patterns, get_bin_path, run_command
 
 
 def pid1_is_systemd(proc_path):
-    comm = _read(os.path.join(proc_path, '1/comm'))
+    comm = read_text(os.path.join(proc_path, '1/comm'))
     return comm is not None and comm.strip() == 'systemd'
 
 

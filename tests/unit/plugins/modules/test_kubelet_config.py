@@ -7,16 +7,15 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import hashlib
 import os
 import shutil
 
 import pytest
-import yaml
 
 from ansible_collections.kubenode.cgroups.plugins.modules import allocatable_info, kubelet_config
 
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
+from ansible_collections.kubenode.cgroups.tests.unit.node_files import digest, read_yaml
 
 DATA = os.path.join(os.path.dirname(__file__), '..', '..', 'data')
 RESERVE = {'systemReserved': {'cpu': '500m', 'memory': '1Gi'}, 'kubeReserved': {'cpu': '250m', 'memory': '512Mi'},
@@ -35,21 +34,11 @@ def node(tmp_path):
     return paths
 
 
-def digest(path):
-    with open(path, 'rb') as handle:
-        return hashlib.sha256(handle.read()).hexdigest()
-
-
-def read(path):
-    with open(path) as handle:
-        return yaml.safe_load(handle)
-
-
 def test_sets_keys_keeps_the_rest_and_reruns_clean(run_module, node):
-    before = read(node['path'])
+    before = read_yaml(node['path'])
     result = run_module(kubelet_config, dict(node, settings=RESERVE))
     assert result['changed']
-    after = read(node['path'])
+    after = read_yaml(node['path'])
     assert after['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
     for key, value in before.items():
         assert after[key] == value  # every other key as it was
@@ -76,20 +65,20 @@ def test_kubespray_config(run_module, tmp_path, node):
     assert run_module(kubelet_config, args)['changed'] is False
     result = run_module(kubelet_config, dict(args, settings={'enforceNodeAllocatable': ['pods', 'kube-reserved'],
                                                              'kubeReservedCgroup': '/kube.slice'}))
-    assert result['changed'] and read(path)['kubeReservedCgroup'] == '/kube.slice'
-    assert read(path)['kubeletCgroups'] == '/system.slice/kubelet.service'
+    assert result['changed'] and read_yaml(path)['kubeReservedCgroup'] == '/kube.slice'
+    assert read_yaml(path)['kubeletCgroups'] == '/system.slice/kubelet.service'
 
 
 def test_feature_gates_are_merged(run_module, node):
     run_module(kubelet_config, dict(node, settings={'featureGates': {'GracefulNodeShutdown': True}}))
     run_module(kubelet_config, dict(node, settings={'featureGates': {'MemoryQoS': True}}))
-    assert read(node['path'])['featureGates'] == {'GracefulNodeShutdown': True, 'MemoryQoS': True}
+    assert read_yaml(node['path'])['featureGates'] == {'GracefulNodeShutdown': True, 'MemoryQoS': True}
 
 
 def test_null_removes_a_key(run_module, node):
     run_module(kubelet_config, dict(node, settings=RESERVE))
     run_module(kubelet_config, dict(node, settings={'kubeReserved': None}))
-    assert 'kubeReserved' not in read(node['path']) and 'systemReserved' in read(node['path'])
+    assert 'kubeReserved' not in read_yaml(node['path']) and 'systemReserved' in read_yaml(node['path'])
 
 
 def test_check_mode_and_diff(run_module, node):
@@ -103,7 +92,7 @@ def test_mode_owner_and_backup(run_module, node):
     os.chmod(node['path'], 0o600)
     result = run_module(kubelet_config, dict(node, settings=RESERVE, backup=True))
     assert oct(os.stat(node['path']).st_mode & 0o777) == '0o600'
-    assert os.path.exists(result['backup_file']) and 'systemReserved' not in read(result['backup_file'])
+    assert os.path.exists(result['backup_file']) and 'systemReserved' not in read_yaml(result['backup_file'])
 
 
 def test_dropin_writes_only_our_keys_and_validates_the_merge(run_module, node):
@@ -111,7 +100,7 @@ def test_dropin_writes_only_our_keys_and_validates_the_merge(run_module, node):
     result = run_module(kubelet_config, dict(node, settings=RESERVE, dropin=True))
     dropin = os.path.join(node['dropin_dir'], '50-kubenode.conf')
     assert result['path'] == dropin and digest(node['path']) == base
-    written = read(dropin)
+    written = read_yaml(dropin)
     assert written['kind'] == 'KubeletConfiguration' and set(written) == {'apiVersion', 'kind'} | set(RESERVE)
     assert result['config']['cgroupDriver'] == 'systemd'  # from the base file
     assert run_module(kubelet_config, dict(node, settings=RESERVE, dropin=True))['changed'] is False
@@ -130,7 +119,7 @@ def test_plan_is_written(run_module, node):
     plan = run_module(allocatable_info, {'capacity': {'cpu': '8', 'memory': '32Gi'}, 'profile': 'eks', 'max_pods': 58,
                                          'cgroup_driver': 'systemd', 'kube_reserved_cgroup': '/runtime.slice'})
     run_module(kubelet_config, dict(node, plan=plan, capacity={'cpu': '8', 'memory': '32Gi'}))
-    written = read(node['path'])
+    written = read_yaml(node['path'])
     assert written['kubeReserved']['memory'] == '893Mi' and written['kubeReservedCgroup'] == '/runtime.slice'
     assert written['evictionHard']['nodefs.inodesFree'] == '5%' and 'systemReserved' not in written
 
@@ -194,7 +183,7 @@ def test_driver_must_agree_with_containerd(run_module, node):
 def test_a_swap_enabled_node_is_written_as_the_kubernetes_docs_describe(run_module, node):
     swap = {'failSwapOn': False, 'memorySwap': {'swapBehavior': 'LimitedSwap'}}
     run_module(kubelet_config, dict(node, settings=swap))
-    written = read(node['path'])
+    written = read_yaml(node['path'])
     assert written['failSwapOn'] is False and written['memorySwap'] == {'swapBehavior': 'LimitedSwap'}
 
 

@@ -9,18 +9,17 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import hashlib
 import os
 import shutil
 
 import pytest
-import yaml
 from ansible.module_utils import basic
 
 from ansible_collections.kubenode.cgroups.plugins.modules import kubelet_config, node_cgroups, node_drift_info
 
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
-from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, snapshot
+from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
+from ansible_collections.kubenode.cgroups.tests.unit.node_files import digest, read_yaml, write_text
 
 DATA = os.path.join(os.path.dirname(__file__), '..', '..', 'data')
 CAPACITY = {'cpu': '4', 'memory': '16Gi', 'pid': '100000', 'hugepages-2Mi': '0'}
@@ -51,32 +50,15 @@ maxPods: 58
 """
 
 
-def write(path, text):
-    if not os.path.isdir(os.path.dirname(path)):
-        os.makedirs(os.path.dirname(path))
-    with open(path, 'w') as handle:
-        handle.write(text)
-
-
-def digest(path):
-    with open(path, 'rb') as handle:
-        return hashlib.sha256(handle.read()).hexdigest()
-
-
-def load(path):
-    with open(path) as handle:
-        return yaml.safe_load(handle)
-
-
 def kubeadm_node(tree, tmp_path, config_dir=True):
     """kubeadm's kubelet.service: 10-kubeadm.conf's Environment=, kubeadm-flags.env, /etc/default/kubelet."""
     config = str(tmp_path / 'var/lib/kubelet/config.yaml')
-    write(config, open(os.path.join(DATA, 'kubeadm-kubelet-config.yaml')).read())
+    write_text(config, open(os.path.join(DATA, 'kubeadm-kubelet-config.yaml')).read())
     flags = str(tmp_path / 'var/lib/kubelet/kubeadm-flags.env')
-    write(flags, 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock"\n')
+    write_text(flags, 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock"\n')
     default = str(tmp_path / 'etc/default/kubelet')
     dropin_dir = str(tmp_path / 'etc/kubernetes/kubelet.conf.d')
-    write(default, 'KUBELET_EXTRA_ARGS=--config-dir=%s\n' % dropin_dir if config_dir else 'KUBELET_EXTRA_ARGS=\n')
+    write_text(default, 'KUBELET_EXTRA_ARGS=--config-dir=%s\n' % dropin_dir if config_dir else 'KUBELET_EXTRA_ARGS=\n')
     if config_dir:
         os.makedirs(dropin_dir)
     tree.systemd.shown['kubelet.service'] = {
@@ -90,9 +72,9 @@ def kubeadm_node(tree, tmp_path, config_dir=True):
 
 def kubespray_node(tree, tmp_path):
     config = str(tmp_path / 'etc/kubernetes/kubelet-config.yaml')
-    write(config, KUBESPRAY_CONFIG)
+    write_text(config, KUBESPRAY_CONFIG)
     env = str(tmp_path / 'etc/kubernetes/kubelet.env')
-    write(env, 'KUBE_LOG_LEVEL="--v=2"\nKUBELET_ARGS="--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf '
+    write_text(env, 'KUBE_LOG_LEVEL="--v=2"\nKUBELET_ARGS="--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf '
                '--config=%s --kubeconfig=/etc/kubernetes/kubelet.conf"\n' % config)
     tree.systemd.shown['kubelet.service'] = {'LoadState': 'loaded', 'ExecStart': KUBESPRAY_EXEC, 'Environment': '',
                                              'EnvironmentFiles': '%s (ignore_errors=yes)' % env}
@@ -101,13 +83,13 @@ def kubespray_node(tree, tmp_path):
 
 
 def node_args(tree, tmp_path, kubelet=None, **extra):
-    base = {'capacity': dict(CAPACITY), 'cgroup_driver': 'systemd', 'cgroupfs_path': tree.root,
-            'proc_path': tree.proc, 'system_reserved': {'cpu': '500m', 'memory': '1Gi'},
-            'enforce_node_allocatable': ['pods'], 'kubelet_config': dict(kubelet or {}),
-            'containerd_config_path': str(tmp_path / 'none.toml'), 'crio_config_paths': []}
-    base.update(tree.node_paths())
+    """The usual fake node, on the systemd driver with only pods enforced, writing kubelet's configuration."""
+    base = dict(kube_reserved={}, system_reserved_cgroup=None, kube_reserved_cgroup=None,
+                enforce_node_allocatable=['pods'], cgroup_driver='systemd', kubelet_config=dict(kubelet or {}),
+                containerd_config_path=str(tmp_path / 'none.toml'), crio_config_paths=[],
+                system_reserved={'cpu': '500m', 'memory': '1Gi'})
     base.update(extra)
-    return base
+    return node_cgroups_args(tree, CAPACITY, **base)
 
 
 def test_kubeadm_node_with_config_dir_gets_a_dropin_and_keeps_its_main_file(run_module, tmp_path, monkeypatch):
@@ -121,8 +103,8 @@ def test_kubeadm_node_with_config_dir_gets_a_dropin_and_keeps_its_main_file(run_
     assert choice == {'path': config, 'dropin': True, 'dropin_dir': dropin_dir,
                       'reason': 'the --config of the kubelet.service unit; a drop-in in --config-dir %s' % dropin_dir}
     assert digest(config) == before
-    assert load(dropin)['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
-    assert 'maxPods' not in load(dropin)  # max_pods unset: kubelet keeps its own
+    assert read_yaml(dropin)['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
+    assert 'maxPods' not in read_yaml(dropin)  # max_pods unset: kubelet keeps its own
     assert result['restart_pending'] == [{'service': 'kubelet.service',
                                           'reason': '%s changed after it started' % dropin}]
     # the audit finds the same file, and nothing else to say once kubelet restarted
@@ -140,7 +122,7 @@ def test_kubeadm_node_without_config_dir_gets_its_file_edited(run_module, tmp_pa
     config, _dropin_dir = kubeadm_node(tree, tmp_path, config_dir=False)
     result = run_module(node_cgroups, node_args(tree, tmp_path))
     assert result['kubelet_config']['path'] == config and result['kubelet_config']['choice']['dropin'] is False
-    assert load(config)['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
+    assert read_yaml(config)['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, node_args(tree, tmp_path, kubelet={'dropin': True}))
     assert failure.value.result['msg'].startswith('kubelet_config.kubelet_config_dropin: ')
@@ -158,7 +140,7 @@ def test_kubespray_node_gets_its_own_file_edited_with_comments_kept_and_a_backup
         text = handle.read()
     # every untouched line as it was, comments and quoting included; the new keys appended
     assert text.startswith(KUBESPRAY_CONFIG)
-    assert load(config)['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
+    assert read_yaml(config)['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
     with open(result['kubelet_config']['backup_file']) as handle:
         assert handle.read() == KUBESPRAY_CONFIG
 
@@ -183,7 +165,7 @@ def test_max_pods_is_written_when_set_and_taken_from_kubelet_when_not(run_module
     assert sized['plan']['reserved']['kube']['memory']['quantity'] == '893Mi'
     assert sized['plan']['capacity']['pods']['quantity'] == '58' and sized['plan']['max_pods'] is None
     written = run_module(node_cgroups, node_args(tree, tmp_path, profile='eks', max_pods=30))
-    assert load(config)['maxPods'] == 30 and written['plan']['reserved']['kube']['memory']['quantity'] == '585Mi'
+    assert read_yaml(config)['maxPods'] == 30 and written['plan']['reserved']['kube']['memory']['quantity'] == '585Mi'
 
 
 def test_kubelet_config_module_finds_the_kubespray_file_too(run_module, tmp_path, monkeypatch):
@@ -192,7 +174,7 @@ def test_kubelet_config_module_finds_the_kubespray_file_too(run_module, tmp_path
     result = run_module(kubelet_config, {'settings': {'maxPods': 40}, 'proc_path': tree.proc,
                                          'containerd_config_path': str(tmp_path / 'none.toml'),
                                          'crio_config_paths': []})
-    assert result['path'] == config and load(config)['maxPods'] == 40
+    assert result['path'] == config and read_yaml(config)['maxPods'] == 40
     with open(config) as handle:
         assert handle.read() == KUBESPRAY_CONFIG.replace('maxPods: 58', 'maxPods: 40')
 
@@ -214,7 +196,7 @@ def test_a_cgroup_v1_node_is_refused_for_kubelet_1_35_and_later_unless_failcgrou
     assert older['changed']
     kept = run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='cgroupfs',
                                               kubelet={'settings': {'failCgroupV1': False}}))
-    assert load(config)['failCgroupV1'] is False and kept['changed']
+    assert read_yaml(config)['failCgroupV1'] is False and kept['changed']
     # without a kubelet configuration to write, the same finding is a warning
     alone = dict(node_args(tree, tmp_path, cgroup_driver='cgroupfs'))
     del alone['kubelet_config']
@@ -260,17 +242,17 @@ def test_cpu_and_topology_manager_settings_are_validated_as_kubelet_does(run_mod
 def test_cpu_isolation_recipe_is_accepted_and_a_stale_checkpoint_refused(run_module, tmp_path, monkeypatch):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
     config, _dropin_dir = kubeadm_node(tree, tmp_path, config_dir=False)
-    write(str(tmp_path / 'var/lib/kubelet/cpu_manager_state'), '{"policyName":"none","defaultCpuSet":"","checksum":1}')
+    write_text(str(tmp_path / 'var/lib/kubelet/cpu_manager_state'), '{"policyName":"none","defaultCpuSet":"","checksum":1}')
     isolation = {'settings': {'cpuManagerPolicy': 'static', 'cpuManagerPolicyOptions': {'full-pcpus-only': 'true'},
                               'topologyManagerPolicy': 'single-numa-node'}}
     args = node_args(tree, tmp_path, kubelet=isolation, reserved_system_cpus='0-1')
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, args)
     assert 'differs from state checkpoint policy "none"' in failure.value.result['msg']
-    assert 'cpuManagerPolicy' not in load(config)
+    assert 'cpuManagerPolicy' not in read_yaml(config)
     os.remove(str(tmp_path / 'var/lib/kubelet/cpu_manager_state'))
     result = run_module(node_cgroups, args)
-    written = load(config)
+    written = read_yaml(config)
     assert written['reservedSystemCPUs'] == '0-1' and written['cpuManagerPolicy'] == 'static'
     assert written['systemReserved'] == {'cpu': '2', 'memory': '1Gi'} and result['changed']
 
@@ -279,7 +261,7 @@ def test_driver_mismatch_can_be_allowed_through_node_cgroups(run_module, tmp_pat
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
     kubeadm_node(tree, tmp_path, config_dir=False)
     containerd = str(tmp_path / 'containerd.toml')
-    write(containerd, 'version = 2\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]\n'
+    write_text(containerd, 'version = 2\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]\n'
                       '  SystemdCgroup = false\n')
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, node_args(tree, tmp_path, containerd_config_path=containerd))
