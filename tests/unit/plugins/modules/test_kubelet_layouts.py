@@ -53,7 +53,8 @@ maxPods: 58
 def kubeadm_node(tree, tmp_path, config_dir=True):
     """kubeadm's kubelet.service: 10-kubeadm.conf's Environment=, kubeadm-flags.env, /etc/default/kubelet."""
     config = str(tmp_path / 'var/lib/kubelet/config.yaml')
-    write_text(config, open(os.path.join(DATA, 'kubeadm-kubelet-config.yaml')).read())
+    os.makedirs(os.path.dirname(config))
+    shutil.copy(os.path.join(DATA, 'kubeadm-kubelet-config.yaml'), config)
     flags = str(tmp_path / 'var/lib/kubelet/kubeadm-flags.env')
     write_text(flags, 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock"\n')
     default = str(tmp_path / 'etc/default/kubelet')
@@ -262,7 +263,7 @@ def test_driver_mismatch_can_be_allowed_through_node_cgroups(run_module, tmp_pat
     kubeadm_node(tree, tmp_path, config_dir=False)
     containerd = str(tmp_path / 'containerd.toml')
     write_text(containerd, 'version = 2\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]\n'
-                      '  SystemdCgroup = false\n')
+               '  SystemdCgroup = false\n')
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, node_args(tree, tmp_path, containerd_config_path=containerd))
     assert 'set allow_driver_mismatch' in failure.value.result['msg']
