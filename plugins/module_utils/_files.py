@@ -2,8 +2,8 @@
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Reading a node's small text files, and replacing a configuration file (unit, drop-in, kubelet
-configuration) atomically.
+"""Reading a node's small text files, live or from a snapshot taken once, and replacing a configuration
+file (unit, drop-in, kubelet configuration) atomically.
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
@@ -12,8 +12,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import errno
+import glob
 import os
 import tempfile
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import host_error
 
 
 def replace_file(module, path, content, mode=None, unsafe_writes=False):
@@ -38,3 +42,60 @@ def read_text(path):
             return handle.read()
     except (IOError, OSError):
         return None
+
+
+class NodeFiles(object):
+    """The node's configuration files as they are now, read when asked."""
+
+    def read(self, path):
+        """The text, None when there is no such file; a file that is there but cannot be read raises,
+        naming the path and the reason (taken for missing, it could be overwritten)."""
+        try:
+            with open(path) as handle:
+                return handle.read()
+        except (IOError, OSError) as error:
+            if error.errno in (errno.ENOENT, errno.ENOTDIR):
+                return None
+            raise host_error('read', error, path)
+
+    def exists(self, path):
+        return os.path.exists(path)
+
+    def matches(self, pattern):
+        return sorted(glob.glob(pattern))
+
+
+NODE_FILES = NodeFiles()
+
+
+class FileSnapshot(NodeFiles):
+    """Configuration files read once, up front, answering as NodeFiles does, so that planning from it
+    touches no file. A question about a file that was not read is a bug in the reader and says so."""
+
+    def __init__(self, texts, present, listings):
+        self._texts, self._present, self._listings = texts, present, listings
+
+    @classmethod
+    def capture(cls, paths, patterns, probes=(), source=NODE_FILES):
+        """Read the given paths and every file the glob patterns match, and whether probes (sockets) exist."""
+        listings = dict((pattern, source.matches(pattern)) for pattern in patterns)
+        every = set(paths).union(*listings.values())
+        texts = dict((path, source.read(path)) for path in every)
+        present = dict((path, texts[path] is not None or source.exists(path)) for path in every)
+        present.update((path, source.exists(path)) for path in probes)
+        return cls(texts, present, listings)
+
+    @staticmethod
+    def _known(table, key):
+        if key not in table:
+            raise LookupError('%s was not read into the node snapshot' % key)
+        return table[key]
+
+    def read(self, path):
+        return self._known(self._texts, path)
+
+    def exists(self, path):
+        return self._known(self._present, path)
+
+    def matches(self, pattern):
+        return list(self._known(self._listings, pattern))

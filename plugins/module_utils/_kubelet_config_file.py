@@ -6,9 +6,10 @@
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
-The file I/O around the pure _kubelet_config: load() and current_config() read, compute_change() and
-prepare() read and validate (nothing is written when they raise); write() replaces the file
-atomically through the module, keeping mode and owner of an existing file.
+Around the pure _kubelet_config: load() and current_config() read, compute_change() and prepare() read
+and validate (nothing is written when they raise), each through a files view (_files: the node, or a
+FileSnapshot taken once, which makes them pure); write() replaces the file atomically through the
+module, keeping mode and owner of an existing file.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -16,13 +17,12 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import contextlib
-import glob
 import os
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._files import replace_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils._files import NODE_FILES, replace_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import containerd_driver, crio_driver
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 
@@ -41,27 +41,31 @@ def file_argument_spec():
     )
 
 
-def load(path):
+def dropin_pattern(dropin_dir):
+    """The drop-ins kubelet reads from its --config-dir."""
+    return os.path.join(dropin_dir, '*.conf')
+
+
+def load(path, files=NODE_FILES):
     """(text or None, document) of a KubeletConfiguration file; a missing file is (None, {})."""
-    if not os.path.exists(path):
+    text = files.read(path)
+    if text is None:
         return None, {}
-    with open(path) as handle:
-        text = handle.read()
     return text, kc.parse(text, path)
 
 
-def current_config(paths, dropin_dir):
+def current_config(paths, dropin_dir, files=NODE_FILES):
     """kubelet's configuration now: the first file of paths that exists, with the drop-ins merged over it."""
-    existing = [path for path in paths if os.path.exists(path)]
+    existing = [path for path in paths if files.exists(path)]
     if not existing:
         return {}
-    documents = [load(existing[0])[1]]
+    documents = [load(existing[0], files)[1]]
     if dropin_dir:
-        documents += [load(path)[1] for path in sorted(glob.glob(os.path.join(dropin_dir, '*.conf')))]
+        documents += [load(path, files)[1] for path in files.matches(dropin_pattern(dropin_dir))]
     return kc.merge(documents)
 
 
-def compute_change(params, option_prefix=''):
+def compute_change(params, option_prefix='', files=NODE_FILES):
     """What kubelet_config would write, validated: a dict of target (the file), current_text, current,
     desired, merged and choice (_kubelet_discovery.choose's: why this file, and the warnings).
 
@@ -81,10 +85,10 @@ def compute_change(params, option_prefix=''):
                             field=option_prefix + 'kubelet_dropin_name', value=dropin_name)
     choice = discovery.choose(params.get('discovered') or {}, params.get('kubelet_config_path'),
                               params.get('kubelet_config_dropin'), params.get('kubelet_dropin_dir'),
-                              option_prefix=option_prefix)
-    base_text, base = load(choice['path'])
+                              exists=files.exists, option_prefix=option_prefix)
+    base_text, base = load(choice['path'], files)
     dropin_path = os.path.join(choice['dropin_dir'], dropin_name)
-    dropins = [(name, load(name)[1]) for name in sorted(glob.glob(os.path.join(choice['dropin_dir'], '*.conf')))
+    dropins = [(name, load(name, files)[1]) for name in files.matches(dropin_pattern(choice['dropin_dir']))
                if name != dropin_path]
     if not choice['dropin']:
         target, current_text, current = choice['path'], base_text, base
@@ -92,13 +96,14 @@ def compute_change(params, option_prefix=''):
         merged = kc.merge([desired] + [d for _n, d in dropins])
     else:
         target = dropin_path
-        current_text, current = load(dropin_path)
+        current_text, current = load(dropin_path, files)
         desired = kc.apply_settings({}, dict((k, v) for k, v in settings.items() if v is not None))
         if current.get('featureGates') and 'featureGates' in desired:
             desired['featureGates'] = dict(current['featureGates'], **desired['featureGates'])
         merged = kc.merge([base] + [d for n, d in dropins if n < dropin_path] + [desired]
                           + [d for n, d in dropins if n > dropin_path])
-    runtime = containerd_driver(params['containerd_config_path']) or crio_driver(params['crio_config_paths'])
+    runtime = (containerd_driver(params['containerd_config_path'], files)
+               or crio_driver(params['crio_config_paths'], files))
     if runtime and runtime['source'] != 'config':
         runtime = None  # a runtime without an explicit setting is no evidence of a mismatch
     kc.validate(merged, rules.version, params.get('capacity'), runtime, params.get('allow_driver_mismatch'))
@@ -106,10 +111,10 @@ def compute_change(params, option_prefix=''):
             'merged': merged, 'choice': choice}
 
 
-def prepare(params, option_prefix=''):
+def prepare(params, option_prefix='', files=NODE_FILES):
     """The validated change for kubelet_config's options: a dict of path, before, after, changed, config,
     choice (which file and why) and warnings."""
-    found = compute_change(params, option_prefix)
+    found = compute_change(params, option_prefix, files)
     current, desired = found['current'], found['desired']
     changed = found['current_text'] is None or kc.normalize(current) != kc.normalize(desired)
     choice = found['choice']

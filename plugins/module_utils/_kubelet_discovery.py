@@ -9,7 +9,7 @@ PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 Asked in order: kubelet's systemd unit as systemd will start it (ExecStart with Environment= and
 EnvironmentFile= expanded: kubeadm's 10-kubeadm.conf and kubeadm-flags.env, kubespray's
 kubelet.env), then a running kubelet process, then the files kubeadm and kubespray write. The parsing
-is pure; discover() does the reading.
+is pure; discover() does the reading, choose() asks the exists() it is given (a snapshot's, in node_cgroups).
 """
 
 from __future__ import absolute_import, division, print_function

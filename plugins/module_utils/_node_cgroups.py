@@ -2,13 +2,13 @@
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""What node_cgroups must do to make the live cgroups match the plan.
+"""What node_cgroups must do: its plan for a node, and the cgroup operations that make the kernel match it.
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
-The planners read the live state through a LiveState (the thin helpers in _cgroupfs; EMPTY_STATE for
-the boot script) and return an ordered list of operations; the module executes them (or, in check
-mode, only reports them).
+Pure: plan_run() works from the options and a _node_snapshot.NodeSnapshot, plan_cgroupfs() from a
+_node_snapshot.CgroupSnapshot (or EMPTY_STATE for the boot script) and returns an ordered list of
+operations; the module's driver executor runs them (or, in check mode, only reports them).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -18,7 +18,15 @@ __metaclass__ = type
 import os
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._drift import service_name
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_snapshot import (
+    CPU_MANAGER_CHECKPOINT, RUNTIME_SOCKETS)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import detect_drivers, effective_driver
+from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 
 MANAGEABLE = ('kubepods', 'burstable', 'besteffort', 'system_reserved', 'kube_reserved')
 # Slices systemd ships: we add a drop-in instead of replacing their unit.
@@ -61,7 +69,7 @@ def _limit_order(value):
     return parsed if isinstance(parsed, int) else None
 
 
-def _write_operation(path, file_name, desired, cgroup, depth, read=fs.read_file):
+def _write_operation(path, file_name, desired, cgroup, depth, read):
     """A write when the live value differs from the desired one after normalisation, else None."""
     current = read(path)
     if current is not None and fs.normalize(file_name, current) == fs.normalize(file_name, desired):
@@ -88,25 +96,30 @@ def _depth(relative):
     return len([p for p in relative.split('/') if p])
 
 
-def offered_controllers(root, read=fs.read_file):
+def offered_controllers(root, state):
     """The v2 controllers kubelet validates that the root offers, in kubelet's order."""
-    offered = set((read(os.path.join(root, 'cgroup.controllers')) or '').split())
+    offered = set((state.read(os.path.join(root, 'cgroup.controllers')) or '').split())
     return [c for c in fs.V2_CONTROLLERS if c in offered]
 
 
-class LiveState(object):
-    """What the planner reads of the host: file contents and directories."""
+class _NothingYet(object):
+    """The boot script is planned as if nothing existed yet: every step is written out."""
 
-    def __init__(self, read=fs.read_file, isdir=os.path.isdir, exists=os.path.exists):
-        self.read, self.isdir, self.exists = read, isdir, exists
+    def read(self, path):
+        return None
+
+    def isdir(self, path):
+        return False
+
+    def exists(self, path):
+        return False
 
 
-# The boot script is planned as if nothing existed yet: every step is written out.
-EMPTY_STATE = LiveState(read=lambda path: None, isdir=lambda path: False, exists=lambda path: False)
+EMPTY_STATE = _NothingYet()
 
 
-def plan_cgroupfs(entries, layout, root, controllers, check_missing_file, mkdir_hierarchies=None, create_dirs=True,
-                  enable_for=None, state=None):
+def plan_cgroupfs(entries, layout, root, controllers, check_missing_file, state, mkdir_hierarchies=None,
+                  create_dirs=True, enable_for=None):
     """Operations that make the cgroups under root match entries: [(key, plan entry)] with 'cgroupfs_path'.
 
     controllers: the v2 controllers to enable in every ancestor (offered_controllers()).
@@ -114,9 +127,8 @@ def plan_cgroupfs(entries, layout, root, controllers, check_missing_file, mkdir_
     files are written in every mounted hierarchy where the directory exists.
     create_dirs: on v2, whether the directories are ours to create (not when systemd makes them).
     enable_for: on v2, the keys whose ancestors get the controllers (None: all).
-    state: a LiveState; EMPTY_STATE plans every step, as at boot.
+    state: a CgroupSnapshot of the cgroups entries name; EMPTY_STATE plans every step, as at boot.
     """
-    state = state or LiveState()
     operations, planned = [], set()
     if layout['mode'] == 'v2':
         enabled_in = set()
@@ -228,3 +240,119 @@ def unit_path(unit_dir, unit):
 def systemd_properties_for(entry, layout):
     """The unit properties for this host: v2 names on a unified host, v1 names otherwise."""
     return entry['systemd_properties']['v2' if layout['mode'] == 'v2' else 'v1']
+
+
+# kubelet's maxPods when its configuration sets none.
+DEFAULT_MAX_PODS = 110
+# Large enough that no valid reservation exceeds it: options are checked before the host is read.
+_NOMINAL_CAPACITY = {'cpu': '1024', 'memory': '64Ti', 'ephemeral-storage': '1Pi', 'pid': '4194304'}
+
+
+def validate_options(params):
+    """Plan once without the host, so that a bad option fails with its own message, not a host read error."""
+    if params['plan'] is not None:
+        return
+    nominal = dict(params, capacity=params['capacity'] or _NOMINAL_CAPACITY,
+                   max_pods=DEFAULT_MAX_PODS if params['max_pods'] is None else params['max_pods'],
+                   cgroup_driver='cgroupfs' if params['cgroup_driver'] == 'auto' else params['cgroup_driver'])
+    try:
+        plan_node(nominal)
+    except KubenodeError as error:
+        if params['capacity'] is not None or not str(error.field or '').startswith('capacity'):
+            raise
+
+
+class RunPlan(object):
+    """What one node_cgroups run is to do: the driver, the node plan, the managed entries
+    [(key, plan entry)], the kubelet configuration change (or None) and the warnings."""
+
+    __slots__ = ('driver', 'plan', 'entries', 'kubelet_change', 'warnings')
+
+    def __init__(self, driver, plan, entries, kubelet_change, warnings):
+        self.driver, self.plan, self.entries = driver, plan, entries
+        self.kubelet_change, self.warnings = kubelet_change, warnings
+
+
+def plan_run(params, node):
+    """The RunPlan for node_cgroups' options on the node a NodeSnapshot shows. Raises KubenodeError for
+    what must not be written (the options are checked, the kubelet configuration validated)."""
+    files = node.files
+    # The file kubelet is started with, when it is known; else the usual places.
+    kubelet_paths = [node.kubelet['config']] if node.kubelet['config'] else params['kubelet_config_paths']
+    driver = params['cgroup_driver']
+    if driver == 'auto':
+        drivers = detect_drivers(kubelet_paths, params['containerd_config_path'], params['crio_config_paths'], files)
+        driver = effective_driver(drivers, node.systemd_running)
+    plan = params['plan']
+    if plan is None:
+        plan_params = dict(params, cgroup_driver=driver)
+        if plan_params['max_pods'] is None:
+            plan_params['max_pods'] = kubelet_max_pods(kubelet_paths, node.kubelet['config_dir'], files)
+        if plan_params['capacity'] is None:
+            plan_params['capacity'], plan_params['online_cpus'] = node.capacity, node.online_cpus
+        plan = plan_node(plan_params)
+        if params['max_pods'] is None:
+            plan['max_pods'] = None  # kubelet's own: sized with, never written
+    elif plan.get('cgroup_driver') != driver:
+        raise KubenodeError('the plan was computed for the %s cgroup driver, not %s'
+                            % (plan.get('cgroup_driver'), driver), field='plan', value=plan.get('cgroup_driver'))
+    cgroups = plan.get('cgroups') or {}
+    wanted = params['cgroups'] or [k for k in MANAGEABLE if k in cgroups]
+    missing = [k for k in wanted if k not in cgroups]
+    if missing:
+        raise KubenodeError('the plan has no such cgroup (is its cgroup name set?)', field='cgroups', value=missing)
+    entries = [(k, cgroups[k]) for k in MANAGEABLE if k in wanted]
+    if params['services'] and driver == 'systemd' and 'kube_reserved' not in dict(entries):
+        raise KubenodeError('services can be placed only in a managed kube_reserved slice (set kube_reserved_cgroup)',
+                            field='services', value=params['services'])
+    kubelet_change = None
+    if params['kubelet_config']:
+        kubelet_change = kc_file.prepare(dict(
+            params['kubelet_config'], plan=plan, kubelet_version=params['kubelet_version'],
+            containerd_config_path=params['containerd_config_path'], discovered=node.kubelet,
+            crio_config_paths=params['crio_config_paths']), option_prefix='kubelet_config.', files=files)
+    kubelet_now = kubelet_change['config'] if kubelet_change else (
+        kc_file.current_config(kubelet_paths, node.kubelet['config_dir'], files) if kc.HAS_YAML else {})
+    warnings = kubelet_start_checks(params, node, kubelet_change, kubelet_now)
+    return RunPlan(driver, plan, entries, kubelet_change, warnings + not_a_node_warning(params, node))
+
+
+def kubelet_start_checks(params, node, kubelet_change, kubelet_now):
+    """What would keep kubelet from starting on this node: refused when this run writes kubelet's
+    configuration (nothing is written then), a warning otherwise."""
+    problems = []
+    refusal = kc.cgroup_v1_refusal(node.layout['mode'], kubelet_rules(params['kubelet_version']), kubelet_now)
+    if refusal:
+        problems.append(('failCgroupV1', refusal))
+    if kubelet_change and kubelet_change['changed']:
+        checkpoint = os.path.join(params['kubelet_root_dir'], CPU_MANAGER_CHECKPOINT)
+        text = node.files.read(checkpoint)
+        conflict = kc.cpu_manager_checkpoint_conflict(kubelet_now, text, checkpoint) if text is not None else None
+        if conflict:
+            problems.append(('cpuManagerPolicy', conflict))
+    if problems and kubelet_change:
+        field, message = problems[0]
+        shown = {'value': kubelet_now[field]} if field in kubelet_now else {}
+        raise KubenodeError(message, field='kubelet_config.kubelet_settings.' + field, **shown)
+    return [message for _field, message in problems]
+
+
+def not_a_node_warning(params, node):
+    """A warning when the host has neither kubelet nor a container runtime: the plan is then what a node
+    like it would get, not what a node has."""
+    if node.kubelet['source'] is not None:
+        return []
+    files = node.files
+    runtime_files = [params['containerd_config_path']] + list(RUNTIME_SOCKETS)
+    if any(files.exists(path) for path in runtime_files) or any(
+            files.matches(pattern) for pattern in params['crio_config_paths']):
+        return []
+    return ['this host is not a Kubernetes node yet: no kubelet (no %s unit, no kubelet process) and no container '
+            'runtime (no %s, no containerd or CRI-O socket); the plan is what kubelet would do here once installed'
+            % (service_name(params['kubelet_service']), params['containerd_config_path'])]
+
+
+def kubelet_max_pods(paths, dropin_dir, files):
+    """kubelet's maxPods: from its configuration, else kubelet's default."""
+    max_pods = (kc_file.current_config(paths, dropin_dir, files) if kc.HAS_YAML else {}).get('maxPods')
+    return max_pods if isinstance(max_pods, int) and not isinstance(max_pods, bool) else DEFAULT_MAX_PODS

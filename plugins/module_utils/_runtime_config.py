@@ -18,7 +18,7 @@ import glob
 import os
 import re
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._files import read_text
+from ansible_collections.kubenode.cgroups.plugins.module_utils._files import NODE_FILES, read_text
 
 KUBELET_CONFIG_PATHS = ('/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml')
 CONTAINERD_CONFIG_PATH = '/etc/containerd/config.toml'
@@ -30,10 +30,11 @@ _SYSTEMD_CGROUP_RE = re.compile(r'^\s*SystemdCgroup\s*=\s*(true|false)\s*(?:#.*)
 _CRIO_MANAGER_RE = re.compile(r'^\s*cgroup_manager\s*=\s*"([a-z]+)"', re.M)
 
 
-def kubelet_driver(paths):
-    """{'value', 'path'} from the first kubelet config that exists; kubelet's default is cgroupfs."""
+def kubelet_driver(paths, files=NODE_FILES):
+    """{'value', 'path'} from the first kubelet config that exists; kubelet's default is cgroupfs.
+    files: where to read (the node, or a _files.FileSnapshot), here and below."""
     for path in paths:
-        text = read_text(path)
+        text = files.read(path)
         if text is None:
             continue
         match = _KUBELET_DRIVER_RE.search(text)
@@ -42,9 +43,9 @@ def kubelet_driver(paths):
     return None
 
 
-def containerd_driver(path):
+def containerd_driver(path, files=NODE_FILES):
     """SystemdCgroup of the runc runtime, config version 2 or 3; containerd's default is cgroupfs."""
-    text = read_text(path)
+    text = files.read(path)
     if text is None:
         return None
     for section, line in _toml_lines(text):
@@ -55,12 +56,12 @@ def containerd_driver(path):
     return {'value': 'cgroupfs', 'path': path, 'source': 'default'}
 
 
-def crio_driver(patterns):
+def crio_driver(patterns, files=NODE_FILES):
     """cgroup_manager from crio.conf and its drop-ins (later files win); CRI-O's default is systemd."""
     result = None
     for pattern in patterns:
-        for path in sorted(glob.glob(pattern)):
-            text = read_text(path)
+        for path in files.matches(pattern):
+            text = files.read(path)
             if text is None:
                 continue
             match = _CRIO_MANAGER_RE.search(text)
@@ -165,20 +166,20 @@ def pid1_is_systemd(proc_path):
 
 
 def detect_drivers(kubelet_paths=KUBELET_CONFIG_PATHS, containerd_path=CONTAINERD_CONFIG_PATH,
-                   crio_patterns=CRIO_CONFIG_PATHS):
-    found = {'kubelet': kubelet_driver(kubelet_paths), 'containerd': containerd_driver(containerd_path),
-             'crio': crio_driver(crio_patterns)}
+                   crio_patterns=CRIO_CONFIG_PATHS, files=NODE_FILES):
+    found = {'kubelet': kubelet_driver(kubelet_paths, files), 'containerd': containerd_driver(containerd_path, files),
+             'crio': crio_driver(crio_patterns, files)}
     values = set(v['value'] for v in found.values() if v is not None)
     found['mismatch'] = len(values) > 1
     return found
 
 
-def effective_driver(drivers, proc_path):
+def effective_driver(drivers, systemd_running):
     """What "auto" means: kubelet's setting, else the runtime's, else systemd when it is PID 1."""
     for source in ('kubelet', 'containerd', 'crio'):
         if drivers.get(source) and drivers[source]['source'] == 'config':
             return drivers[source]['value']
-    return 'systemd' if pid1_is_systemd(proc_path) else 'cgroupfs'
+    return 'systemd' if systemd_running else 'cgroupfs'
 
 
 def runtime_files_argument_spec():

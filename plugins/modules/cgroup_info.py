@@ -159,7 +159,7 @@ def main():
         layout = fs.detect_layout(params['proc_path'], root)
         drivers = detect_drivers(params['kubelet_config_paths'], params['containerd_config_path'],
                                  params['crio_config_paths'])
-        drivers['effective'] = effective_driver(drivers, params['proc_path'])
+        drivers['effective'] = effective_driver(drivers, pid1_is_systemd(params['proc_path']))
         driver = drivers['effective'] if params['cgroup_driver'] == 'auto' else params['cgroup_driver']
         kubepods = names.node_allocatable_root(params['cgroup_root'], True)
         wanted = {'kubepods': kubepods, 'burstable': kubepods + ['burstable'],

@@ -367,7 +367,6 @@ applied:
 
 import contextlib
 import errno
-import glob
 import os
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
@@ -382,15 +381,13 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgro
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _preflight as preflight
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _restarts as restarts
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_argument_spec, plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils._audit import audit_node
-from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._files import replace_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_lock import NodeLock
-from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
-    detect_drivers, effective_driver, pid1_is_systemd, runtime_files_argument_spec)
-from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_snapshot import read_cgroups, read_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import runtime_files_argument_spec
 
 
 class NodeCgroups(object):
@@ -400,16 +397,16 @@ class NodeCgroups(object):
     manager per driver; present() runs the same steps for both.
     """
 
-    def __init__(self, module, layout, driver, plan, entries, kubelet_change):
+    def __init__(self, module, node, run):
         self.module = module
         self.params = module.params
         self.root = self.params['cgroupfs_path']
         self.unit_dir = self.params['systemd_unit_dir']
-        self.layout, self.driver, self.plan, self.entries = layout, driver, plan, entries
-        self.kubelet_change = kubelet_change
-        self.systemd_running = pid1_is_systemd(self.params['proc_path'])
-        self.controllers = ops.offered_controllers(self.root) if layout['mode'] == 'v2' else []
-        self.applied, self.changes, self.diffs, self.warnings = [], [], [], []
+        self.layout, self.systemd_running = node.layout, node.systemd_running
+        self.driver, self.plan, self.entries = run.driver, run.plan, run.entries
+        self.kubelet_change = run.kubelet_change
+        self.kernel = None  # the CgroupSnapshot the kernel operations are planned from
+        self.applied, self.changes, self.diffs, self.warnings = [], [], [], list(run.warnings)
         self.services_changed, self.skipped_services = [], []
         self.persistence = None
         self.boot_operations = None
@@ -423,7 +420,8 @@ class NodeCgroups(object):
         raise NotImplementedError
 
     def start_units(self):
-        """After the reload: what systemd must start or still shows differently."""
+        """After the reload: what systemd must start or still shows differently. True when one was started."""
+        return False
 
     def kernel_entries(self, boot):
         """[(key, entry)] for the cgroupfs planner: live (boot=False) or for the boot script (boot=True)."""
@@ -437,10 +435,16 @@ class NodeCgroups(object):
         raise KubenodeError('%s has no %s: the controller is not enabled for it' % (key, os.path.basename(path)),
                             field=key, value=path)
 
+    def cgroupfs_entries(self, boot=False):
+        return [(k, dict(e, cgroupfs_path=self.path_for(e))) for k, e in self.kernel_entries(boot)]
+
+    def read_kernel(self):
+        self.kernel = read_cgroups(self.layout, self.root, self.cgroupfs_entries())
+
     def kernel_operations(self, boot=False):
-        entries = [(k, dict(e, cgroupfs_path=self.path_for(e))) for k, e in self.kernel_entries(boot)]
-        return ops.plan_cgroupfs(entries, self.layout, self.root, self.controllers, self.missing_file,
-                                 state=ops.EMPTY_STATE if boot else None, **self.kernel_options())
+        controllers = ops.offered_controllers(self.root, self.kernel) if self.layout['mode'] == 'v2' else []
+        return ops.plan_cgroupfs(self.cgroupfs_entries(boot), self.layout, self.root, controllers, self.missing_file,
+                                 ops.EMPTY_STATE if boot else self.kernel, **self.kernel_options())
 
     def write_targets(self):
         """[(option, path)] of the directories this run may write into, for the pre-flight."""
@@ -463,7 +467,8 @@ class NodeCgroups(object):
             problem = preflight.writable_directory_problem(directory, room=option != 'cgroupfs_path')
             if problem:
                 raise KubenodeError('%s: nothing was written' % problem, field=option, value=directory)
-        self.kernel_operations()  # planned again after systemd has started the slices, for the writes
+        self.read_kernel()
+        self.kernel_operations()
         self.boot_operations = self.kernel_operations(boot=True)
 
     def present(self):
@@ -474,7 +479,8 @@ class NodeCgroups(object):
             self.changes.append('systemctl daemon-reload')
             if not self.module.check_mode:
                 self.checked_systemctl('daemon-reload')
-        self.start_units()
+        if self.start_units() or (reload_needed and not self.module.check_mode):
+            self.read_kernel()  # systemd has re-realized the slices: their cgroups are not what was read
         for operation in self.kernel_operations():
             self.run(operation)
         if self.persistence and self.persistence['changed'] and self.systemd_running:
@@ -756,6 +762,7 @@ class SystemdDriver(NodeCgroups):
         return removed
 
     def start_units(self):
+        started = False
         for key, entry in self.entries:
             unit = entry['systemd_unit']
             rc, state, _err = self.systemctl('is-active', unit)
@@ -764,8 +771,10 @@ class SystemdDriver(NodeCgroups):
                 if self.module.check_mode:
                     continue
                 self.checked_systemctl('start', unit)
+                started = True
             if not (self.module.check_mode and unit in self.pending_units):
                 self.confirm_live_properties(unit, self.properties(entry))
+        return started
 
     def confirm_live_properties(self, unit, planned):
         """systemd must show the planned values once the unit and overrides are right; if it does not,
@@ -868,115 +877,14 @@ def _systemd_owned(cgroup_path):
     return any(part in ops.SYSTEMD_SHIPPED_SLICES for part in cgroup_path.strip('/').split('/'))
 
 
-# kubelet's maxPods when its configuration sets none.
-DEFAULT_MAX_PODS = 110
-# Large enough that no valid reservation exceeds it: options are checked before the host is read.
-_NOMINAL_CAPACITY = {'cpu': '1024', 'memory': '64Ti', 'ephemeral-storage': '1Pi', 'pid': '4194304'}
-
-
-def validate_options(params):
-    """Plan once without the host, so that a bad option fails with its own message, not a host read error."""
-    if params['plan'] is not None:
-        return
-    nominal = dict(params, capacity=params['capacity'] or _NOMINAL_CAPACITY,
-                   max_pods=DEFAULT_MAX_PODS if params['max_pods'] is None else params['max_pods'],
-                   cgroup_driver='cgroupfs' if params['cgroup_driver'] == 'auto' else params['cgroup_driver'])
-    try:
-        plan_node(nominal)
-    except KubenodeError as error:
-        if params['capacity'] is not None or not str(error.field or '').startswith('capacity'):
-            raise
-
-
 def resolve(module):
-    """The driver executor for this node: its layout, driver, plan and managed entries."""
+    """The driver executor for this node: the node read once, the run planned from that reading."""
     params = module.params
-    validate_options(params)
-    layout = fs.detect_layout(params['proc_path'], params['cgroupfs_path'])
-    systemctl = systemctl_runner(module) if pid1_is_systemd(params['proc_path']) else None
-    found = discovery.discover(params['proc_path'], systemctl, _drift.service_name(params['kubelet_service']))
-    # The file kubelet is started with, when it is known; else the usual places.
-    kubelet_paths = [found['config']] if found['config'] else params['kubelet_config_paths']
-    driver = params['cgroup_driver']
-    if driver == 'auto':
-        drivers = detect_drivers(kubelet_paths, params['containerd_config_path'], params['crio_config_paths'])
-        driver = effective_driver(drivers, params['proc_path'])
-    plan = params['plan']
-    if plan is None:
-        plan_params = dict(params, cgroup_driver=driver)
-        if plan_params['max_pods'] is None:
-            plan_params['max_pods'] = kubelet_max_pods(kubelet_paths, found['config_dir'])
-        if plan_params['capacity'] is None:
-            plan_params['capacity'], plan_params['online_cpus'] = detect_capacity(
-                params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
-        plan = plan_node(plan_params)
-        if params['max_pods'] is None:
-            plan['max_pods'] = None  # kubelet's own: sized with, never written
-    elif plan.get('cgroup_driver') != driver:
-        raise KubenodeError('the plan was computed for the %s cgroup driver, not %s'
-                            % (plan.get('cgroup_driver'), driver), field='plan', value=plan.get('cgroup_driver'))
-    cgroups = plan.get('cgroups') or {}
-    wanted = params['cgroups'] or [k for k in ops.MANAGEABLE if k in cgroups]
-    missing = [k for k in wanted if k not in cgroups]
-    if missing:
-        raise KubenodeError('the plan has no such cgroup (is its cgroup name set?)', field='cgroups', value=missing)
-    entries = [(k, cgroups[k]) for k in ops.MANAGEABLE if k in wanted]
-    if params['services'] and driver == 'systemd' and 'kube_reserved' not in dict(entries):
-        raise KubenodeError('services can be placed only in a managed kube_reserved slice (set kube_reserved_cgroup)',
-                            field='services', value=params['services'])
-    kubelet_change = None
-    if params['kubelet_config']:
-        # Validated now, before anything is written, so a refused configuration changes nothing.
-        kubelet_change = kc_file.prepare(dict(
-            params['kubelet_config'], plan=plan, kubelet_version=params['kubelet_version'],
-            containerd_config_path=params['containerd_config_path'], discovered=found,
-            crio_config_paths=params['crio_config_paths']), option_prefix='kubelet_config.')
-    kubelet_now = kubelet_change['config'] if kubelet_change else (
-        kc_file.current_config(kubelet_paths, found['config_dir']) if kc.HAS_YAML else {})
-    warnings = kubelet_start_checks(params, layout, kubelet_change, kubelet_now)
-    executor = SystemdDriver if driver == 'systemd' else CgroupfsDriver
-    node = executor(module, layout, driver, plan, entries, kubelet_change)
-    node.warnings.extend(warnings + not_a_node_warning(params, found))
-    return node
-
-
-def kubelet_start_checks(params, layout, kubelet_change, kubelet_now):
-    """What would keep kubelet from starting on this node: refused when this run writes kubelet's
-    configuration (nothing is written then), a warning otherwise."""
-    problems = []
-    refusal = kc.cgroup_v1_refusal(layout['mode'], kubelet_rules(params['kubelet_version']), kubelet_now)
-    if refusal:
-        problems.append(('failCgroupV1', refusal))
-    if kubelet_change and kubelet_change['changed']:
-        checkpoint = os.path.join(params['kubelet_root_dir'], 'cpu_manager_state')
-        if os.path.exists(checkpoint):
-            with open(checkpoint) as handle:
-                conflict = kc.cpu_manager_checkpoint_conflict(kubelet_now, handle.read(), checkpoint)
-            if conflict:
-                problems.append(('cpuManagerPolicy', conflict))
-    if problems and kubelet_change:
-        field, message = problems[0]
-        shown = {'value': kubelet_now[field]} if field in kubelet_now else {}
-        raise KubenodeError(message, field='kubelet_config.kubelet_settings.' + field, **shown)
-    return [message for _field, message in problems]
-
-
-# Where a container runtime shows itself besides its configuration: its CRI socket.
-RUNTIME_SOCKETS = ('/run/containerd/containerd.sock', '/run/crio/crio.sock', '/var/run/crio/crio.sock')
-
-
-def not_a_node_warning(params, found):
-    """A warning when the host has neither kubelet nor a container runtime: the plan is then what a node
-    like it would get, not what a node has."""
-    if found['source'] is not None:
-        return []
-    runtime_files = [params['containerd_config_path']] + list(RUNTIME_SOCKETS)
-    if any(os.path.exists(path) for path in runtime_files) or any(
-            glob.glob(pattern) for pattern in params['crio_config_paths']):
-        return []
-    return ['this host is not a Kubernetes node yet: no kubelet (no %s unit, no kubelet process) and no container '
-            'runtime (no %s, no containerd or CRI-O socket); the plan is what kubelet would do here once installed'
-            % (_drift.service_name(params['kubelet_service']), params['containerd_config_path'])]
+    ops.validate_options(params)
+    node = read_node(params, systemctl_runner(module))
+    run = ops.plan_run(params, node)
+    executor = SystemdDriver if run.driver == 'systemd' else CgroupfsDriver
+    return executor(module, node, run)
 
 
 def systemctl_runner(module):
@@ -984,12 +892,6 @@ def systemctl_runner(module):
     def systemctl(*args):
         return module.run_command([module.get_bin_path('systemctl', required=True)] + list(args))
     return systemctl
-
-
-def kubelet_max_pods(paths, dropin_dir):
-    """kubelet's maxPods: from its configuration, else kubelet's default."""
-    max_pods = (kc_file.current_config(paths, dropin_dir) if kc.HAS_YAML else {}).get('maxPods')
-    return max_pods if isinstance(max_pods, int) and not isinstance(max_pods, bool) else DEFAULT_MAX_PODS
 
 
 def read_back(module, plan, restart_pending, kubelet_change):
@@ -1014,7 +916,7 @@ def read_back(module, plan, restart_pending, kubelet_change):
     return found
 
 
-def main():
+def argument_spec():
     spec = plan_argument_spec()
     spec.update(
         plan=dict(type='dict'),
@@ -1037,7 +939,11 @@ def main():
                                   default=['/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml']),
     )
     spec.update(runtime_files_argument_spec())
-    module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
+    return spec
+
+
+def main():
+    module = AnsibleModule(argument_spec=argument_spec(), supports_check_mode=True)
     if module.params['kubelet_config'] and module.params['state'] == 'absent':
         module.fail_json(msg='kubelet_config is written only with state=present, not with state=absent')
     if module.params['kubelet_config'] and not kc.HAS_YAML:

@@ -13,11 +13,20 @@ import builtins
 import contextlib
 import os
 
+import pytest
+
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_snapshot import read_cgroups, read_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import PodSettings
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
+from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
+from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args
+from ansible_collections.kubenode.cgroups.tests.unit.node_files import write_text
 
 
 @contextlib.contextmanager
@@ -68,3 +77,36 @@ def test_pod_values_and_kubelet_flags_need_no_files():
         settings = PodSettings({'kubelet_version': '1.36', 'cgroup_driver': 'systemd'})
         flags = discovery.kubelet_flags(['--config', '/a.yaml', '--config-dir=/d'])
     assert settings.policy == 'None' and flags == {'config': '/a.yaml', 'config_dir': '/d'}
+
+
+def test_node_cgroups_plans_a_node_from_one_reading(tmp_path, monkeypatch, run_module):
+    """The host is read once (read_node, then read_cgroups for the cgroups the plan names); the run and
+    its kernel operations are planned with every file access blocked, and are what the module does."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    kubelet_file = tree.node_paths()['kubelet_config_paths'][0]
+    write_text(kubelet_file, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n'
+                             'cgroupDriver: cgroupfs\nmaxPods: 58\n')
+    write_text(os.path.join(tree.proc, 'meminfo'), 'MemTotal:       16777216 kB\n')
+    write_text(os.path.join(tree.proc, 'cpuinfo'), ''.join('processor\t: %d\n' % n for n in range(4)))
+    args = node_cgroups_args(tree, {}, capacity=None, cgroup_driver='auto', sys_path=str(tmp_path / 'sys'),
+                             kubelet_config={'kubelet_config_path': kubelet_file})
+    params = ArgumentSpecValidator(node_cgroups.argument_spec()).validate(args).validated_parameters
+    node = read_node(params, systemctl=None)
+    with no_files():
+        run = ops.plan_run(params, node)
+    kernel = read_cgroups(node.layout, tree.root, run.entries)
+    with no_files():
+        operations = ops.plan_cgroupfs(run.entries, node.layout, tree.root,
+                                       ops.offered_controllers(tree.root, kernel), None, kernel)
+    # The driver and maxPods come from the kubelet file in the snapshot, the capacity from its /proc.
+    assert run.driver == 'cgroupfs' and run.plan['max_pods'] is None
+    assert run.plan['capacity']['pods']['quantity'] == '58'
+    assert run.plan['capacity']['memory']['quantity'] == '16Gi' and run.plan['capacity']['cpu']['quantity'] == '4'
+    assert run.kubelet_change['changed'] and run.kubelet_change['config']['kubeReserved'] == {
+        'cpu': '250m', 'memory': '512Mi'}
+    planned = [o.describe() for o in operations]
+    assert 'mkdir %s' % tree.path('kubepods') in planned
+    with pytest.raises(LookupError, match='was not read into the node snapshot'):
+        node.files.read('/etc/elsewhere.yaml')
+    module_changes = run_module(node_cgroups, args, check_mode=True)['changes']
+    assert module_changes == planned + ['write %s' % kubelet_file]

@@ -1,0 +1,112 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What node_cgroups knows of a node, read once: the only place its planning touches the host.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+read_node() takes a NodeSnapshot (cgroup layout, PID 1, where kubelet reads its configuration, the
+kubelet, runtime and checkpoint files, the capacity) before anything is planned; read_cgroups() takes
+a CgroupSnapshot of the cgroups a plan names. The planners (_node_cgroups) are functions of these and
+the options. A driver executor reads the cgroups again only after systemd has acted on them.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
+from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
+from ansible_collections.kubenode.cgroups.plugins.module_utils._files import FileSnapshot
+from ansible_collections.kubenode.cgroups.plugins.module_utils._kubelet_config_file import dropin_pattern
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import pid1_is_systemd
+
+# Where a container runtime shows itself besides its configuration: its CRI socket.
+RUNTIME_SOCKETS = ('/run/containerd/containerd.sock', '/run/crio/crio.sock', '/var/run/crio/crio.sock')
+CPU_MANAGER_CHECKPOINT = 'cpu_manager_state'
+
+
+class NodeSnapshot(object):
+    """The host as node_cgroups' planning sees it."""
+
+    __slots__ = ('layout', 'systemd_running', 'kubelet', 'files', 'capacity', 'online_cpus')
+
+    def __init__(self, layout, systemd_running, kubelet, files, capacity=None, online_cpus=None):
+        self.layout, self.systemd_running, self.kubelet, self.files = layout, systemd_running, kubelet, files
+        self.capacity, self.online_cpus = capacity, online_cpus
+
+
+def kubelet_dropin_dirs(params, kubelet):
+    """The --config-dir directories a run may read or write: kubelet's, the operator's, the default."""
+    options = params.get('kubelet_config') or {}
+    return sorted(set(d for d in (kubelet['config_dir'], options.get('kubelet_dropin_dir'),
+                                  discovery.DEFAULT_DROPIN_DIR) if d))
+
+
+def read_node(params, systemctl):
+    """A NodeSnapshot for node_cgroups' options. systemctl(*args) -> (rc, out, err); used when systemd is PID 1."""
+    layout = fs.detect_layout(params['proc_path'], params['cgroupfs_path'])
+    systemd_running = pid1_is_systemd(params['proc_path'])
+    kubelet = discovery.discover(params['proc_path'], systemctl if systemd_running else None,
+                                 params['kubelet_service'])
+    options = params.get('kubelet_config') or {}
+    dropin_dirs = kubelet_dropin_dirs(params, kubelet)
+    dropin_name = options.get('kubelet_dropin_name') or '50-kubenode.conf'
+    paths = (list(params['kubelet_config_paths']) + [known for known, _layout in discovery.KNOWN_CONFIGS]
+             + [kubelet['config'], options.get('kubelet_config_path'), params['containerd_config_path'],
+                os.path.join(params['kubelet_root_dir'], CPU_MANAGER_CHECKPOINT)]
+             + [os.path.join(d, dropin_name) for d in dropin_dirs])
+    files = FileSnapshot.capture([p for p in paths if p], list(params['crio_config_paths'])
+                                 + [dropin_pattern(d) for d in dropin_dirs], probes=RUNTIME_SOCKETS)
+    capacity = online_cpus = None
+    if params['plan'] is None and params['capacity'] is None:
+        capacity, online_cpus = detect_capacity(params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
+    return NodeSnapshot(layout, systemd_running, kubelet, files, capacity, online_cpus)
+
+
+class CgroupSnapshot(object):
+    """Directories and cgroup files read once, answering as the planner asks (isdir, exists, read). A
+    question about something not read is a bug in read_cgroups and says so."""
+
+    def __init__(self, directories, contents):
+        self._directories, self._contents = directories, contents
+
+    @staticmethod
+    def _known(table, path):
+        if path not in table:
+            raise LookupError('%s was not read into the cgroup snapshot' % path)
+        return table[path]
+
+    def isdir(self, path):
+        return self._known(self._directories, path)
+
+    def read(self, path):
+        return self._known(self._contents, path)
+
+    def exists(self, path):
+        return self.read(path) is not None
+
+
+def read_cgroups(layout, root, entries):
+    """A CgroupSnapshot of every directory from each mount down to each entry's cgroupfs_path, with the
+    files the planner compares: cgroup.controllers and cgroup.subtree_control on the way, the entry's
+    files in its own directory. entries: [(key, entry)] as the planner gets them."""
+    v2 = layout['mode'] == 'v2'
+    mounts = [root] if v2 else sorted(set(layout['v1_hierarchies'].values()))
+    directories, contents = {}, {}
+    for key, entry in entries:
+        parts = [p for p in entry['cgroupfs_path'].split('/') if p]
+        names = list(entry['v2_files' if v2 else 'v1_files'])
+        for mount in mounts:
+            for depth in range(len(parts) + 1):
+                directory = fs.cgroup_path(mount, '/'.join(parts[:depth]), '%s path' % key)
+                wanted = ['cgroup.controllers', 'cgroup.subtree_control'] + (names if depth == len(parts) else [])
+                directories[directory] = os.path.isdir(directory)
+                for name in wanted:
+                    path = os.path.join(directory, name)
+                    contents[path] = fs.read_file(path) if directories[directory] else None
+    return CgroupSnapshot(directories, contents)
