@@ -76,13 +76,12 @@ class FileSnapshot(NodeFiles):
         self._texts, self._present, self._listings = texts, present, listings
 
     @classmethod
-    def capture(cls, paths, patterns, probes=(), source=NODE_FILES):
-        """Read the given paths and every file the glob patterns match, and whether probes (sockets) exist."""
+    def capture(cls, paths, patterns, source=NODE_FILES):
+        """Read the given paths and every file the glob patterns match."""
         listings = dict((pattern, source.matches(pattern)) for pattern in patterns)
         every = set(paths).union(*listings.values())
         texts = dict((path, source.read(path)) for path in every)
         present = dict((path, texts[path] is not None or source.exists(path)) for path in every)
-        present.update((path, source.exists(path)) for path in probes)
         return cls(texts, present, listings)
 
     @staticmethod

@@ -23,8 +23,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_c
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._drift import service_name
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_snapshot import (
-    CPU_MANAGER_CHECKPOINT, RUNTIME_SOCKETS)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_snapshot import CPU_MANAGER_CHECKPOINT
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import detect_drivers, effective_driver
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 
@@ -314,7 +313,10 @@ def plan_run(params, node):
     kubelet_now = kubelet_change['config'] if kubelet_change else (
         kc_file.current_config(kubelet_paths, node.kubelet['config_dir'], files) if kc.HAS_YAML else {})
     warnings = kubelet_start_checks(params, node, kubelet_change, kubelet_now)
-    return RunPlan(driver, plan, entries, kubelet_change, warnings + not_a_node_warning(params, node))
+    not_a_node = not_a_node_warning(params, node, kubelet_change)
+    if not_a_node and kubelet_change:
+        kubelet_change['warnings'] = []  # "no kubelet yet, written to kubeadm's path" is in not_a_node
+    return RunPlan(driver, plan, entries, kubelet_change, warnings + not_a_node)
 
 
 def kubelet_start_checks(params, node, kubelet_change, kubelet_now):
@@ -337,19 +339,20 @@ def kubelet_start_checks(params, node, kubelet_change, kubelet_now):
     return [message for _field, message in problems]
 
 
-def not_a_node_warning(params, node):
+def not_a_node_warning(params, node, kubelet_change=None):
     """A warning when the host has neither kubelet nor a container runtime: the plan is then what a node
-    like it would get, not what a node has."""
+    like it would get, not what a node has (and the kubelet configuration goes where kubelet will read it)."""
     if node.kubelet['source'] is not None:
         return []
     files = node.files
-    runtime_files = [params['containerd_config_path']] + list(RUNTIME_SOCKETS)
-    if any(files.exists(path) for path in runtime_files) or any(
+    if node.runtime_sockets or files.exists(params['containerd_config_path']) or any(
             files.matches(pattern) for pattern in params['crio_config_paths']):
         return []
+    written = ('; the kubelet configuration goes to %s (%s)' % (kubelet_change['path'], kubelet_change['choice']['reason'])
+               if kubelet_change else '')
     return ['this host is not a Kubernetes node yet: no kubelet (no %s unit, no kubelet process) and no container '
-            'runtime (no %s, no containerd or CRI-O socket); the plan is what kubelet would do here once installed'
-            % (service_name(params['kubelet_service']), params['containerd_config_path'])]
+            'runtime (no %s, no containerd or CRI-O socket); the plan is what kubelet would do here once installed%s'
+            % (service_name(params['kubelet_service']), params['containerd_config_path'], written)]
 
 
 def kubelet_max_pods(paths, dropin_dir, files):

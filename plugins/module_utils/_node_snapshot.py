@@ -33,10 +33,11 @@ CPU_MANAGER_CHECKPOINT = 'cpu_manager_state'
 class NodeSnapshot(object):
     """The host as node_cgroups' planning sees it."""
 
-    __slots__ = ('layout', 'systemd_running', 'kubelet', 'files', 'capacity', 'online_cpus')
+    __slots__ = ('layout', 'systemd_running', 'kubelet', 'files', 'runtime_sockets', 'capacity', 'online_cpus')
 
-    def __init__(self, layout, systemd_running, kubelet, files, capacity=None, online_cpus=None):
+    def __init__(self, layout, systemd_running, kubelet, files, runtime_sockets=(), capacity=None, online_cpus=None):
         self.layout, self.systemd_running, self.kubelet, self.files = layout, systemd_running, kubelet, files
+        self.runtime_sockets = list(runtime_sockets)  # the CRI sockets that exist
         self.capacity, self.online_cpus = capacity, online_cpus
 
 
@@ -61,11 +62,12 @@ def read_node(params, systemctl):
                 os.path.join(params['kubelet_root_dir'], CPU_MANAGER_CHECKPOINT)]
              + [os.path.join(d, dropin_name) for d in dropin_dirs])
     files = FileSnapshot.capture([p for p in paths if p], list(params['crio_config_paths'])
-                                 + [dropin_pattern(d) for d in dropin_dirs], probes=RUNTIME_SOCKETS)
+                                 + [dropin_pattern(d) for d in dropin_dirs])
+    sockets = [path for path in RUNTIME_SOCKETS if os.path.exists(path)]
     capacity = online_cpus = None
     if params['plan'] is None and params['capacity'] is None:
         capacity, online_cpus = detect_capacity(params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
-    return NodeSnapshot(layout, systemd_running, kubelet, files, capacity, online_cpus)
+    return NodeSnapshot(layout, systemd_running, kubelet, files, sockets, capacity, online_cpus)
 
 
 class CgroupSnapshot(object):

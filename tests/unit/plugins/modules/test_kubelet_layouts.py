@@ -15,6 +15,7 @@ import shutil
 import pytest
 from ansible.module_utils import basic
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_snapshot
 from ansible_collections.kubenode.cgroups.plugins.modules import kubelet_config, node_cgroups, node_drift_info
 
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
@@ -270,3 +271,23 @@ def test_driver_mismatch_can_be_allowed_through_node_cgroups(run_module, tmp_pat
     allowed = run_module(node_cgroups, node_args(tree, tmp_path, containerd_config_path=containerd,
                                                  kubelet={'allow_driver_mismatch': True}))
     assert allowed['kubelet_config']['changed']
+
+
+def test_a_host_without_kubelet_or_runtime_gets_one_warning_naming_where_the_configuration_goes(
+        run_module, tmp_path, monkeypatch):
+    warnings = []
+    monkeypatch.setattr(basic.AnsibleModule, 'warn', lambda self, text: warnings.append(text))
+    socket = str(tmp_path / 'run/containerd/containerd.sock')
+    monkeypatch.setattr(_node_snapshot, 'RUNTIME_SOCKETS', (socket,))
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    args = node_args(tree, tmp_path)
+    run_module(node_cgroups, args, check_mode=True)
+    not_a_node = [w for w in warnings if 'not a Kubernetes node yet' in w]
+    assert len(not_a_node) == 1 and 'the kubelet configuration goes to /var/lib/kubelet/config.yaml' in not_a_node[0]
+    assert not [w for w in warnings if 'has no kubelet yet' in w]
+    # A container runtime is there (its socket): a node being built, no warning of the kind.
+    write_text(socket, '')
+    del warnings[:]
+    run_module(node_cgroups, args, check_mode=True)
+    assert not [w for w in warnings if 'not a Kubernetes node yet' in w]
+    assert [w for w in warnings if 'has no kubelet yet' in w]
