@@ -84,17 +84,18 @@ class FileSnapshot(NodeFiles):
         present = dict((path, texts[path] is not None or source.exists(path)) for path in every)
         return cls(texts, present, listings)
 
-    @staticmethod
-    def _known(table, key):
-        if key not in table:
-            raise LookupError('%s was not read into the node snapshot' % key)
-        return table[key]
-
     def read(self, path):
-        return self._known(self._texts, path)
+        return snapshot_entry(self._texts, path, 'node')
 
     def exists(self, path):
-        return self._known(self._present, path)
+        return snapshot_entry(self._present, path, 'node')
 
     def matches(self, pattern):
-        return list(self._known(self._listings, pattern))
+        return list(snapshot_entry(self._listings, pattern, 'node'))
+
+
+def snapshot_entry(table, key, snapshot):
+    """What a snapshot read for key; a key it never read is a bug in its reader, and a LookupError says which."""
+    if key not in table:
+        raise LookupError('%s was not read into the %s snapshot' % (key, snapshot))
+    return table[key]

@@ -21,7 +21,7 @@ import os
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
-from ansible_collections.kubenode.cgroups.plugins.module_utils._files import FileSnapshot
+from ansible_collections.kubenode.cgroups.plugins.module_utils._files import FileSnapshot, snapshot_entry
 from ansible_collections.kubenode.cgroups.plugins.module_utils._kubelet_config_file import dropin_pattern
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import pid1_is_systemd
 
@@ -77,17 +77,11 @@ class CgroupSnapshot(object):
     def __init__(self, directories, contents):
         self._directories, self._contents = directories, contents
 
-    @staticmethod
-    def _known(table, path):
-        if path not in table:
-            raise LookupError('%s was not read into the cgroup snapshot' % path)
-        return table[path]
-
     def isdir(self, path):
-        return self._known(self._directories, path)
+        return snapshot_entry(self._directories, path, 'cgroup')
 
     def read(self, path):
-        return self._known(self._contents, path)
+        return snapshot_entry(self._contents, path, 'cgroup')
 
     def exists(self, path):
         return self.read(path) is not None

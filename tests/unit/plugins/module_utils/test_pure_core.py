@@ -108,5 +108,7 @@ def test_node_cgroups_plans_a_node_from_one_reading(tmp_path, monkeypatch, run_m
     assert 'mkdir %s' % tree.path('kubepods') in planned
     with pytest.raises(LookupError, match='was not read into the node snapshot'):
         node.files.read('/etc/elsewhere.yaml')
+    with pytest.raises(LookupError, match='was not read into the cgroup snapshot'):
+        kernel.isdir(tree.path('elsewhere'))
     module_changes = run_module(node_cgroups, args, check_mode=True)['changes']
     assert module_changes == planned + ['write %s' % kubelet_file]
