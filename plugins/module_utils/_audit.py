@@ -37,7 +37,7 @@ def kubelet_config_drift(params, choice, discovered):
             'kubelet_config_path': choice['path'], 'kubelet_config_dropin': choice['dropin'],
             'kubelet_dropin_dir': choice['dropin_dir'], 'discovered': discovered,
             'kubelet_dropin_name': params['kubelet_dropin_name'], 'kubelet_version': params['plan'].get('kubelet_version'),
-            'capacity': None, 'allow_driver_mismatch': False,
+            'capacity': None, 'allow_driver_mismatch': params.get('allow_driver_mismatch', False),
             'containerd_config_path': params['containerd_config_path'],
             'crio_config_paths': params['crio_config_paths']})
     except KubenodeError as error:
@@ -101,7 +101,8 @@ def audit_node(params, systemctl):
         found += restart_drift(systemctl, params, choice)
     drivers = detect_drivers([choice['path'] if choice else discovery.KUBEADM_CONFIG],
                              params['containerd_config_path'], params['crio_config_paths'])
-    found += _drift.driver_drift(plan, drivers)
+    if not params.get('allow_driver_mismatch'):
+        found += _drift.driver_drift(plan, drivers)
     if choice and params['check_kubelet_config']:
         found += kubelet_config_drift(params, choice, discovered)
     return {'drift': found, 'cgroup_mode': layout['mode'], 'systemd': systemd, 'drivers': drivers, 'plan': plan,

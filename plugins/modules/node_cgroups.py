@@ -906,6 +906,7 @@ def read_back(module, plan, restart_pending, kubelet_change):
         'kubelet_dropin_dir': choice.get('dropin_dir') or discovery.DEFAULT_DROPIN_DIR,
         'kubelet_dropin_name': kubelet_config.get('kubelet_dropin_name') or '50-kubenode.conf',
         'kubelet_settings': kubelet_config.get('kubelet_settings') or {}, 'kubelet_service': 'kubelet.service',
+        'allow_driver_mismatch': kubelet_config.get('allow_driver_mismatch', False),
         'cgroupfs_path': params['cgroupfs_path'], 'proc_path': params['proc_path'],
         'systemd_control_dirs': params['systemd_control_dirs'],
         'containerd_config_path': params['containerd_config_path'], 'crio_config_paths': params['crio_config_paths'],

@@ -68,6 +68,13 @@ options:
     description: Further KubeletConfiguration keys the node should have.
     type: dict
     default: {}
+  allow_driver_mismatch:
+    description:
+      - The operator accepts kubelet and the container runtime on different cgroup drivers, as
+        O(kubenode.cgroups.node_cgroups#module:kubelet_config.allow_driver_mismatch) does for
+        M(kubenode.cgroups.node_cgroups). The mismatch is then not drift; RV(drivers) still shows both.
+    type: bool
+    default: false
   kubelet_service:
     description:
       - kubelet's systemd unit. When systemd is PID 1, a kubelet whose main process started before its
@@ -154,6 +161,7 @@ def main():
             kubelet_dropin_dir=dict(type='path', aliases=['dropin_dir']),
             kubelet_dropin_name=dict(type='str', default='50-kubenode.conf', aliases=['dropin_name']),
             kubelet_settings=dict(type='dict', default={}),
+            allow_driver_mismatch=dict(type='bool', default=False),
             kubelet_service=dict(type='str', default='kubelet.service'),
             cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
             proc_path=dict(type='path', default='/proc'),

@@ -39,8 +39,8 @@ def converge(run_module, tree, files):
     return applied['plan']
 
 
-def drift_of(run_module, tree, files, plan):
-    return run_module(node_drift_info, dict(files, plan=plan, cgroupfs_path=tree.root, proc_path=tree.proc))
+def drift_of(run_module, tree, files, plan, **extra):
+    return run_module(node_drift_info, dict(files, plan=plan, cgroupfs_path=tree.root, proc_path=tree.proc, **extra))
 
 
 def test_a_converged_node_has_no_drift_and_a_broken_one_has(run_module, node):
@@ -74,8 +74,12 @@ def test_driver_mismatch_is_drift(run_module, node):
     with open(files['containerd_config_path'], 'w') as handle:
         handle.write('version = 2\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]\n'
                      '  SystemdCgroup = true\n')
-    found = drift_of(run_module, tree, files, plan)['drift']
-    assert any(d['item'] == 'cgroup driver' and 'containerd=systemd' in d['live'] for d in found)
+    result = drift_of(run_module, tree, files, plan)
+    assert any(d['item'] == 'cgroup driver' and 'containerd=systemd' in d['live'] for d in result['drift'])
+    assert any(d['item'] == 'kubelet config' and 'container runtime' in d['live'] for d in result['drift'])
+    # Accepted by the operator (node_cgroups' allow_driver_mismatch): shown, not drift.
+    allowed = drift_of(run_module, tree, files, plan, allow_driver_mismatch=True)
+    assert allowed['drivers']['mismatch'] and not [d for d in allowed['drift'] if 'driver' in d['item'] + d['live']]
 
 
 def test_slices_and_service_placement():
