@@ -68,7 +68,7 @@ class NodeFiles(object):
 NODE_FILES = NodeFiles()
 
 
-class FileSnapshot(NodeFiles):
+class FileSnapshot(object):
     """Configuration files read once, up front, answering as NodeFiles does, so that planning from it
     touches no file. A question about a file that was not read is a bug in the reader and says so."""
 

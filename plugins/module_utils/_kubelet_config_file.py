@@ -35,7 +35,7 @@ def file_argument_spec():
         kubelet_config_path=dict(type='path', aliases=['path']),
         kubelet_config_dropin=dict(type='bool', aliases=['dropin']),
         kubelet_dropin_dir=dict(type='path', aliases=['dropin_dir']),
-        kubelet_dropin_name=dict(type='str', default='50-kubenode.conf', aliases=['dropin_name']),
+        kubelet_dropin_name=dict(type='str', default=discovery.DEFAULT_DROPIN_NAME, aliases=['dropin_name']),
         allow_driver_mismatch=dict(type='bool', default=False),
         backup=dict(type='bool', default=False),
     )

@@ -27,6 +27,8 @@ KUBEADM_CONFIG = '/var/lib/kubelet/config.yaml'
 KUBESPRAY_CONFIG = '/etc/kubernetes/kubelet-config.yaml'
 KNOWN_CONFIGS = ((KUBEADM_CONFIG, 'kubeadm'), (KUBESPRAY_CONFIG, 'kubespray'))
 DEFAULT_DROPIN_DIR = '/etc/kubernetes/kubelet.conf.d'
+# The drop-in the plan is written to, in the --config-dir.
+DEFAULT_DROPIN_NAME = '50-kubenode.conf'
 _ARGV = re.compile(r'argv\[\]=(.*?) ;')
 _VARIABLE = re.compile(r'\$(?:\{(\w+)\}|(\w+))')
 

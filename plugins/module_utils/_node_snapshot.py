@@ -56,7 +56,7 @@ def read_node(params, systemctl):
                                  params['kubelet_service'])
     options = params.get('kubelet_config') or {}
     dropin_dirs = kubelet_dropin_dirs(params, kubelet)
-    dropin_name = options.get('kubelet_dropin_name') or '50-kubenode.conf'
+    dropin_name = options.get('kubelet_dropin_name') or discovery.DEFAULT_DROPIN_NAME
     paths = (list(params['kubelet_config_paths']) + [known for known, _layout in discovery.KNOWN_CONFIGS]
              + [kubelet['config'], options.get('kubelet_config_path'), params['containerd_config_path'],
                 os.path.join(params['kubelet_root_dir'], CPU_MANAGER_CHECKPOINT)]

@@ -904,7 +904,7 @@ def read_back(module, plan, restart_pending, kubelet_change):
         'kubelet_config_path': choice.get('path') or params['kubelet_config_paths'][0],
         'kubelet_config_dropin': choice.get('dropin', False),
         'kubelet_dropin_dir': choice.get('dropin_dir') or discovery.DEFAULT_DROPIN_DIR,
-        'kubelet_dropin_name': kubelet_config.get('kubelet_dropin_name') or '50-kubenode.conf',
+        'kubelet_dropin_name': kubelet_config.get('kubelet_dropin_name') or discovery.DEFAULT_DROPIN_NAME,
         'kubelet_settings': kubelet_config.get('kubelet_settings') or {}, 'kubelet_service': 'kubelet.service',
         'allow_driver_mismatch': kubelet_config.get('allow_driver_mismatch', False),
         'cgroupfs_path': params['cgroupfs_path'], 'proc_path': params['proc_path'],

@@ -146,6 +146,7 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils._audit import audit_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils._kubelet_discovery import DEFAULT_DROPIN_NAME
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import runtime_files_argument_spec
 
 
@@ -159,7 +160,7 @@ def main():
             kubelet_config_path=dict(type='path'),
             kubelet_config_dropin=dict(type='bool'),
             kubelet_dropin_dir=dict(type='path', aliases=['dropin_dir']),
-            kubelet_dropin_name=dict(type='str', default='50-kubenode.conf', aliases=['dropin_name']),
+            kubelet_dropin_name=dict(type='str', default=DEFAULT_DROPIN_NAME, aliases=['dropin_name']),
             kubelet_settings=dict(type='dict', default={}),
             allow_driver_mismatch=dict(type='bool', default=False),
             kubelet_service=dict(type='str', default='kubelet.service'),
