@@ -25,9 +25,9 @@ from collections import defaultdict
 
 from ansible.plugins.callback import CallbackBase
 
-# Actions that run on the controller, not as a module on the host.
+# Actions that run on the controller, not as a module on the host (role_variables: our action plugin).
 CONTROLLER_ACTIONS = ('set_fact', 'debug', 'assert', 'meta', 'fail', 'include_role', 'include_tasks', 'validate_argument_spec',
-                      'import_role', 'import_tasks', 'add_host', 'group_by')
+                      'import_role', 'import_tasks', 'add_host', 'group_by', 'role_variables')
 
 
 class CallbackModule(CallbackBase):
