@@ -101,6 +101,9 @@ options:
     description:
       - KubeletConfiguration C(featureGates), gate name to C(true) or C(false). C(MemoryQoS) and
         C(QOSReserved) change the plan.
+      - A name the kubelet release of O(kubelet_version) does not know is refused, as kubelet refuses
+        to start with it (C(unrecognized feature gate)); the message says whether the gate came later,
+        was removed, or is unknown to every release (with the closest known name).
     type: dict
     default: {}
   memory_reservation_policy:

@@ -21,6 +21,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_na
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import (
     hard_eviction_reservation, parse_thresholds, resolve_eviction_hard)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._feature_gates import check_gate_names
 from ansible_collections.kubenode.cgroups.plugins.module_utils._profiles import profile_reservation
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import DECIMAL_SI, Quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import (
@@ -33,7 +34,9 @@ MEMORY_RESERVATION_POLICIES = ('None', 'TieredReservation')
 _NOT_IN_CM_CAPACITY = ('pid', 'pods')
 
 
-def parse_feature_gates(gates, field='feature_gates'):
+def parse_feature_gates(gates, field='feature_gates', rules=None, on_node=()):
+    """The gates as a dict; with rules, each name must be one that kubelet release knows
+    (on_node: names already in the node's kubelet configuration, not second-guessed)."""
     if gates is None:
         return {}
     if not isinstance(gates, dict):
@@ -42,6 +45,8 @@ def parse_feature_gates(gates, field='feature_gates'):
         if not isinstance(enabled, bool):
             raise KubenodeError('feature gate values must be true or false', field='%s.%s' % (field, name),
                                 value=enabled)
+    if rules is not None:
+        check_gate_names(gates, rules, field, on_node)
     return dict(gates)
 
 
@@ -257,7 +262,8 @@ def _str_option(params, key, default=''):
 def plan_node(params):
     """Compute the whole node plan. params uses the allocatable_info option names."""
     rules = kubelet_rules(params.get('kubelet_version'))
-    gates = parse_feature_gates(params.get('feature_gates'))
+    gates = parse_feature_gates(params.get('feature_gates'), rules=rules,
+                                on_node=params.get('feature_gates_on_node') or ())
     driver = params.get('cgroup_driver') or 'cgroupfs'
     if driver not in names.DRIVERS:
         raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroup_driver', value=driver)

@@ -180,9 +180,16 @@ def _normal_quantity(value):
         return value
 
 
-def validate(config, rules_version, capacity=None, runtime_driver=None, allow_driver_mismatch=False):
-    """What kubelet would refuse at start-up, on the merged configuration."""
-    gates = parse_feature_gates(config.get('featureGates'), 'featureGates')
+def validate(config, rules_version, capacity=None, runtime_driver=None, allow_driver_mismatch=False,
+             gates_on_node=()):
+    """What kubelet would refuse at start-up, on the merged configuration.
+
+    gates_on_node: feature gate names the node's configuration already holds; only names this change
+    brings are checked against kubelet's known gates (the node's kubelet is the judge of its own).
+    """
+    gates_on_node = frozenset(gates_on_node)
+    gates = parse_feature_gates(config.get('featureGates'), 'featureGates', kubelet_rules(rules_version),
+                                gates_on_node)
     params = {
         'kubelet_version': rules_version,
         'system_reserved': config.get('systemReserved'),
@@ -198,6 +205,7 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
         'kube_reserved_cgroup': config.get('kubeReservedCgroup'),
         'qos_reserved': config.get('qosReserved'),
         'feature_gates': gates,
+        'feature_gates_on_node': gates_on_node,
         'memory_reservation_policy': config.get('memoryReservationPolicy'),
         'max_pods': config.get('maxPods'),
     }
@@ -218,7 +226,7 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
     swap_setting(memory_swap.get('swapBehavior'), gates, kubelet_rules(rules_version),
                  field='memorySwap.swapBehavior', gates_field='featureGates')
     PodSettings({
-        'kubelet_version': rules_version, 'feature_gates': gates,
+        'kubelet_version': rules_version, 'feature_gates': gates, 'feature_gates_on_node': gates_on_node,
         'cpu_cfs_quota': config.get('cpuCFSQuota'), 'cpu_cfs_quota_period': config.get('cpuCFSQuotaPeriod'),
         'memory_throttling_factor': config.get('memoryThrottlingFactor'),
         'memory_reservation_policy': config.get('memoryReservationPolicy'),

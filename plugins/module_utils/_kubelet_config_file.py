@@ -106,7 +106,10 @@ def compute_change(params, option_prefix='', files=NODE_FILES):
                or crio_driver(params['crio_config_paths'], files))
     if runtime and runtime['source'] != 'config':
         runtime = None  # a runtime without an explicit setting is no evidence of a mismatch
-    kc.validate(merged, rules.version, params.get('capacity'), runtime, params.get('allow_driver_mismatch'))
+    on_node = [name for document in [base, current] + [d for _n, d in dropins]
+               for name in (document.get('featureGates') or {})]
+    kc.validate(merged, rules.version, params.get('capacity'), runtime, params.get('allow_driver_mismatch'),
+                gates_on_node=on_node)
     return {'target': target, 'current_text': current_text, 'current': current, 'desired': desired,
             'merged': merged, 'choice': choice}
 

@@ -291,7 +291,8 @@ class PodSettings(object):
 
     def __init__(self, params):
         self.rules = kubelet_rules(params.get('kubelet_version'))
-        self.gates = parse_feature_gates(params.get('feature_gates'))
+        self.gates = parse_feature_gates(params.get('feature_gates'), rules=self.rules,
+                                         on_node=params.get('feature_gates_on_node') or ())
         self.pod_level = self.gates.get('PodLevelResources', self.rules.minor >= 34)
         self.custom_period = self.gates.get('CustomCPUCFSQuotaPeriod', False)
         self.memory_qos = self.gates.get('MemoryQoS', False)

@@ -79,6 +79,8 @@ options:
     description:
       - KubeletConfiguration C(featureGates). C(MemoryQoS), C(PodLevelResources) (on by default
         from 1.34), C(CustomCPUCFSQuotaPeriod) and C(QOSReserved) change the values.
+      - A name the kubelet release of O(kubelet_version) does not know is refused
+        (C(unrecognized feature gate)), as kubelet refuses to start with it.
     type: dict
     default: {}
   memory_throttling_factor:

@@ -201,6 +201,10 @@ def test_profile_values_yield_to_explicit_ones(run_module):
     ({'system_reserved_cgroup': '/../etc'}, ['system_reserved_cgroup', '".."']),
     ({'capacity': {'cpu': 'lots'}}, ['capacity.cpu', '"lots"']),
     ({'feature_gates': {'MemoryQoS': 'yes'}}, ['feature_gates.MemoryQoS']),
+    ({'feature_gates': {'NodeSwapp': True}},
+     ['feature_gates: unrecognized feature gate: NodeSwapp', 'did you mean NodeSwap?', '"NodeSwapp"']),
+    ({'feature_gates': {'KubeletPSI': True}, 'kubelet_version': '1.32'},
+     ['unrecognized feature gate: KubeletPSI', 'kubelet 1.32 refuses', 'exists from kubelet 1.33']),
     ({'memory_reservation_policy': 'TieredReservation'}, ['MemoryQoS feature gate']),
 ])
 def test_bad_input_fails_naming_option_and_value(run_module, args, fragments):

@@ -75,6 +75,21 @@ def test_feature_gates_are_merged(run_module, node):
     assert read_yaml(node['path'])['featureGates'] == {'GracefulNodeShutdown': True, 'MemoryQoS': True}
 
 
+def test_a_gate_already_on_the_node_is_left_to_its_kubelet(run_module, node):
+    # A vendor build's gate the collection does not know: the node's kubelet runs with it, so it is kept;
+    # the same name brought by this run is refused, and nothing is written.
+    with open(node['path'], 'a') as handle:
+        handle.write('featureGates:\n  VendorTunedSwap: true\n')
+    result = run_module(kubelet_config, dict(node, settings={'featureGates': {'MemoryQoS': True}}))
+    assert result['changed']
+    assert read_yaml(node['path'])['featureGates'] == {'VendorTunedSwap': True, 'MemoryQoS': True}
+    before = digest(node['path'])
+    with pytest.raises(ModuleFail) as failure:
+        run_module(kubelet_config, dict(node, settings={'featureGates': {'VendorTunedSwapp': True}}))
+    assert 'unrecognized feature gate: VendorTunedSwapp' in failure.value.result['msg']
+    assert digest(node['path']) == before
+
+
 def test_null_removes_a_key(run_module, node):
     run_module(kubelet_config, dict(node, settings=RESERVE))
     run_module(kubelet_config, dict(node, settings={'kubeReserved': None}))
@@ -159,6 +174,9 @@ def test_bad_files_are_left_untouched(run_module, node, content, fragments):
     ({'cgroupDriver': 'systemd', 'kubeReservedCgroup': '/system.slice/kubelet.service',
       'enforceNodeAllocatable': ['pods', 'kube-reserved']}, {}, ['kubelet.service.slice']),
     ({'maxPods': -1}, {}, ['must not be a negative number']),
+    ({'featureGates': {'NotAGate': True}}, {}, ['featureGates: unrecognized feature gate: NotAGate']),
+    ({'featureGates': {'SidecarContainers': True}}, {'kubelet_version': '1.27'},
+     ['unrecognized feature gate: SidecarContainers', 'exists from kubelet 1.28']),
 ])
 def test_invalid_settings_are_refused_before_writing(run_module, node, settings, extra, fragments):
     before = digest(node['path'])

@@ -218,6 +218,12 @@ def test_swap_settings_kubelet_refuses_are_refused(run_module, args, message):
     ([{'metadata': {'name': 'empty'}, 'spec': {'containers': []}}], {}, 'pods[0].spec.containers: Required value'),
     ([{'containers': [container('app')]}], {'page_size': 3000}, 'power of two'),
     ([{'containers': [container('app')]}], {'cgroup_root': '/../x'}, 'must be an absolute cgroupfs path'),
+    ([{'containers': [container('app')]}], {'feature_gates': {'memoryqos': True}},
+     'feature_gates: unrecognized feature gate: memoryqos (no kubelet release knows this name; kubelet 1.36 refuses'
+     ' to start with it; did you mean MemoryQoS?)'),
+    ([{'containers': [container('app')]}], {'feature_gates': {'DynamicKubeletConfig': False}, 'kubelet_version': '1.26'},
+     'unrecognized feature gate: DynamicKubeletConfig (kubelet 1.26 refuses to start with it: the gate was removed'
+     ' after kubelet 1.25)'),
 ])
 def test_input_the_api_server_or_kubelet_refuses_gets_no_plan(run_module, pods, args, message):
     with pytest.raises(ModuleFail) as failure:

@@ -1,0 +1,549 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The feature gate names kubelet knows, release by release.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+kubelet refuses to start on a name its gate registry does not hold ("unrecognized feature gate: X",
+component-base featuregate.SetFromMap). Its registry is every gate of pkg/features/kube_features.go
+(which relists the apiserver, apiextensions, controller-manager and zpages gates) plus the client-go,
+logging and metrics gates registered beside them.
+
+Each line below is "Name first last": the first and the last kubelet minor release that knows the
+name ("-": still known in the newest release here). Sources:
+- kube_features.go's versioned specs in the 1.33 and 1.36 development trees (first release);
+- the documentation's feature gate tables of 1.27 and its removed-gates table of 1.29 (first and last);
+- the documentation pages of the gates added in 1.36.
+Where a source cannot pin a release the window is taken wide: a gate missing from a later tree is known
+up to the release before that tree, a gate whose first release is not recorded is known from the start.
+So a name is refused only where no source places it in that release.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import difflib
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+
+_WINDOWS = """
+AllAlpha 0 -
+AllBeta 0 -
+# pkg/features of the 1.36 development tree
+AllowDNSOnlyNodeCSR 0 -
+AllowInsecureKubeletCertificateSigningRequests 0 -
+AllowOverwriteTerminationGracePeriodSeconds 0 -
+AnyVolumeDataSource 18 -
+AuthorizeNodeWithSelectors 31 -
+AuthorizePodWebsocketUpgradeCreatePermission 35 -
+CustomCPUCFSQuotaPeriod 12 -
+CPUManagerPolicyAlphaOptions 23 -
+CPUManagerPolicyBetaOptions 23 -
+CPUManagerPolicyOptions 22 -
+CSIMigrationPortworx 23 -
+CSIServiceAccountTokenSecrets 35 -
+CSIVolumeHealth 21 -
+ChangeContainerStatusOnKubeletRestart 0 -
+ClearingNominatedNodeNameAfterBinding 34 -
+ClusterTrustBundle 27 -
+ClusterTrustBundleProjection 29 -
+ContainerCheckpoint 25 -
+ContainerRestartRules 34 -
+ContainerStopSignals 33 -
+CrossNamespaceVolumeDataSource 26 -
+DRAAdminAccess 32 -
+DRAConsumableCapacity 34 -
+DRADeviceBindingConditions 34 -
+DRADeviceTaintRules 35 -
+DRADeviceTaints 33 -
+DRAExtendedResource 34 -
+DRAPartitionableDevices 33 -
+DRAPrioritizedList 33 -
+DRAResourceClaimDeviceStatus 32 -
+DRASchedulerFilterTimeout 34 -
+DeploymentReplicaSetTerminatingReplicas 33 -
+DisableAllocatorDualWrite 31 -
+DisableCPUQuotaWithExclusiveCPUs 33 -
+DisableNodeKubeProxyVersion 29 -
+DynamicResourceAllocation 26 -
+EnvFiles 34 -
+EventedPLEG 26 -
+ExecProbeTimeout 20 -
+ExternalServiceAccountTokenSigner 32 -
+GangScheduling 35 -
+GenericWorkload 35 -
+GitRepoVolumeDriver 0 -
+GracefulNodeShutdown 20 -
+GracefulNodeShutdownBasedOnPodPriority 23 -
+HPAConfigurableTolerance 33 -
+HPAScaleToZero 16 -
+HonorPVReclaimPolicy 23 -
+HostnameOverride 34 -
+ImageMaximumGCAge 29 -
+ImageVolume 31 -
+ImageVolumeWithDigest 35 -
+InPlacePodLevelResourcesVerticalScaling 35 -
+InPlacePodVerticalScaling 27 -
+InPlacePodVerticalScalingAllocatedStatus 32 -
+InPlacePodVerticalScalingExclusiveCPUs 32 -
+InPlacePodVerticalScalingExclusiveMemory 34 -
+InTreePluginPortworxUnregister 23 -
+JobBackoffLimitPerIndex 28 -
+JobManagedBy 30 -
+JobPodReplacementPolicy 28 -
+JobSuccessPolicy 30 -
+KubeletCgroupDriverFromCRI 28 -
+KubeletCrashLoopBackOffMax 32 -
+KubeletEnsureSecretPulledImages 33 -
+KubeletFineGrainedAuthz 32 -
+KubeletInUserNamespace 22 -
+KubeletPSI 33 -
+KubeletPodResourcesDynamicResources 27 -
+KubeletPodResourcesGet 27 -
+KubeletPodResourcesListUseActivePods 0 -
+KubeletRegistrationGetOnExistsOnly 0 -
+KubeletSeparateDiskGC 29 -
+KubeletServiceAccountTokenForCredentialProviders 33 -
+KubeletTracing 25 -
+LocalStorageCapacityIsolationFSQuotaMonitoring 15 -
+LogarithmicScaleDown 21 -
+MatchLabelKeysInPodAffinity 29 -
+MatchLabelKeysInPodTopologySpread 25 -
+MatchLabelKeysInPodTopologySpreadSelectorMerge 34 -
+MaxUnavailableStatefulSet 24 -
+MemoryManager 21 -
+MemoryQoS 22 -
+MultiCIDRServiceAllocator 27 -
+MutableCSINodeAllocatableCount 33 -
+MutablePVNodeAffinity 35 -
+MutablePodResourcesForSuspendedJobs 35 -
+MutableSchedulingDirectivesForSuspendedJobs 35 -
+NFTablesProxyMode 29 -
+NodeDeclaredFeatures 35 -
+NodeInclusionPolicyInPodTopologySpread 25 -
+NodeLogQuery 27 -
+NodeSwap 22 -
+NominatedNodeNameForExpectation 34 -
+OpportunisticBatching 35 -
+OrderedNamespaceDeletion 30 -
+PodAndContainerStatsFromCRI 23 -
+PodCertificateRequest 34 -
+PodDeletionCost 21 -
+PodLevelResources 32 -
+PodLifecycleSleepAction 29 -
+PodLifecycleSleepActionAllowZero 32 -
+PodLogsQuerySplitStreams 32 -
+PodObservedGenerationTracking 33 -
+PodReadyToStartContainersCondition 28 -
+PodSchedulingReadiness 26 -
+PodTopologyLabelsAdmission 33 -
+PortForwardWebsockets 30 -
+PreferSameTrafficDistribution 33 -
+PreventStaticPodAPIReferences 34 -
+ProcMountType 12 -
+QOSReserved 11 -
+RecoverVolumeExpansionFailure 23 -
+RecursiveReadOnlyMounts 30 -
+ReduceDefaultCrashLoopBackOffDecay 33 -
+RelaxedDNSSearchValidation 32 -
+RelaxedEnvironmentVariableValidation 30 -
+RelaxedServiceNameValidation 34 -
+ReloadKubeletServerCertificateFile 31 -
+ResourceHealthStatus 31 -
+RestartAllContainersOnContainerExits 35 -
+RotateKubeletServerCertificate 7 -
+RuntimeClassInImageCriAPI 29 -
+SELinuxChangePolicy 32 -
+SELinuxMount 30 -
+SELinuxMountReadWriteOncePod 25 -
+SchedulerAsyncAPICalls 34 -
+SchedulerAsyncPreemption 32 -
+SchedulerPopFromBackoffQ 33 -
+SchedulerQueueingHints 28 -
+SeparateTaintEvictionController 29 -
+ServiceAccountNodeAudienceRestriction 32 -
+ServiceAccountTokenJTI 29 -
+ServiceAccountTokenNodeBinding 29 -
+ServiceAccountTokenNodeBindingValidation 29 -
+ServiceAccountTokenPodNodeInfo 29 -
+ServiceTrafficDistribution 30 -
+SidecarContainers 28 -
+StatefulSetSemanticRevisionComparison 0 -
+StorageCapacityScoring 33 -
+StorageNamespaceIndex 30 -
+StorageVersionMigrator 30 -
+StreamingCollectionEncodingToJSON 33 -
+StreamingCollectionEncodingToProtobuf 33 -
+StrictIPCIDRValidation 33 -
+SupplementalGroupsPolicy 31 -
+SystemdWatchdog 32 -
+TaintTolerationComparisonOperators 35 -
+TopologyAwareHints 21 -
+TopologyManagerPolicyAlphaOptions 26 -
+TopologyManagerPolicyBetaOptions 26 -
+TopologyManagerPolicyOptions 26 -
+TranslateStreamCloseWebsocketRequests 29 -
+UserNamespacesHostNetworkSupport 35 -
+UserNamespacesSupport 25 -
+VolumeAttributesClass 29 -
+VolumeLimitScaling 35 -
+WinDSR 14 -
+WinOverlay 14 -
+WindowsCPUAndMemoryAffinity 32 -
+WindowsGracefulNodeShutdown 32 -
+WindowsHostNetwork 26 -
+CRDObservedGenerationTracking 35 -
+CRDValidationRatcheting 28 -
+CustomResourceFieldSelectors 30 -
+APIResponseCompression 8 -
+APIServerIdentity 20 -
+APIServerTracing 22 -
+APIServingWithRoutine 30 -
+AggregatedDiscoveryRemoveBetaType 0 -
+AllowParsingUserUIDFromCertAuth 33 -
+AllowUnsafeMalformedObjectDeletion 32 -
+AnonymousAuthConfigurableEndpoints 31 -
+AuthorizeWithSelectors 31 -
+BtreeWatchCache 32 -
+CBORServingAndStorage 32 -
+ConcurrentWatchObjectDecode 31 -
+ConsistentListFromCache 28 -
+ConstrainedImpersonation 35 -
+CoordinatedLeaderElection 31 -
+DeclarativeValidation 33 -
+DeclarativeValidationTakeover 33 -
+DetectCacheInconsistency 34 -
+KMSv1 0 -
+ListFromCacheSnapshot 33 -
+MutatingAdmissionPolicy 32 -
+OpenAPIEnums 23 -
+RemoteRequestHeaderUID 32 -
+ResilientWatchCacheInitialization 31 -
+RetryGenerateName 30 -
+SeparateCacheWatchRPC 28 -
+SizeBasedListCostEstimate 34 -
+StorageVersionAPI 20 -
+StorageVersionHash 14 -
+StructuredAuthenticationConfiguration 29 -
+StructuredAuthenticationConfigurationEgressSelector 34 -
+StructuredAuthenticationConfigurationJWKSMetrics 35 -
+StructuredAuthorizationConfiguration 29 -
+TokenRequestServiceAccountUIDValidation 34 -
+UnauthenticatedHTTP2DOSMitigation 25 -
+UnknownVersionInteroperabilityProxy 28 -
+WatchCacheInitializationPostStartHook 31 -
+WatchFromStorageWithoutResourceVersion 27 -
+WatchList 27 -
+CloudControllerManagerWatchBasedRoutesReconciliation 35 -
+CloudControllerManagerWebhook 27 -
+ComponentFlagz 32 -
+ComponentStatusz 32 -
+# documented as added in 1.36
+CRIListStreaming 36 -
+DRAListTypeAttributes 36 -
+DRANodeAllocatableResources 36 -
+NativeHistograms 36 -
+PersistentVolumeClaimUnusedSinceTime 36 -
+ReloadKubeletClientCAFile 36 -
+StaleControllerConsistencyDaemonSet 36 -
+StaleControllerConsistencyReplicaSet 36 -
+StaleControllerConsistencyStatefulSet 36 -
+TopologyAwareWorkloadScheduling 36 -
+WorkloadAwarePreemption 36 -
+# registered beside kube_features.go (logging, metrics, client-go) or documented without a first release
+AtomicFIFO 0 -
+ClientsAllowCBOR 0 -
+ClientsPreferCBOR 0 -
+CloudNodeAdditionalLabelsReconciliation 0 -
+ComponentSLIs 0 -
+CompositePodGroup 0 -
+ConditionalAuthorization 0 -
+ContextualLogging 0 -
+InOrderInformers 0 -
+InOrderInformersBatchProcess 0 -
+InformerResourceVersion 0 -
+LoggingAlphaOptions 0 -
+LoggingBetaOptions 0 -
+WatchListClient 0 -
+# in the 1.33 tree, gone from the 1.36 one
+AllowServiceLBStatusOnNonLB 0 35
+CronJobsScheduledAnnotation 28 35
+DevicePluginCDIDevices 28 35
+ElasticIndexedJob 27 35
+LegacySidecarContainers 0 35
+LoadBalancerIPMode 29 35
+PodDisruptionConditions 25 35
+PodIndexLabel 28 35
+SizeMemoryBackedVolumes 20 35
+StatefulSetAutoDeletePVC 23 35
+StatefulSetStartOrdinal 26 35
+StrictCostEnforcementForVAP 30 35
+StrictCostEnforcementForWebhooks 30 35
+UserNamespacesPodSecurityStandards 29 35
+# added after 1.27 and gone before the 1.33 tree
+AppArmorFields 28 32
+DRAControlPlaneController 28 32
+DefaultHostNetworkHostPortsInPodTemplates 0 32
+KMSv2KDF 28 32
+KubeProxyDrainingTerminatingNodes 28 32
+LegacyServiceAccountTokenCleanUp 28 32
+PersistentVolumeLastPhaseTransitionTime 28 32
+PodHostIPs 28 32
+SkipReadOnlyValidationGCE 28 32
+ZeroLimitedNominalConcurrencyShares 28 32
+# in the 1.27 tables, gone before the 1.33 tree
+APIListChunking 8 32
+APIPriorityAndFairness 18 32
+APISelfSubjectReview 26 32
+AdmissionWebhookMatchConditions 27 32
+AggregatedDiscoveryEndpoint 26 32
+AppArmor 4 32
+CPUManager 8 32
+CSIMigrationAzureFile 15 32
+CSIMigrationRBD 23 32
+CSINodeExpandSecret 25 32
+CloudDualStackNodeIPs 27 32
+ConsistentHTTPGetHandlers 25 32
+CustomResourceValidationExpressions 23 32
+DisableCloudProviders 22 32
+DisableKubeletCloudCredentialProviders 23 32
+EfficientWatchResumption 20 32
+ExpandedDNSConfig 22 32
+ExperimentalHostUserNamespaceDefaulting 5 32
+HPAContainerMetrics 20 32
+IPTablesOwnershipCleanup 25 32
+InTreePluginAWSUnregister 21 32
+InTreePluginAzureDiskUnregister 21 32
+InTreePluginAzureFileUnregister 21 32
+InTreePluginGCEUnregister 21 32
+InTreePluginOpenStackUnregister 21 32
+InTreePluginRBDUnregister 23 32
+InTreePluginvSphereUnregister 21 32
+JobPodFailurePolicy 25 32
+JobReadyPods 23 32
+KMSv2 25 32
+KubeletPodResources 13 32
+KubeletPodResourcesGetAllocatable 21 32
+LegacyServiceAccountTokenTracking 26 32
+MinDomainsInPodTopologySpread 24 32
+MinimizeIPTablesRestore 26 32
+NewVolumeManagerReconstruction 27 32
+NodeOutOfServiceVolumeDetach 24 32
+PDBUnhealthyPodEvictionPolicy 26 32
+ProxyTerminatingEndpoints 22 32
+ReadWriteOncePod 22 32
+RemainingItemCount 15 32
+RemoveSelfLink 16 32
+SecurityContextDeny 27 32
+ServerSideApply 14 32
+ServerSideFieldValidation 23 32
+ServiceNodePortStaticSubrange 27 32
+StableLoadBalancerNodeSet 27 32
+ValidatingAdmissionPolicy 26 32
+VolumeCapacityPriority 21 32
+WatchBookmark 15 32
+# the removed-gates table of 1.29
+Accelerators 6 11
+AdvancedAuditing 7 27
+AffinityInAnnotations 6 8
+AllowExtTrafficLocalEndpoints 4 9
+AllowInsecureBackendProxy 17 25
+AttachVolumeLimit 11 21
+BalanceAttachedNodeVolumes 11 22
+BlockVolume 9 21
+BoundServiceAccountTokenVolume 13 23
+CRIContainerLogRotation 10 22
+CSIBlockVolume 11 21
+CSIDriverRegistry 12 21
+CSIInlineVolume 15 26
+CSIMigration 14 26
+CSIMigrationAWS 14 26
+CSIMigrationAWSComplete 17 21
+CSIMigrationAzureDisk 15 26
+CSIMigrationAzureDiskComplete 17 21
+CSIMigrationAzureFileComplete 17 21
+CSIMigrationGCE 14 27
+CSIMigrationGCEComplete 17 21
+CSIMigrationOpenStack 14 25
+CSIMigrationOpenStackComplete 17 21
+CSIMigrationvSphere 18 28
+CSIMigrationvSphereComplete 19 22
+CSINodeInfo 12 22
+CSIPersistentVolume 9 16
+CSIServiceAccountToken 20 24
+CSIStorageCapacity 19 27
+CSIVolumeFSGroupPolicy 19 25
+CSRDuration 22 25
+ConfigurableFSGroupPolicy 18 25
+ControllerManagerLeaderMigration 21 26
+CronJobControllerV2 20 23
+CronJobTimeZone 24 28
+CustomPodDNS 9 16
+CustomResourceDefaulting 15 18
+CustomResourcePublishOpenAPI 14 18
+CustomResourceSubresources 10 18
+CustomResourceValidation 8 18
+CustomResourceWebhookConversion 13 18
+DaemonSetUpdateSurge 21 28
+DefaultPodTopologySpread 19 25
+DelegateFSGroupToCSIDriver 22 27
+DevicePlugins 8 27
+DisableAcceleratorUsageMetrics 19 27
+DownwardAPIHugePages 20 28
+DryRun 12 27
+DynamicAuditing 13 19
+DynamicKubeletConfig 4 25
+DynamicProvisioningScheduling 11 12
+DynamicVolumeProvisioning 3 12
+EnableAggregatedDiscoveryTimeout 16 17
+EnableEquivalenceClassCache 8 23
+EndpointSlice 16 24
+EndpointSliceNodeName 20 24
+EndpointSliceProxying 18 24
+EndpointSliceTerminatingCondition 20 27
+EphemeralContainers 16 26
+EvenPodsSpread 16 21
+ExpandCSIVolumes 14 26
+ExpandInUsePersistentVolumes 11 26
+ExpandPersistentVolumes 8 26
+ExperimentalCriticalPodAnnotation 5 16
+ExternalPolicyForExternalIP 18 22
+GCERegionalPersistentDisk 10 16
+GRPCContainerProbe 23 28
+GenericEphemeralVolume 19 24
+HugePageStorageMediumSize 18 24
+HugePages 8 16
+HyperVContainer 10 20
+IPv6DualStack 15 24
+IdentifyPodOS 23 26
+ImmutableEphemeralVolumes 18 24
+IndexedJob 21 25
+IngressClassNamespacedParams 21 24
+Initializers 7 14
+JobMutableNodeSchedulingDirectives 23 28
+JobTrackingWithFinalizers 22 28
+KubeletConfigFile 8 10
+KubeletCredentialProviders 20 28
+KubeletPluginsWatcher 11 16
+LegacyNodeRoleBehavior 16 22
+LegacyServiceAccountTokenNoAutoGeneration 24 28
+LocalStorageCapacityIsolation 7 26
+MixedProtocolLBService 20 27
+MountContainers 9 17
+MountPropagation 8 14
+MultiCIDRRangeAllocator 25 28
+NamespaceDefaultLabelName 21 23
+NetworkPolicyEndPort 21 26
+NetworkPolicyStatus 24 27
+NodeDisruptionExclusion 16 22
+NodeLease 12 23
+NonPreemptingPriority 15 25
+OpenAPIV3 23 28
+PVCProtection 9 10
+PersistentLocalVolumes 7 16
+PodAffinityNamespaceSelector 21 25
+PodDisruptionBudget 3 25
+PodHasNetworkCondition 25 27
+PodOverhead 16 25
+PodPriority 8 18
+PodReadinessGates 11 16
+PodSecurity 22 27
+PodShareProcessNamespace 10 19
+PreferNominatedNode 21 25
+ProbeTerminationGracePeriod 21 28
+RequestManagement 15 17
+ResourceLimitsPriorityFunction 9 19
+ResourceQuotaScopeSelectors 11 18
+RetroactiveDefaultStorageClass 25 28
+RootCAConfigMap 13 22
+RotateKubeletClientCertificate 8 21
+RunAsGroup 14 22
+RuntimeClass 12 24
+SCTPSupport 12 22
+ScheduleDaemonSetPods 11 18
+SeccompDefault 22 28
+SelectorIndex 18 25
+ServiceAccountIssuerDiscovery 18 23
+ServiceAppProtocol 18 22
+ServiceIPStaticSubrange 24 27
+ServiceInternalTrafficPolicy 21 27
+ServiceLBNodePortControl 20 25
+ServiceLoadBalancerClass 21 25
+ServiceLoadBalancerFinalizer 15 20
+ServiceNodeExclusion 8 22
+ServiceTopology 17 22
+SetHostnameAsFQDN 19 24
+StartupProbe 16 23
+StatefulSetMinReadySeconds 22 26
+StorageObjectInUseProtection 10 24
+StreamingProxyRedirects 5 24
+SupportIPVSProxyMode 8 20
+SupportNodePidsLimit 14 23
+SupportPodPidsLimit 10 23
+SuspendJob 21 25
+Sysctls 11 22
+TTLAfterFinished 12 24
+TaintBasedEvictions 6 20
+TaintNodesByCondition 8 18
+TokenRequest 10 21
+TokenRequestProjection 11 21
+TopologyManager 16 28
+UserNamespacesStatelessPodsSupport 25 27
+ValidateProxyRedirects 12 24
+VolumePVCDataSource 15 21
+VolumeScheduling 9 16
+VolumeSnapshotDataSource 12 22
+VolumeSubpath 10 24
+VolumeSubpathEnvExpansion 14 24
+WarningHeaders 19 24
+WindowsEndpointSliceProxying 19 24
+WindowsGMSA 14 20
+WindowsHostProcessContainers 22 27
+WindowsRunAsUserName 16 20
+"""
+
+
+def _parse_windows(text):
+    windows = {}
+    for line in text.splitlines():
+        if line and not line.startswith('#'):
+            name, first, last = line.split()
+            windows[name] = (int(first), None if last == '-' else int(last))
+    return windows
+
+
+KNOWN_FEATURE_GATES = _parse_windows(_WINDOWS)
+
+
+def known_to(name, minor):
+    """Whether kubelet 1.<minor> knows the feature gate name."""
+    window = KNOWN_FEATURE_GATES.get(name)
+    return window is not None and window[0] <= minor and (window[1] is None or minor <= window[1])
+
+
+def check_gate_names(gates, rules, field, on_node=()):
+    """Refuse a name kubelet rules.version does not know, as kubelet does at start-up.
+
+    on_node: names already in the node's kubelet configuration, left to that kubelet.
+    """
+    for name in sorted(gates):
+        if name not in on_node and not known_to(name, rules.minor):
+            raise KubenodeError('unrecognized feature gate: %s (%s)' % (name, _why_unknown(name, rules)),
+                                field=field, value=name)
+
+
+def _why_unknown(name, rules):
+    window = KNOWN_FEATURE_GATES.get(name)
+    if window and rules.minor < window[0]:
+        return 'kubelet %s refuses to start with it: the gate exists from kubelet 1.%d' % (rules.version, window[0])
+    if window:
+        return 'kubelet %s refuses to start with it: the gate was removed after kubelet 1.%d' % (
+            rules.version, window[1])
+    known = sorted(n for n in KNOWN_FEATURE_GATES if known_to(n, rules.minor))
+    same_letters = [n for n in known if n.lower() == name.lower()]
+    close = same_letters or difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+    hint = '; did you mean %s?' % close[0] if close else ''
+    return 'no kubelet release knows this name; kubelet %s refuses to start with it%s' % (rules.version, hint)

@@ -1,0 +1,52 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+import pytest
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._feature_gates import (
+    KNOWN_FEATURE_GATES, check_gate_names, known_to)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import (
+    NEWEST_MINOR, OLDEST_MINOR, kubelet_rules)
+
+
+def test_every_window_is_a_gate_name_with_an_ordered_range():
+    for name, (first, last) in KNOWN_FEATURE_GATES.items():
+        assert re.match(r'^[A-Z][A-Za-z0-9]+$', name), name
+        assert last is None or first <= last, name
+
+
+@pytest.mark.parametrize('name, first', [
+    ('NodeSwap', 22), ('MemoryQoS', 22), ('QOSReserved', OLDEST_MINOR), ('CustomCPUCFSQuotaPeriod', OLDEST_MINOR),
+    ('PodLevelResources', 32), ('KubeletPSI', 33), ('AllAlpha', OLDEST_MINOR), ('AllBeta', OLDEST_MINOR)])
+def test_the_gates_the_core_reads_are_known_from_their_first_release_on(name, first):
+    assert [minor for minor in range(OLDEST_MINOR, NEWEST_MINOR + 1) if known_to(name, minor)] == list(
+        range(first, NEWEST_MINOR + 1))
+
+
+@pytest.mark.parametrize('name, known, unknown', [
+    ('DynamicKubeletConfig', [22, 25], [26, 36]),  # removed with 1.26
+    ('SeccompDefault', [22, 28], [29]),
+    ('CPUManager', [22, 32], [33, 36]),  # gone from the 1.33 tree
+    ('CPUCFSQuotaPeriod', [], [22, 36]),  # the Go constant; the gate's name is CustomCPUCFSQuotaPeriod
+    ('Accelerators', [], [22, 36]),  # removed in 1.12, before any supported kubelet
+])
+def test_windows_follow_the_releases(name, known, unknown):
+    assert all(known_to(name, minor) for minor in known)
+    assert not any(known_to(name, minor) for minor in unknown)
+
+
+def test_a_name_already_on_the_node_is_not_second_guessed():
+    check_gate_names({'VendorGate': True}, kubelet_rules('1.36'), 'featureGates', on_node={'VendorGate'})
+    with pytest.raises(KubenodeError) as error:
+        check_gate_names({'VendorGate': True, 'Other': True}, kubelet_rules('1.36'), 'featureGates',
+                         on_node={'VendorGate'})
+    assert str(error.value).startswith('featureGates: unrecognized feature gate: Other (')
