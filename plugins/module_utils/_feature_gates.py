@@ -243,16 +243,25 @@ ComponentFlagz 32 -
 ComponentStatusz 32 -
 # documented as added in 1.36
 CRIListStreaming 36 -
+ControllerManagerReleaseLeaderElectionLockOnExit 36 -
 DRAListTypeAttributes 36 -
 DRANodeAllocatableResources 36 -
+DRAResourcePoolStatus 36 -
+DeclarativeValidationBeta 36 -
+ExtendWebSocketsToKubelet 36 -
+HPAExternalMetricFallback 36 -
+ManifestBasedAdmissionControlConfig 36 -
 NativeHistograms 36 -
 PersistentVolumeClaimUnusedSinceTime 36 -
+PodLevelResourceManagers 36 -
 ReloadKubeletClientCAFile 36 -
+ShardedListAndWatch 36 -
 StaleControllerConsistencyDaemonSet 36 -
 StaleControllerConsistencyReplicaSet 36 -
 StaleControllerConsistencyStatefulSet 36 -
 TopologyAwareWorkloadScheduling 36 -
 WorkloadAwarePreemption 36 -
+WorkloadWithJob 36 -
 # registered beside kube_features.go (logging, metrics, client-go) or documented without a first release
 AtomicFIFO 0 -
 ClientsAllowCBOR 0 -
