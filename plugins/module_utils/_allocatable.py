@@ -34,9 +34,9 @@ MEMORY_RESERVATION_POLICIES = ('None', 'TieredReservation')
 _NOT_IN_CM_CAPACITY = ('pid', 'pods')
 
 
-def parse_feature_gates(gates, field='feature_gates', rules=None, on_node=()):
+def parse_feature_gates(gates, field='feature_gates', rules=None, accepted=()):
     """The gates as a dict; with rules, each name must be one that kubelet release knows
-    (on_node: names already in the node's kubelet configuration, not second-guessed)."""
+    (accepted: names taken as they are, see _feature_gates.check_gate_names)."""
     if gates is None:
         return {}
     if not isinstance(gates, dict):
@@ -46,7 +46,7 @@ def parse_feature_gates(gates, field='feature_gates', rules=None, on_node=()):
             raise KubenodeError('feature gate values must be true or false', field='%s.%s' % (field, name),
                                 value=enabled)
     if rules is not None:
-        check_gate_names(gates, rules, field, on_node)
+        check_gate_names(gates, rules, field, accepted)
     return dict(gates)
 
 
@@ -259,11 +259,15 @@ def _str_option(params, key, default=''):
     return value
 
 
+def accepted_gates(params):
+    """Gate names taken as they are: extra_feature_gates, and those already on the node (kubelet_config)."""
+    return frozenset(params.get('extra_feature_gates') or ()) | frozenset(params.get('gates_on_node') or ())
+
+
 def plan_node(params):
     """Compute the whole node plan. params uses the allocatable_info option names."""
     rules = kubelet_rules(params.get('kubelet_version'))
-    gates = parse_feature_gates(params.get('feature_gates'), rules=rules,
-                                on_node=params.get('feature_gates_on_node') or ())
+    gates = parse_feature_gates(params.get('feature_gates'), rules=rules, accepted=accepted_gates(params))
     driver = params.get('cgroup_driver') or 'cgroupfs'
     if driver not in names.DRIVERS:
         raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroup_driver', value=driver)
@@ -459,6 +463,7 @@ def plan_argument_spec():
         keep_reserved_out_of_swap=dict(type='bool', default=False),
         qos_reserved=dict(type='dict'),
         feature_gates=dict(type='dict', default={}),
+        extra_feature_gates=dict(type='list', elements='str', default=[]),
         memory_reservation_policy=dict(type='str', choices=['None', 'TieredReservation']),
         kubelet_version=dict(type='str', default='1.36'),
         profile=dict(type='str', choices=['static', 'gke', 'eks', 'aks', 'aks-legacy'], default='static'),

@@ -533,13 +533,14 @@ def known_to(name, minor):
     return window is not None and window[0] <= minor and (window[1] is None or minor <= window[1])
 
 
-def check_gate_names(gates, rules, field, on_node=()):
+def check_gate_names(gates, rules, field, accepted=()):
     """Refuse a name kubelet rules.version does not know, as kubelet does at start-up.
 
-    on_node: names already in the node's kubelet configuration, left to that kubelet.
+    accepted: names taken as they are (already in the node's kubelet configuration, or listed in
+    extra_feature_gates for a kubelet that knows more than this table).
     """
     for name in sorted(gates):
-        if name not in on_node and not known_to(name, rules.minor):
+        if name not in accepted and not known_to(name, rules.minor):
             raise KubenodeError('unrecognized feature gate: %s (%s)' % (name, _why_unknown(name, rules)),
                                 field=field, value=name)
 
@@ -555,4 +556,5 @@ def _why_unknown(name, rules):
     same_letters = [n for n in known if n.lower() == name.lower()]
     close = same_letters or difflib.get_close_matches(name, known, n=1, cutoff=0.8)
     hint = '; did you mean %s?' % close[0] if close else ''
-    return 'no kubelet release knows this name; kubelet %s refuses to start with it%s' % (rules.version, hint)
+    return ('no kubelet release knows this name; kubelet %s refuses to start with it%s; a gate this table misses goes'
+            ' in extra_feature_gates (role: node_allocatable_extra_feature_gates)' % (rules.version, hint))

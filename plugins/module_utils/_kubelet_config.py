@@ -28,7 +28,8 @@ except ImportError:
     HAS_YAML = False
     YAML_IMPORT_ERROR = traceback.format_exc()
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import parse_feature_gates, plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import (
+    accepted_gates, parse_feature_gates, plan_node)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import (
     parse_percentage, parse_thresholds)
@@ -181,15 +182,14 @@ def _normal_quantity(value):
 
 
 def validate(config, rules_version, capacity=None, runtime_driver=None, allow_driver_mismatch=False,
-             gates_on_node=()):
+             extra_feature_gates=(), gates_on_node=()):
     """What kubelet would refuse at start-up, on the merged configuration.
 
     gates_on_node: feature gate names the node's configuration already holds; only names this change
     brings are checked against kubelet's known gates (the node's kubelet is the judge of its own).
     """
-    gates_on_node = frozenset(gates_on_node)
-    gates = parse_feature_gates(config.get('featureGates'), 'featureGates', kubelet_rules(rules_version),
-                                gates_on_node)
+    accepted = accepted_gates({'extra_feature_gates': extra_feature_gates, 'gates_on_node': gates_on_node})
+    gates = parse_feature_gates(config.get('featureGates'), 'featureGates', kubelet_rules(rules_version), accepted)
     params = {
         'kubelet_version': rules_version,
         'system_reserved': config.get('systemReserved'),
@@ -205,7 +205,7 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
         'kube_reserved_cgroup': config.get('kubeReservedCgroup'),
         'qos_reserved': config.get('qosReserved'),
         'feature_gates': gates,
-        'feature_gates_on_node': gates_on_node,
+        'extra_feature_gates': accepted,
         'memory_reservation_policy': config.get('memoryReservationPolicy'),
         'max_pods': config.get('maxPods'),
     }
@@ -226,7 +226,7 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
     swap_setting(memory_swap.get('swapBehavior'), gates, kubelet_rules(rules_version),
                  field='memorySwap.swapBehavior', gates_field='featureGates')
     PodSettings({
-        'kubelet_version': rules_version, 'feature_gates': gates, 'feature_gates_on_node': gates_on_node,
+        'kubelet_version': rules_version, 'feature_gates': gates, 'extra_feature_gates': accepted,
         'cpu_cfs_quota': config.get('cpuCFSQuota'), 'cpu_cfs_quota_period': config.get('cpuCFSQuotaPeriod'),
         'memory_throttling_factor': config.get('memoryThrottlingFactor'),
         'memory_reservation_policy': config.get('memoryReservationPolicy'),

@@ -109,7 +109,7 @@ def compute_change(params, option_prefix='', files=NODE_FILES):
     on_node = [name for document in [base, current] + [d for _n, d in dropins]
                for name in (document.get('featureGates') or {})]
     kc.validate(merged, rules.version, params.get('capacity'), runtime, params.get('allow_driver_mismatch'),
-                gates_on_node=on_node)
+                extra_feature_gates=params.get('extra_feature_gates') or (), gates_on_node=on_node)
     return {'target': target, 'current_text': current_text, 'current': current, 'desired': desired,
             'merged': merged, 'choice': choice}
 

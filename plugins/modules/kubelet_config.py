@@ -104,8 +104,17 @@ options:
   kubelet_version:
     description:
       - The kubelet release whose rules and messages apply (1.22 to 1.36).
+      - A C(featureGates) name this release does not know is refused (C(unrecognized feature gate)), unless
+        it is already in the node's kubelet configuration or listed in O(extra_feature_gates).
     type: str
     default: '1.36'
+  extra_feature_gates:
+    description:
+      - Feature gate names the node's kubelet knows that the collection's table of gates does not (a vendor
+        build, a gate newer than the table), accepted as they are.
+    type: list
+    elements: str
+    default: []
   capacity:
     description:
       - The node capacity, to refuse a reservation above it. Without it every other rule still runs.
@@ -184,6 +193,7 @@ def main():
             runtime_files_argument_spec(),
             plan=dict(type='dict'),
             kubelet_version=dict(type='str', default='1.36'),
+            extra_feature_gates=dict(type='list', elements='str', default=[]),
             capacity=dict(type='dict'),
             proc_path=dict(type='path', default='/proc'),
             kubelet_service=dict(type='str', default='kubelet.service'),

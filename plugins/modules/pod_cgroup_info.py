@@ -83,6 +83,13 @@ options:
         (C(unrecognized feature gate)), as kubelet refuses to start with it.
     type: dict
     default: {}
+  extra_feature_gates:
+    description:
+      - Feature gate names the node's kubelet knows that the collection's table of gates does not (a vendor
+        build, a gate newer than the table), accepted as they are in O(feature_gates).
+    type: list
+    elements: str
+    default: []
   memory_throttling_factor:
     description:
       - KubeletConfiguration C(memoryThrottlingFactor), above 0 and at most 1. Defaults to kubelet's
@@ -263,6 +270,7 @@ def main():
             cpu_cfs_quota=dict(type='bool', default=True),
             cpu_cfs_quota_period=dict(type='str', default='100ms'),
             feature_gates=dict(type='dict', default={}),
+            extra_feature_gates=dict(type='list', elements='str', default=[]),
             memory_throttling_factor=dict(type='float'),
             memory_reservation_policy=dict(type='str', choices=['None', 'TieredReservation']),
             qos_reserved=dict(type='dict'),

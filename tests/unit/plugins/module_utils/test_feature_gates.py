@@ -44,9 +44,10 @@ def test_windows_follow_the_releases(name, known, unknown):
     assert not any(known_to(name, minor) for minor in unknown)
 
 
-def test_a_name_already_on_the_node_is_not_second_guessed():
-    check_gate_names({'VendorGate': True}, kubelet_rules('1.36'), 'featureGates', on_node={'VendorGate'})
+def test_an_accepted_name_is_taken_as_it_is_and_only_that_one():
+    check_gate_names({'VendorGate': True}, kubelet_rules('1.36'), 'featureGates', accepted={'VendorGate'})
     with pytest.raises(KubenodeError) as error:
         check_gate_names({'VendorGate': True, 'Other': True}, kubelet_rules('1.36'), 'featureGates',
-                         on_node={'VendorGate'})
+                         accepted={'VendorGate'})
     assert str(error.value).startswith('featureGates: unrecognized feature gate: Other (')
+    assert 'extra_feature_gates' in str(error.value)

@@ -216,6 +216,14 @@ def test_bad_input_fails_naming_option_and_value(run_module, args, fragments):
     assert 'Traceback' not in message
 
 
+def test_extra_feature_gates_accept_a_gate_the_table_misses(run_module):
+    result = plan(run_module, feature_gates={'VendorGate': True, 'MemoryQoS': True}, extra_feature_gates=['VendorGate'])
+    assert result['kubelet_version'] == '1.36'
+    with pytest.raises(ModuleFail) as failure:
+        plan(run_module, feature_gates={'VendorGate': True})
+    assert 'unrecognized feature gate: VendorGate' in failure.value.result['msg']
+
+
 def test_kubelet_1_31_messages(run_module):
     with pytest.raises(ModuleFail) as failure:
         plan(run_module, kubelet_version='1.31', enforce_node_allocatable=['pods', 'system-reserved-compressible'])

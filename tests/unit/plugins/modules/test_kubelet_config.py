@@ -88,6 +88,9 @@ def test_a_gate_already_on_the_node_is_left_to_its_kubelet(run_module, node):
         run_module(kubelet_config, dict(node, settings={'featureGates': {'VendorTunedSwapp': True}}))
     assert 'unrecognized feature gate: VendorTunedSwapp' in failure.value.result['msg']
     assert digest(node['path']) == before
+    run_module(kubelet_config, dict(node, settings={'featureGates': {'VendorTunedSwapp': True}},
+                                    extra_feature_gates=['VendorTunedSwapp']))
+    assert read_yaml(node['path'])['featureGates']['VendorTunedSwapp'] is True
 
 
 def test_null_removes_a_key(run_module, node):

@@ -220,7 +220,8 @@ def test_swap_settings_kubelet_refuses_are_refused(run_module, args, message):
     ([{'containers': [container('app')]}], {'cgroup_root': '/../x'}, 'must be an absolute cgroupfs path'),
     ([{'containers': [container('app')]}], {'feature_gates': {'memoryqos': True}},
      'feature_gates: unrecognized feature gate: memoryqos (no kubelet release knows this name; kubelet 1.36 refuses'
-     ' to start with it; did you mean MemoryQoS?)'),
+     ' to start with it; did you mean MemoryQoS?; a gate this table misses goes in extra_feature_gates'
+     ' (role: node_allocatable_extra_feature_gates))'),
     ([{'containers': [container('app')]}], {'feature_gates': {'DynamicKubeletConfig': False}, 'kubelet_version': '1.26'},
      'unrecognized feature gate: DynamicKubeletConfig (kubelet 1.26 refuses to start with it: the gate was removed'
      ' after kubelet 1.25)'),
@@ -229,6 +230,12 @@ def test_input_the_api_server_or_kubelet_refuses_gets_no_plan(run_module, pods, 
     with pytest.raises(ModuleFail) as failure:
         run(run_module, pods, **args)
     assert message in failure.value.result['msg']
+
+
+def test_extra_feature_gates_are_taken_as_they_are(run_module):
+    pod = {'containers': [container('app', {'cpu': '100m'})]}
+    plain = run(run_module, [pod])
+    assert run(run_module, [pod], feature_gates={'VendorGate': True}, extra_feature_gates=['VendorGate']) == plain
 
 
 @pytest.mark.parametrize('version, hinted', [('1.3', True), (1.3, True), ('1.2', False), ('1.4', False)])
