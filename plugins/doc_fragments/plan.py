@@ -106,13 +106,6 @@ options:
         was removed, or is unknown to every release (with the closest known name).
     type: dict
     default: {}
-  extra_feature_gates:
-    description:
-      - Feature gate names the node's kubelet knows that the collection's table of gates does not (a vendor
-        build, a gate newer than the table), accepted as they are in O(feature_gates).
-    type: list
-    elements: str
-    default: []
   memory_reservation_policy:
     description:
       - KubeletConfiguration C(memoryReservationPolicy) (kubelet 1.36 and later).

@@ -32,6 +32,7 @@ extends_documentation_fragment:
   - kubenode.cgroups.attributes
   - kubenode.cgroups.attributes.info_module
   - kubenode.cgroups.plan
+  - kubenode.cgroups.extra_feature_gates
 notes:
   - Every quantity is returned as a C(quantity) and C(value) pair - the canonical Kubernetes string and an
     integer, in millicores for C(cpu) and in plain units (bytes, pids, pages, pods) otherwise.

@@ -32,6 +32,7 @@ description:
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
   - kubenode.cgroups.runtime_files
+  - kubenode.cgroups.extra_feature_gates
   - ansible.builtin.files
 attributes:
   check_mode:
@@ -108,13 +109,6 @@ options:
         it is already in the node's kubelet configuration or listed in O(extra_feature_gates).
     type: str
     default: '1.36'
-  extra_feature_gates:
-    description:
-      - Feature gate names the node's kubelet knows that the collection's table of gates does not (a vendor
-        build, a gate newer than the table), accepted as they are.
-    type: list
-    elements: str
-    default: []
   capacity:
     description:
       - The node capacity, to refuse a reservation above it. Without it every other rule still runs.

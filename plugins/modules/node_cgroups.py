@@ -51,6 +51,7 @@ extends_documentation_fragment:
   - kubenode.cgroups.attributes
   - kubenode.cgroups.runtime_files
   - kubenode.cgroups.plan
+  - kubenode.cgroups.extra_feature_gates
   - kubenode.cgroups.systemd_overrides
 attributes:
   check_mode:

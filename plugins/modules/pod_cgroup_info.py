@@ -30,6 +30,7 @@ extends_documentation_fragment:
   - kubenode.cgroups.attributes
   - kubenode.cgroups.attributes.info_module
   - kubenode.cgroups.runtime_files
+  - kubenode.cgroups.extra_feature_gates
 options:
   pods:
     description:
@@ -83,13 +84,6 @@ options:
         (C(unrecognized feature gate)), as kubelet refuses to start with it.
     type: dict
     default: {}
-  extra_feature_gates:
-    description:
-      - Feature gate names the node's kubelet knows that the collection's table of gates does not (a vendor
-        build, a gate newer than the table), accepted as they are in O(feature_gates).
-    type: list
-    elements: str
-    default: []
   memory_throttling_factor:
     description:
       - KubeletConfiguration C(memoryThrottlingFactor), above 0 and at most 1. Defaults to kubelet's
