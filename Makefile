@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: checks matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
+.PHONY: checks matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs docs-current ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -99,7 +99,7 @@ test:
 	$(MAKE) --no-print-directory molecule
 
 checks:
-	$(MAKE) --no-print-directory -j1 sanity lint units integration
+	$(MAKE) --no-print-directory -j1 sanity lint docs-current units integration
 
 lint: venv link
 	PATH=$(BIN):$$PATH $(BIN)/ansible-lint --nocolor
@@ -177,10 +177,18 @@ vm-shell: vm-image
 	    -p $$port root@127.0.0.1
 
 # The module reference, from the modules' own DOCUMENTATION, EXAMPLES and RETURN.
+MODULE_DOCS = $(BIN)/ansible-doc -t module --json kubenode.cgroups.allocatable_info kubenode.cgroups.pod_cgroup_info \
+	  kubenode.cgroups.cgroup_info kubenode.cgroups.node_cgroups kubenode.cgroups.kubelet_config \
+	  kubenode.cgroups.node_drift_info kubenode.cgroups.role_variables
+
 docs: venv link
-	$(BIN)/ansible-doc -t module --json kubenode.cgroups.allocatable_info kubenode.cgroups.pod_cgroup_info \
-	  kubenode.cgroups.cgroup_info kubenode.cgroups.node_cgroups kubenode.cgroups.kubelet_config kubenode.cgroups.node_drift_info kubenode.cgroups.role_variables \
-	  | $(BIN)/python hacking/render_module_docs.py docs/modules
+	$(MODULE_DOCS) | $(BIN)/python hacking/render_module_docs.py docs/modules
+
+# Fails when docs/modules no longer says what the modules' documentation says.
+docs-current: venv link
+	@out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
+	  $(MODULE_DOCS) | $(BIN)/python hacking/render_module_docs.py $$out && \
+	  diff -ru docs/modules $$out || { echo 'docs/modules is out of date: run make docs'; exit 1; }
 
 bench: venv link
 	PYTHONPATH=$(COLLECTIONS) $(BIN)/python -m pytest -p no:cacheprovider bench --benchmark-only
