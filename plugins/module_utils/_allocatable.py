@@ -259,15 +259,10 @@ def _str_option(params, key, default=''):
     return value
 
 
-def accepted_gates(params):
-    """Gate names taken as they are: extra_feature_gates, and those already on the node (kubelet_config)."""
-    return frozenset(params.get('extra_feature_gates') or ()) | frozenset(params.get('gates_on_node') or ())
-
-
 def plan_node(params):
     """Compute the whole node plan. params uses the allocatable_info option names."""
     rules = kubelet_rules(params.get('kubelet_version'))
-    gates = parse_feature_gates(params.get('feature_gates'), rules=rules, accepted=accepted_gates(params))
+    gates = parse_feature_gates(params.get('feature_gates'), rules=rules, accepted=params.get('extra_feature_gates') or ())
     driver = params.get('cgroup_driver') or 'cgroupfs'
     if driver not in names.DRIVERS:
         raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroup_driver', value=driver)

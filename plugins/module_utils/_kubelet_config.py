@@ -28,8 +28,7 @@ except ImportError:
     HAS_YAML = False
     YAML_IMPORT_ERROR = traceback.format_exc()
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import (
-    accepted_gates, parse_feature_gates, plan_node)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import parse_feature_gates, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import (
     parse_percentage, parse_thresholds)
@@ -188,7 +187,7 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
     gates_on_node: feature gate names the node's configuration already holds; only names this change
     brings are checked against kubelet's known gates (the node's kubelet is the judge of its own).
     """
-    accepted = accepted_gates({'extra_feature_gates': extra_feature_gates, 'gates_on_node': gates_on_node})
+    accepted = frozenset(extra_feature_gates) | frozenset(gates_on_node)
     gates = parse_feature_gates(config.get('featureGates'), 'featureGates', kubelet_rules(rules_version), accepted)
     params = {
         'kubelet_version': rules_version,

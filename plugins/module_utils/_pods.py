@@ -25,8 +25,7 @@ import re
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math as cgmath
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import (
-    accepted_gates, hugepage_limits, kubepods_memory_qos, memory_reservation_policy, parse_feature_gates,
-    parse_qos_reserved, qos_tiers)
+    hugepage_limits, kubepods_memory_qos, memory_reservation_policy, parse_feature_gates, parse_qos_reserved, qos_tiers)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import Quantity, parse_quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
@@ -293,7 +292,7 @@ class PodSettings(object):
     def __init__(self, params):
         self.rules = kubelet_rules(params.get('kubelet_version'))
         self.gates = parse_feature_gates(params.get('feature_gates'), rules=self.rules,
-                                         accepted=accepted_gates(params))
+                                         accepted=params.get('extra_feature_gates') or ())
         self.pod_level = self.gates.get('PodLevelResources', self.rules.minor >= 34)
         self.custom_period = self.gates.get('CustomCPUCFSQuotaPeriod', False)
         self.memory_qos = self.gates.get('MemoryQoS', False)
