@@ -37,8 +37,8 @@ options:
       - KubeletConfiguration C(evictionHard), a mapping of signal to threshold (for example
         C(memory.available) to C(100Mi) and C(nodefs.available) to C(10%)), or the flag form
         C(memory.available<100Mi,nodefs.available<10%).
-      - Omitted means kubelet's defaults. A value replaces the defaults entirely unless
-        O(merge_default_eviction_settings) is set, exactly as in kubelet.
+      - Omitted means kubelet's defaults (with O(profile), the profile's thresholds). kubelet resets every
+        signal a given map leaves out; O(keep_default_eviction_signals) (the default) adds them back.
       - Only C(memory.available) and C(nodefs.available) reduce Node Allocatable.
     type: raw
   merge_default_eviction_settings:
@@ -46,6 +46,18 @@ options:
       - KubeletConfiguration C(mergeDefaultEvictionSettings) (kubelet 1.33 and later).
     type: bool
     default: false
+  keep_default_eviction_signals:
+    description:
+      - Write kubelet's own hard-eviction defaults of the release (C(memory.available<100Mi),
+        C(nodefs.available<10%), C(nodefs.inodesFree<5%), C(imagefs.available<15%), and
+        C(imagefs.inodesFree<5%) from kubelet 1.30) beside the signals O(eviction_hard) or the profile set,
+        for every signal they leave out. Without it kubelet resets those signals to nothing (kubernetes
+        issue 112057) and a node whose disk fills is never relieved. Works on every release, unlike
+        O(merge_default_eviction_settings).
+      - To switch one signal off on purpose, give it as C(0%).
+      - false describes a configuration as kubelet reads it, with only the signals given.
+    type: bool
+    default: true
   reserved_system_cpus:
     description:
       - KubeletConfiguration C(reservedSystemCPUs), a cpuset such as C(0-1).

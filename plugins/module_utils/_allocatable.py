@@ -322,7 +322,11 @@ def plan_node(params):
     if reserved_cpus:
         system['cpu'] = cpu_quantity(len(reserved_cpus))
 
-    eviction_map = resolve_eviction_hard(eviction_hard, bool(params.get('merge_default_eviction_settings')), rules)
+    eviction_source = 'operator' if params.get('eviction_hard') is not None else (
+        'profile %s' % profile if eviction_hard is not None else 'kubelet defaults')
+    eviction_map, defaults_kept = resolve_eviction_hard(
+        eviction_hard, bool(params.get('merge_default_eviction_settings')), rules,
+        keep_defaults=bool(params.get('keep_default_eviction_signals')))
     thresholds = parse_thresholds(eviction_map)
 
     cm_capacity = dict((k, v) for k, v in capacity.items() if k not in _NOT_IN_CM_CAPACITY)
@@ -374,6 +378,9 @@ def plan_node(params):
         'reserved': {'system': report_list(system), 'kube': report_list(kube)},
         'eviction': {
             'hard': eviction_map,
+            # Where the map came from, and which of kubelet's default signals were added to it.
+            'source': eviction_source,
+            'defaults_kept': defaults_kept,
             'reservation': report_list(eviction_reservation),
         },
         'reservation': report_list(reservation),
@@ -448,6 +455,7 @@ def plan_argument_spec():
         kube_reserved=dict(type='dict', default={}),
         eviction_hard=dict(type='raw'),
         merge_default_eviction_settings=dict(type='bool', default=False),
+        keep_default_eviction_signals=dict(type='bool', default=True),
         reserved_system_cpus=dict(type='str'),
         enforce_node_allocatable=dict(type='list', elements='str', default=['pods']),
         cgroups_per_qos=dict(type='bool', default=True),

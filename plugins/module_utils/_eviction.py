@@ -147,22 +147,31 @@ def _flag_form_to_map(text, field):
     return result
 
 
-def resolve_eviction_hard(eviction_hard, merge_defaults, rules, field='eviction_hard'):
-    """The evictionHard map kubelet ends up with (defaults when unset, explicit replaces them)."""
+def resolve_eviction_hard(eviction_hard, merge_defaults, rules, field='eviction_hard', keep_defaults=False):
+    """(the evictionHard map kubelet ends up with, the default signals added to it).
+
+    kubelet takes its defaults when evictionHard is unset and resets every signal a given map leaves
+    out (kubernetes#112057), unless mergeDefaultEvictionSettings. keep_defaults is ours: the release's
+    defaults are written out beside the given signals, so that a map which names memory alone does not
+    switch off kubelet's disk eviction, on every release. A signal set to "0%" stays off.
+    """
     if merge_defaults and not rules.has_merge_default_eviction_settings:
         raise KubenodeError('mergeDefaultEvictionSettings exists only from kubelet 1.33',
                             field='merge_default_eviction_settings', value=merge_defaults)
     if eviction_hard is None:
-        return dict(default_eviction_hard(rules))
+        return dict(default_eviction_hard(rules)), []
     if isinstance(eviction_hard, str):
         eviction_hard = _flag_form_to_map(eviction_hard, field)
     if not isinstance(eviction_hard, dict):
         raise KubenodeError('must be a mapping of eviction signal to threshold', field=field, value=eviction_hard)
     resolved = dict((str(k), v) for k, v in eviction_hard.items())
-    if merge_defaults:
-        for signal, value in default_eviction_hard(rules).items():
-            resolved.setdefault(signal, value)
-    return resolved
+    added = []
+    if merge_defaults or keep_defaults:
+        for signal, value in sorted(default_eviction_hard(rules).items()):
+            if signal not in resolved:
+                resolved[signal] = value
+                added.append(signal)
+    return resolved, added
 
 
 def parse_thresholds(eviction_map, field='eviction_hard'):

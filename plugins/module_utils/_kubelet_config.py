@@ -112,7 +112,8 @@ def check_settings(settings, field='settings'):
 
 
 def apply_settings(document, settings):
-    """document with our keys set (None removes a key); featureGates are merged, never replaced."""
+    """document with our keys set (None removes a key); featureGates are merged, never replaced. A value
+    equal in meaning to the one the document holds (1Gi and 1024Mi, "100m" and 100m) is kept as written."""
     result = copy.deepcopy(document) if document else {'apiVersion': API_VERSION, 'kind': KIND}
     result.setdefault('apiVersion', API_VERSION)
     result.setdefault('kind', KIND)
@@ -124,8 +125,42 @@ def apply_settings(document, settings):
             gates.update(value)
             result['featureGates'] = gates
         else:
-            result[key] = copy.deepcopy(value)
+            result[key] = _as_written(key, result.get(key), copy.deepcopy(value))
     return result
+
+
+def _as_written(key, written, value):
+    """value, with the operator's spelling of every part that means the same."""
+    if written is None:
+        return value
+    if isinstance(value, dict) and isinstance(written, dict):
+        kept = {}
+        for name, item in value.items():
+            same = name in written and normalize({key: {name: written[name]}}) == normalize({key: {name: item}})
+            kept[name] = written[name] if same else item
+        return kept
+    return written if normalize({key: written}) == normalize({key: value}) else value
+
+
+def replaced_values(current, desired):
+    """["kubeReserved.memory: 256Mi -> 3125Mi", ...]: the values the file held that the change replaces or
+    removes (what is added where nothing was is not listed)."""
+    replaced = []
+    for key in MANAGED_KEYS:
+        if key not in (current or {}):
+            continue
+        before, after = current[key], desired.get(key)
+        if isinstance(before, dict) and isinstance(after, dict):
+            for name in sorted(before):
+                if name not in after:
+                    replaced.append('%s.%s: %s -> (removed)' % (key, name, before[name]))
+                elif normalize({key: {name: before[name]}}) != normalize({key: {name: after[name]}}):
+                    replaced.append('%s.%s: %s -> %s' % (key, name, before[name], after[name]))
+        elif after is None:
+            replaced.append('%s: %s -> (removed)' % (key, json.dumps(before)))
+        elif normalize({key: before}) != normalize({key: after}):
+            replaced.append('%s: %s -> %s' % (key, json.dumps(before), json.dumps(after)))
+    return replaced
 
 
 def merge(documents):
@@ -369,6 +404,7 @@ def dump(document):
 
 
 _TOP_LEVEL_KEY = re.compile(r'^([A-Za-z_][\w.-]*)\s*:(\s|$)')
+_NESTED_KEY = re.compile(r'^( +)([A-Za-z_][\w./-]*)\s*:(\s|$)')
 
 
 def _blocks(text):
@@ -389,11 +425,47 @@ def _blocks(text):
     return header, blocks
 
 
+def _edit_mapping(value_lines, current, desired):
+    """The lines of a block mapping "key:" whose entries change: entries that stay keep their lines as
+    written (quotes, comments), changed ones are rewritten at the entries' indentation, new ones appended.
+    None when the block is not one this can edit (flow style, a value on the key's own line)."""
+    first, children = value_lines[0], value_lines[1:]
+    if first.split(':', 1)[1].split('#', 1)[0].strip():
+        return None
+    entries, indent = [], None
+    for line in children:
+        match = _NESTED_KEY.match(line)
+        if match and (indent is None or len(match.group(1)) == indent):
+            indent = len(match.group(1))
+            entries.append((match.group(2), [line]))
+        elif entries:
+            entries[-1][1].append(line)
+        elif not line.strip() or line.lstrip().startswith('#'):
+            continue
+        else:
+            return None
+    if indent is None:
+        return None
+    pad = ' ' * indent
+    lines = [first]
+    for name, entry_lines in entries:
+        if name not in desired:
+            continue
+        if name in current and current[name] == desired[name]:
+            lines.extend(entry_lines)
+        else:
+            lines.extend(pad + line + '\n' for line in dump({name: desired[name]}).splitlines())
+    for name in desired:
+        if name not in dict(entries):
+            lines.extend(pad + line + '\n' for line in dump({name: desired[name]}).splitlines())
+    return lines
+
+
 def edit_text(text, current, desired):
     """desired as the file's new text, keeping every line of the keys that do not change as it was
-    (comments, quoting, order); changed keys are rewritten in place, new ones appended. Falls back to
-    a plain dump when the text is not a block mapping this can edit safely: the result must parse back
-    to exactly desired."""
+    (comments, quoting, order); in a mapping that changes (kubeReserved), the entries that stay keep their
+    lines too; changed keys are rewritten in place, new ones appended. Falls back to a plain dump when the
+    text is not a block mapping this can edit safely: the result must parse back to exactly desired."""
     if text is None:
         return dump(desired)
     header, blocks = _blocks(text)
@@ -405,6 +477,8 @@ def edit_text(text, current, desired):
             continue
         if key in current and current[key] == desired[key]:
             lines.extend(value_lines)
+        elif isinstance(current.get(key), dict) and isinstance(desired[key], dict) and desired[key]:
+            lines.extend(_edit_mapping(value_lines, current[key], desired[key]) or [dump({key: desired[key]})])
         else:
             lines.append(dump({key: desired[key]}))
         lines.extend(trailer)

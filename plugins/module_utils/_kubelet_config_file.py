@@ -115,22 +115,22 @@ def compute_change(params, option_prefix='', files=NODE_FILES):
 
 
 def prepare(params, option_prefix='', files=NODE_FILES):
-    """The validated change for kubelet_config's options: a dict of path, before, after, changed, config,
-    choice (which file and why) and warnings."""
+    """The validated change for kubelet_config's options: a dict of path, before, after, changed, replaced
+    (the values the file held that the change replaces), config, choice (which file and why) and warnings."""
     found = compute_change(params, option_prefix, files)
     current, desired = found['current'], found['desired']
     changed = found['current_text'] is None or kc.normalize(current) != kc.normalize(desired)
     choice = found['choice']
     return dict(path=found['target'], before=found['current_text'],
                 after=kc.edit_text(found['current_text'], current, desired) if changed else found['current_text'],
-                changed=changed, config=dict((k, found['merged'][k]) for k in kc.MANAGED_KEYS if k in found['merged']),
+                changed=changed, replaced=kc.replaced_values(current, desired) if changed else [], config=dict((k, found['merged'][k]) for k in kc.MANAGED_KEYS if k in found['merged']),
                 choice=dict((k, choice[k]) for k in ('path', 'dropin', 'dropin_dir', 'reason')),
                 warnings=choice['warnings'])
 
 
 def summary(change):
     """What a module returns about the change: changed, path, config, and which file was chosen and why."""
-    return dict((key, change[key]) for key in ('changed', 'path', 'config', 'choice'))
+    return dict((key, change[key]) for key in ('changed', 'path', 'replaced', 'config', 'choice'))
 
 
 def diff(change):

@@ -69,7 +69,9 @@ def node_args(inputs):
     args = {'capacity': inputs.get('capacity', {}),
             'kube_reserved': inputs.get('kubeReserved', {}),
             'system_reserved': inputs.get('systemReserved', {}),
-            'eviction_hard': {}}
+            'eviction_hard': {},
+            # kubelet's own reading: the signals given and no others.
+            'keep_default_eviction_signals': False}
     for key, value in inputs.items():
         if key.startswith('evictionHard_') and value is not None:
             signal = key[len('evictionHard_'):]

@@ -72,6 +72,40 @@ def test_the_kubelet_configuration_is_parsed_validated_and_edited_without_files(
     assert '# kept\n' in edited and 'refuses to start on this cgroup v1 node' in refusal
 
 
+OPERATOR_FILE = """apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+# reservations, as the operator wrote them
+kubeReserved:
+  cpu: "100m"   # quoted on purpose
+  memory: 256Mi
+  pid: "1000"
+systemReserved: {cpu: "500m"}
+maxPods: 110
+"""
+
+
+def test_the_edit_keeps_what_the_operator_wrote_and_names_what_it_replaces():
+    current = kc.parse(OPERATOR_FILE, 'config.yaml')
+    # The plan spells pid 1000 as 1k and 500m as 0.5: equal in meaning, so kept as written.
+    desired = kc.apply_settings(current, {'kubeReserved': {'cpu': '100m', 'memory': '3125Mi', 'pid': '1k'},
+                                          'systemReserved': {'cpu': '0.5'}, 'evictionHard': {'memory.available': '100Mi'}})
+    edited = kc.edit_text(OPERATOR_FILE, current, desired)
+    assert '  cpu: "100m"   # quoted on purpose\n  memory: 3125Mi\n  pid: "1000"\n' in edited
+    assert 'systemReserved: {cpu: "500m"}\n' in edited and '# reservations, as the operator wrote them' in edited
+    assert kc.parse(edited, 'edited') == desired
+    assert kc.replaced_values(current, desired) == ['kubeReserved.memory: 256Mi -> 3125Mi']
+
+
+def test_the_edit_drops_and_adds_entries_of_a_changed_mapping():
+    current = kc.parse(OPERATOR_FILE, 'config.yaml')
+    desired = kc.apply_settings(current, {'kubeReserved': {'memory': '1Gi', 'ephemeral-storage': '1Gi'}})
+    edited = kc.edit_text(OPERATOR_FILE, current, desired)
+    assert kc.parse(edited, 'edited') == desired
+    assert 'kubeReserved:\n  memory: 1Gi\n  ephemeral-storage: 1Gi\n' in edited
+    assert kc.replaced_values(current, desired) == [
+        'kubeReserved.cpu: 100m -> (removed)', 'kubeReserved.memory: 256Mi -> 1Gi', 'kubeReserved.pid: 1000 -> (removed)']
+
+
 def test_pod_values_and_kubelet_flags_need_no_files():
     with no_files():
         settings = PodSettings({'kubelet_version': '1.36', 'cgroup_driver': 'systemd'})

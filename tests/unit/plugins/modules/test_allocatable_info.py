@@ -9,6 +9,8 @@ __metaclass__ = type
 
 import os
 
+import struct
+
 import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.modules import allocatable_info
@@ -64,7 +66,8 @@ def test_percentages_are_float32(run_module):
 
 
 def test_flag_form_and_merge_defaults(run_module):
-    result = plan(run_module, eviction_hard='memory.available<500Mi,nodefs.available<5%')
+    result = plan(run_module, eviction_hard='memory.available<500Mi,nodefs.available<5%',
+                  keep_default_eviction_signals=False)
     assert result['eviction']['hard'] == {'memory.available': '500Mi', 'nodefs.available': '5%'}
     merged = plan(run_module, eviction_hard={'memory.available': '500Mi'}, merge_default_eviction_settings=True)
     assert merged['eviction']['hard']['memory.available'] == '500Mi'
@@ -145,10 +148,40 @@ def test_sizing_profiles(run_module, profile, cpu, memory, max_pods, reserved_cp
 
 def test_profile_values_yield_to_explicit_ones(run_module):
     result = run_module(allocatable_info, {'capacity': {'cpu': '2', 'memory': '8Gi'}, 'profile': 'eks', 'max_pods': 29,
-                                           'kube_reserved': {'memory': '1Gi'}, 'eviction_hard': {}})
+                                           'kube_reserved': {'memory': '1Gi'}, 'eviction_hard': {},
+                                           'keep_default_eviction_signals': False})
     assert q(result['reserved']['kube'], 'memory') == '1Gi'
     assert q(result['reserved']['kube'], 'ephemeral-storage') == '1Gi'
     assert result['eviction']['hard'] == {}
+
+
+@pytest.mark.parametrize('version, image_inodes', [('1.29', False), ('1.30', True), ('1.36', True)])
+def test_a_profile_keeps_kubelets_disk_eviction_signals(run_module, version, image_inodes):
+    # gke's profile names memory.available alone; kubelet would reset the disk signals (kubernetes#112057).
+    result = run_module(allocatable_info, {'capacity': {'cpu': '4', 'memory': '16Gi', 'ephemeral-storage': '100Gi'},
+                                           'profile': 'gke', 'kubelet_version': version})
+    hard = result['eviction']['hard']
+    assert hard['memory.available'] == '100Mi'
+    assert (hard['nodefs.available'], hard['nodefs.inodesFree'], hard['imagefs.available']) == ('10%', '5%', '15%')
+    assert ('imagefs.inodesFree' in hard) is image_inodes
+    assert result['eviction']['source'] == 'profile gke'
+    assert 'nodefs.available' in result['eviction']['defaults_kept']
+    # nodefs.available<10% is taken out of ephemeral-storage Allocatable, as kubelet's default does.
+    capacity = 100 * 1024 ** 3
+    ten_percent = struct.unpack('f', struct.pack('f', 0.1))[0]  # float32, as kubelet parses it
+    assert result['allocatable']['ephemeral-storage']['value'] == capacity - int(capacity * ten_percent)
+
+
+def test_an_operator_map_keeps_the_other_signals_and_0_percent_switches_one_off(run_module):
+    result = run_module(allocatable_info, {'capacity': {'cpu': '4', 'memory': '16Gi', 'ephemeral-storage': '100Gi'},
+                                           'eviction_hard': {'memory.available': '500Mi', 'nodefs.available': '0%'}})
+    hard = result['eviction']['hard']
+    assert hard['memory.available'] == '500Mi' and hard['nodefs.available'] == '0%'
+    assert hard['imagefs.available'] == '15%'
+    assert result['eviction']['source'] == 'operator'
+    assert 'nodefs.available' not in result['eviction']['defaults_kept']
+    # "0%" is ignored by kubelet: nothing is taken out of ephemeral-storage.
+    assert result['allocatable']['ephemeral-storage']['value'] == 100 * 1024 ** 3
 
 
 @pytest.mark.parametrize('args, fragments', [
