@@ -199,15 +199,29 @@ def _readable(quantity, name):
     return '%s (%d)' % (quantity, quantity.value())
 
 
-def validate_node_allocatable(capacity, reservation):
-    """validateNodeAllocatable, with the quantities rendered readably instead of as Go structs."""
-    errors = []
+def validate_node_allocatable(capacity, reservation, terms=()):
+    """validateNodeAllocatable, with the quantities rendered readably instead of as Go structs, and each
+    term of a reservation above capacity named with the option that set it.
+
+    terms: [(label, {resource: Quantity}, options)], such as ('kube', kube, 'kube_reserved, profile gke').
+    """
+    errors, culprits = [], []
     for name in sorted(reservation):
         remaining = capacity[name].sub(reservation[name])
         if remaining.sign() < 0:
             errors.append('Resource "%s" has a reservation of %s but capacity of %s. Expected capacity >= reservation.'
                           % (name, _readable(reservation[name], name), _readable(capacity[name], name)))
+            parts = [(label, values[name], option) for label, values, option in terms
+                     if name in values and not values[name].is_zero()]
+            if parts:
+                errors.append('%s reserved = %s.' % (name, ' + '.join(
+                    '%s %s (%s)' % (label, value, option) for label, value, option in parts)))
+                culprits.append(max(parts, key=lambda part: part[1].nano))
     if errors:
+        if culprits:
+            _label, value, option = culprits[0]
+            raise KubenodeError('invalid Node Allocatable configuration. ' + ' '.join(errors),
+                                field=option.split(',')[0], value=str(value))
         raise KubenodeError('invalid Node Allocatable configuration. ' + ' '.join(errors), field='capacity')
 
 
@@ -334,7 +348,11 @@ def plan_node(params):
     status_capacity = dict((k, v) for k, v in capacity.items() if k != 'pid')
     eviction_reservation = hard_eviction_reservation(thresholds, cm_capacity)
     reservation = _sum_reservation(cm_capacity, system, kube, eviction_reservation)
-    validate_node_allocatable(cm_capacity, reservation)
+    validate_node_allocatable(cm_capacity, reservation, (
+        ('system', system, 'system_reserved' + (', reserved_system_cpus' if reserved_cpus else '')),
+        ('kube', kube, 'kube_reserved' + (', profile %s' % profile if sized is not None else '')),
+        ('hard eviction', eviction_reservation, 'eviction_hard' + (
+            ', %s' % eviction_source if eviction_source != 'operator' else ''))))
     allocatable = _scheduling_allocatable(status_capacity, reservation)
     absolute = _absolute(cm_capacity, system, kube)
     internal_absolute = _absolute(internal_capacity, system, kube)

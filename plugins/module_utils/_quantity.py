@@ -15,6 +15,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import re
+
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 
 DECIMAL_SI = 'DecimalSI'
@@ -193,6 +195,25 @@ def _interpret_suffix(suffix):
     return None
 
 
+# The valid spellings of a unit by its first letter, case aside: (decimal, its power of ten, binary, its power of two).
+_UNIT_SPELLINGS = {'k': ('k', 3, 'Ki', 10), 'm': ('M', 6, 'Mi', 20), 'g': ('G', 9, 'Gi', 30),
+                   't': ('T', 12, 'Ti', 40), 'p': ('P', 15, 'Pi', 50), 'e': ('E', 18, 'Ei', 60)}
+_NUMBER_AND_UNIT = re.compile(r'^([+-]?[0-9.]+)\s*([A-Za-z]+)$')
+
+
+def suffix_hint(text):
+    """': did you mean 1G (10^9) or 1Gi (2^30)?' for a unit written as people do (1GB, 512mb, 2K, 1gib),
+    else ''."""
+    match = _NUMBER_AND_UNIT.match(text.strip())
+    if not match or match.group(2)[0].lower() not in _UNIT_SPELLINGS:
+        return ''
+    number, unit = match.group(1), match.group(2)
+    decimal, ten, binary, two = _UNIT_SPELLINGS[unit[0].lower()]
+    if unit in (decimal, binary):
+        return ''
+    return ': did you mean %s%s (10^%d) or %s%s (2^%d)?' % (number, decimal, ten, number, binary, two)
+
+
 def parse_quantity(text, field=None):
     """resource.ParseQuantity. Raises QuantityError naming the field and the string."""
     if isinstance(text, bool):
@@ -211,11 +232,12 @@ def parse_quantity(text, field=None):
     parts = _split(text)
     if parts is None:
         raise QuantityError('quantities must match the regular expression '
-                            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", field=field, value=text)
+                            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" + suffix_hint(text),
+                            field=field, value=text)
     positive, num, denom, suffix = parts
     interpreted = _interpret_suffix(suffix)
     if interpreted is None:
-        raise QuantityError('unable to parse quantity\'s suffix', field=field, value=text)
+        raise QuantityError('unable to parse quantity\'s suffix' + suffix_hint(text), field=field, value=text)
     base, exponent, fmt = interpreted
     if abs(exponent) > _MAX_ABS_EXPONENT:
         raise QuantityError('quantity exponent is out of range', field=field, value=text)
