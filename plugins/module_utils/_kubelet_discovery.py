@@ -137,8 +137,8 @@ def running_kubelets(proc_path):
 
 
 def discover(proc_path, systemctl=None, service='kubelet.service'):
-    """{source, config, config_dir}: where kubelet is told to read its configuration. source is None
-    when no kubelet unit or process was found.
+    """{source, config, config_dir, binary}: where kubelet is told to read its configuration, and the
+    binary started. source is None when no kubelet unit or process was found.
 
     systemctl(*args) -> (rc, stdout, stderr), or None when systemd is not PID 1.
     """
@@ -146,10 +146,28 @@ def discover(proc_path, systemctl=None, service='kubelet.service'):
         rc, out, _err = systemctl('show', '--property=LoadState,ExecStart,Environment,EnvironmentFiles', service)
         argv = unit_command(parse_unit(out), read_text) if rc == 0 else None
         if argv:
-            return dict(kubelet_flags(argv[1:]), source='the %s unit' % service)
+            return dict(kubelet_flags(argv[1:]), source='the %s unit' % service, binary=argv[0])
     for pid, argv in running_kubelets(proc_path):
-        return dict(kubelet_flags(argv[1:]), source='the running kubelet (pid %d)' % pid)
-    return {'source': None, 'config': None, 'config_dir': None}
+        return dict(kubelet_flags(argv[1:]), source='the running kubelet (pid %d)' % pid,
+                    binary=argv[0] if argv else None)
+    return {'source': None, 'config': None, 'config_dir': None, 'binary': None}
+
+
+_KUBELET_VERSION = re.compile(r'\bv?(1\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?)\b')
+
+
+def parse_kubelet_version(output):
+    """"Kubernetes v1.29.4" (kubelet --version) -> "1.29.4", or None."""
+    match = _KUBELET_VERSION.search(output or '')
+    return match.group(1) if match else None
+
+
+def ask_kubelet_version(binary, run):
+    """{version, binary, output}: what `binary --version` answers, version None when it gives no release.
+    run(argv) -> (rc, stdout, stderr)."""
+    rc, out, err = run([binary, '--version'])
+    version = parse_kubelet_version(out) if rc == 0 else None
+    return {'version': version, 'binary': binary, 'output': (out if rc == 0 else err or out).strip()}
 
 
 def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists, option_prefix=''):

@@ -25,7 +25,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._drift import ser
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_snapshot import CPU_MANAGER_CHECKPOINT
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import detect_drivers, effective_driver
-from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
+from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import (
+    AUTO, DEFAULT_KUBELET_VERSION, kubelet_rules, node_kubelet_release)
 
 MANAGEABLE = ('kubepods', 'burstable', 'besteffort', 'system_reserved', 'kube_reserved')
 # Slices systemd ships: we add a drop-in instead of replacing their unit.
@@ -248,10 +249,16 @@ _NOMINAL_CAPACITY = {'cpu': '1024', 'memory': '64Ti', 'ephemeral-storage': '1Pi'
 
 
 def validate_options(params):
-    """Plan once without the host, so that a bad option fails with its own message, not a host read error."""
+    """Plan once without the host, so that a bad option fails with its own message, not a host read error.
+    With the node's kubelet release not read yet, what depends on it (feature gates) waits for the real plan."""
     if params['plan'] is not None:
         return
+    release_known = params['kubelet_version'] not in (None, '', AUTO)
     nominal = dict(params, capacity=params['capacity'] or _NOMINAL_CAPACITY,
+                   kubelet_version=params['kubelet_version'] if release_known else DEFAULT_KUBELET_VERSION,
+                   # Gate names are judged against the node's release in the real plan.
+                   extra_feature_gates=list(params['extra_feature_gates'] or []) + (
+                       [] if release_known else list(params['feature_gates'] or {})),
                    max_pods=DEFAULT_MAX_PODS if params['max_pods'] is None else params['max_pods'],
                    cgroup_driver='cgroupfs' if params['cgroup_driver'] == 'auto' else params['cgroup_driver'])
     try:
@@ -265,17 +272,21 @@ class RunPlan(object):
     """What one node_cgroups run is to do: the driver, the node plan, the managed entries
     [(key, plan entry)], the kubelet configuration change (or None) and the warnings."""
 
-    __slots__ = ('driver', 'plan', 'entries', 'kubelet_change', 'warnings')
+    __slots__ = ('driver', 'plan', 'entries', 'kubelet_change', 'warnings', 'kubelet_version')
 
-    def __init__(self, driver, plan, entries, kubelet_change, warnings):
+    def __init__(self, driver, plan, entries, kubelet_change, warnings, kubelet_version=None):
         self.driver, self.plan, self.entries = driver, plan, entries
         self.kubelet_change, self.warnings = kubelet_change, warnings
+        self.kubelet_version = kubelet_version
 
 
 def plan_run(params, node):
     """The RunPlan for node_cgroups' options on the node a NodeSnapshot shows. Raises KubenodeError for
     what must not be written (the options are checked, the kubelet configuration validated)."""
     files = node.files
+    version, version_source, version_warnings = node_kubelet_release(
+        params['kubelet_version'], node.kubelet_release, params.get('allow_kubelet_version_mismatch'))
+    params = dict(params, kubelet_version=version)
     # The file kubelet is started with, when it is known; else the usual places.
     kubelet_paths = [node.kubelet['config']] if node.kubelet['config'] else params['kubelet_config_paths']
     driver = params['cgroup_driver']
@@ -290,6 +301,7 @@ def plan_run(params, node):
         if plan_params['capacity'] is None:
             plan_params['capacity'], plan_params['online_cpus'] = node.capacity, node.online_cpus
         plan = plan_node(plan_params)
+        plan['kubelet_version_source'] = version_source
         if params['max_pods'] is None:
             plan['max_pods'] = None  # kubelet's own: sized with, never written
     elif plan.get('cgroup_driver') != driver:
@@ -317,7 +329,7 @@ def plan_run(params, node):
     not_a_node = not_a_node_warning(params, node, kubelet_change)
     if not_a_node and kubelet_change:
         kubelet_change['warnings'] = []  # "no kubelet yet, written to kubeadm's path" is in not_a_node
-    return RunPlan(driver, plan, entries, kubelet_change, warnings + not_a_node)
+    return RunPlan(driver, plan, entries, kubelet_change, version_warnings + warnings + not_a_node, version)
 
 
 def kubelet_start_checks(params, node, kubelet_change, kubelet_now):

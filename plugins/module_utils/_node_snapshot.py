@@ -33,12 +33,16 @@ CPU_MANAGER_CHECKPOINT = 'cpu_manager_state'
 class NodeSnapshot(object):
     """The host as node_cgroups' planning sees it."""
 
-    __slots__ = ('layout', 'systemd_running', 'kubelet', 'files', 'runtime_sockets', 'capacity', 'online_cpus')
+    __slots__ = ('layout', 'systemd_running', 'kubelet', 'files', 'runtime_sockets', 'capacity', 'online_cpus',
+                 'kubelet_release')
 
-    def __init__(self, layout, systemd_running, kubelet, files, runtime_sockets=(), capacity=None, online_cpus=None):
+    def __init__(self, layout, systemd_running, kubelet, files, runtime_sockets=(), capacity=None, online_cpus=None,
+                 kubelet_release=None):
         self.layout, self.systemd_running, self.kubelet, self.files = layout, systemd_running, kubelet, files
         self.runtime_sockets = list(runtime_sockets)  # the CRI sockets that exist
         self.capacity, self.online_cpus = capacity, online_cpus
+        # What the kubelet binary answered to --version (_kubelet_discovery.ask_kubelet_version), or None.
+        self.kubelet_release = kubelet_release
 
 
 def kubelet_dropin_dirs(params, kubelet):
@@ -48,8 +52,23 @@ def kubelet_dropin_dirs(params, kubelet):
                                   discovery.DEFAULT_DROPIN_DIR) if d))
 
 
-def read_node(params, systemctl):
-    """A NodeSnapshot for node_cgroups' options. systemctl(*args) -> (rc, out, err); used when systemd is PID 1."""
+def read_kubelet_release(params, kubelet, run):
+    """What the kubelet binary says of its release: the kubelet_binary option's, else the one kubelet's unit or
+    process starts. None when there is none to ask (kubelet_binary "" on a fake node)."""
+    binary = params.get('kubelet_binary')
+    started_by = 'kubelet_binary'
+    if binary is None:
+        binary, started_by = kubelet.get('binary'), kubelet.get('source')
+    if not binary:
+        return None
+    if not os.path.isfile(binary) or not os.access(binary, os.X_OK):
+        return {'version': None, 'binary': binary, 'started_by': started_by, 'output': 'no executable file there'}
+    return dict(discovery.ask_kubelet_version(binary, run), started_by=started_by)
+
+
+def read_node(params, systemctl, run=None):
+    """A NodeSnapshot for node_cgroups' options. systemctl(*args) -> (rc, out, err); used when systemd is PID 1.
+    run(argv) -> (rc, out, err) asks the kubelet binary its release (not asked when run is None)."""
     layout = fs.detect_layout(params['proc_path'], params['cgroupfs_path'])
     systemd_running = pid1_is_systemd(params['proc_path'])
     kubelet = discovery.discover(params['proc_path'], systemctl if systemd_running else None,
@@ -67,7 +86,8 @@ def read_node(params, systemctl):
     capacity = online_cpus = None
     if params['plan'] is None and params['capacity'] is None:
         capacity, online_cpus = detect_capacity(params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
-    return NodeSnapshot(layout, systemd_running, kubelet, files, sockets, capacity, online_cpus)
+    release = read_kubelet_release(params, kubelet, run) if run is not None else None
+    return NodeSnapshot(layout, systemd_running, kubelet, files, sockets, capacity, online_cpus, release)
 
 
 class CgroupSnapshot(object):

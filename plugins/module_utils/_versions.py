@@ -72,3 +72,61 @@ def kubelet_rules(version=None, field='kubelet_version'):
         raise KubenodeError('kubelet 1.%d is not supported; supported releases are 1.%d to 1.%d%s'
                             % (minor, OLDEST_MINOR, NEWEST_MINOR, hint), field=field, value=version)
     return KubeletRules(minor)
+
+
+AUTO = 'auto'
+
+
+def _minor_of(version):
+    match = _VERSION_RE.match(str(version).strip())
+    return int(match.group(1)) if match else None
+
+
+def node_kubelet_release(requested, found, allow_mismatch=False, field='kubelet_version',
+                         mismatch_field='allow_kubelet_version_mismatch'):
+    """(release "1.N", where it came from, warnings): the kubelet release a node is planned for.
+
+    requested: the option ("auto" or empty: the node's). found: _kubelet_discovery.ask_kubelet_version's
+    answer about the binary kubelet is started with, with 'started_by' (the unit or process), or None when
+    no binary could be asked. A release the operator names that differs from the node's is refused unless
+    allow_mismatch (a planned upgrade); a node newer or older than the supported range is refused, never
+    planned with another release's rules.
+    """
+    requested = '' if requested is None else requested
+    if isinstance(requested, float):
+        kubelet_rules(requested, field)  # the unquoted-YAML hint
+    requested = str(requested).strip()
+    node_version = found.get('version') if found else None
+    if node_version:
+        node_minor = _minor_of(node_version)
+        described = '%s --version of %s (Kubernetes v%s)' % (found['binary'], found['started_by'], node_version)
+        if not OLDEST_MINOR <= node_minor <= NEWEST_MINOR:
+            newer = node_minor > NEWEST_MINOR
+            raise KubenodeError('this node runs kubelet %s (%s), %s than the %s release this collection supports '
+                                '(1.%d to 1.%d): its rules are not known here, and planning it with 1.%d\'s would '
+                                'be wrong%s' % (node_version, described, 'newer' if newer else 'older',
+                                                'newest' if newer else 'oldest', OLDEST_MINOR, NEWEST_MINOR,
+                                                NEWEST_MINOR if newer else OLDEST_MINOR,
+                                                '; upgrade kubenode.cgroups' if newer else ''),
+                                field=field, value=requested or AUTO)
+        if requested in ('', AUTO):
+            return '1.%d' % node_minor, described, []
+        rules = kubelet_rules(requested, field)
+        if rules.minor != node_minor and not allow_mismatch:
+            raise KubenodeError('the node runs kubelet %s (%s), not %s: a plan for another release would write what '
+                                "this kubelet may refuse. Leave %s unset to plan for the node's release, or set %s "
+                                'to plan ahead of an upgrade' % (node_version, described, requested, field,
+                                                                 mismatch_field),
+                                field=field, value=requested)
+        if rules.minor != node_minor:
+            return rules.version, 'set by the operator for an upgrade (the node runs %s: %s)' % (
+                node_version, described), []
+        return rules.version, 'set by the operator, and the node agrees (%s)' % described, []
+    if requested in ('', AUTO):
+        why = ('%s --version of %s answered %r' % (found['binary'], found['started_by'], found['output'][:80])
+               if found else 'no kubelet unit, process or binary found')
+        return DEFAULT_KUBELET_VERSION, 'the newest supported release (%s)' % why, [
+            'the kubelet release could not be read from this node (%s): planned with kubelet %s\'s rules, the newest '
+            'supported; set %s if the node will run another release' % (why, DEFAULT_KUBELET_VERSION, field)]
+    return kubelet_rules(requested, field).version, 'set by the operator (%s)' % (
+        'the node\'s kubelet could not be asked' if not found else 'the node\'s kubelet gave no release'), []

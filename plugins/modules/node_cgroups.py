@@ -211,6 +211,28 @@ options:
     type: list
     elements: path
     default: [/var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet-config.yaml]
+  kubelet_version:
+    description:
+      - The kubelet release whose rules the plan follows. V(auto) (the default) asks the node - the binary
+        kubelet's unit starts (or the running kubelet's), with C(--version) - and plans for that release.
+      - A release named here that differs from the node's is refused with both named, unless
+        O(allow_kubelet_version_mismatch) (a plan made ahead of an upgrade). A node whose kubelet is newer or
+        older than the supported range is refused, never planned with another release's rules.
+      - When no kubelet can be asked, the newest supported release, with a warning that says so.
+      - The result's RV(plan.kubelet_version_source) says where the release came from.
+    type: str
+    default: auto
+  allow_kubelet_version_mismatch:
+    description:
+      - Plan for the O(kubelet_version) given although the node's kubelet reports another release, as before
+        an upgrade to it.
+    type: bool
+    default: false
+  kubelet_binary:
+    description:
+      - The kubelet binary asked for its release when O(kubelet_version=auto). Unset, the one kubelet's unit
+        (or the running kubelet) starts; an empty string asks none (a fake node under a root directory).
+    type: path
 requirements:
   - PyYAML on the target, for O(kubelet_config)
 notes:
@@ -326,6 +348,16 @@ plan:
   returned: success
   type: dict
   sample: {cgroup_driver: systemd, allocatable: {cpu: {quantity: 3250m, value: 3250}}}
+  contains:
+    kubelet_version:
+      description: The kubelet release whose rules the plan follows.
+      type: str
+      sample: '1.33'
+    kubelet_version_source:
+      description: Where that release came from (the node's kubelet binary, the operator, or the newest supported
+        release when no kubelet could be asked).
+      type: str
+      sample: /usr/bin/kubelet --version of the kubelet.service unit (Kubernetes v1.33.4)
 verification:
   description:
     - With O(verify) and a change, the node read back after the writes - C(drift) (a list of C(item), C(check),
@@ -882,7 +914,7 @@ def resolve(module):
     """The driver executor for this node: the node read once, the run planned from that reading."""
     params = module.params
     ops.validate_options(params)
-    node = read_node(params, systemctl_runner(module))
+    node = read_node(params, systemctl_runner(module), lambda argv: module.run_command(argv))
     run = ops.plan_run(params, node)
     executor = SystemdDriver if run.driver == 'systemd' else CgroupfsDriver
     return executor(module, node, run)
@@ -939,6 +971,10 @@ def argument_spec():
         kubelet_config=dict(type='dict', options=kc_file.file_argument_spec()),
         kubelet_config_paths=dict(type='list', elements='path',
                                   default=['/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml']),
+        # The node's own release unless the operator names one (plan_argument_spec's default is a fixed release).
+        kubelet_version=dict(type='str', default='auto'),
+        allow_kubelet_version_mismatch=dict(type='bool', default=False),
+        kubelet_binary=dict(type='path'),
     )
     spec.update(runtime_files_argument_spec())
     return spec

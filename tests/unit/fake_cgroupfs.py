@@ -123,6 +123,8 @@ class FakeCgroupfs(object):
                                          os.path.join(self.base, 'run/systemd/system.control')],
                 'persist_script': os.path.join(self.base, 'usr/local/libexec/kubenode-cgroups-restore'),
                 'lock_path': os.path.join(self.base, 'run/lock/kubenode-cgroups.lock'),
+                # Not there unless a test puts one: the release is then the newest supported, with a warning.
+                'kubelet_binary': os.path.join(self.base, 'usr/bin/kubelet'),
                 'kubelet_root_dir': os.path.join(self.base, 'var/lib/kubelet'),
                 'kubelet_config_paths': [os.path.join(self.base, 'var/lib/kubelet/config.yaml'),
                                          os.path.join(self.base, 'etc/kubernetes/kubelet-config.yaml')]}
@@ -225,6 +227,8 @@ class FakeSystemd(object):
         # a list is printed as one line per element, as systemd does for EnvironmentFiles=.
         self.shown = {}
         self.installed = {'containerd.service', 'kubelet.service'}
+        # kubelet binaries (under the fake root) and what they answer to --version.
+        self.kubelet_binaries = {}
         monkeypatch.setattr(basic.AnsibleModule, 'get_bin_path', lambda self, name, required=False: '/bin/' + name)
         monkeypatch.setattr(basic.AnsibleModule, 'run_command', self.run_command)
 
@@ -297,6 +301,9 @@ class FakeSystemd(object):
                               'ExecMainStartTimestampMonotonic': str(int((time.monotonic() - seconds_ago) * 1e6))}
 
     def run_command(self, command, **kwargs):
+        if command[1:] == ['--version'] and command[0] in self.kubelet_binaries:
+            self.calls.append(' '.join(command))
+            return 0, self.kubelet_binaries[command[0]] + '\n', ''
         verb = command[1:]
         self.calls.append(' '.join(verb))
         if verb[0] == 'is-active':

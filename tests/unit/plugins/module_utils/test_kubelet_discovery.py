@@ -72,7 +72,8 @@ def test_running_process_is_found_when_there_is_no_unit(tmp_path):
     (tmp_path / '812' / 'comm').write_text('kubelet\n')
     (tmp_path / '812' / 'cmdline').write_text('/usr/bin/kubelet\0--config\0/srv/kubelet.yaml\0')
     found = discovery.discover(str(tmp_path), lambda *args: (0, 'LoadState=not-found\n', ''))
-    assert found == {'config': '/srv/kubelet.yaml', 'config_dir': None, 'source': 'the running kubelet (pid 812)'}
+    assert found == {'config': '/srv/kubelet.yaml', 'config_dir': None, 'source': 'the running kubelet (pid 812)',
+                     'binary': '/usr/bin/kubelet'}
 
 
 def unit_found(config='/var/lib/kubelet/config.yaml', config_dir=None):
