@@ -179,7 +179,7 @@ vm-shell: vm-image
 # The module reference, from the modules' own DOCUMENTATION, EXAMPLES and RETURN.
 MODULE_DOCS = $(BIN)/ansible-doc -t module --json kubenode.cgroups.allocatable_info kubenode.cgroups.pod_cgroup_info \
 	  kubenode.cgroups.cgroup_info kubenode.cgroups.node_cgroups kubenode.cgroups.kubelet_config \
-	  kubenode.cgroups.node_drift_info kubenode.cgroups.role_variables
+	  kubenode.cgroups.node_drift_info kubenode.cgroups.role_variables kubenode.cgroups.role_node_cgroups
 
 docs: venv link
 	$(MODULE_DOCS) | $(BIN)/python hacking/render_module_docs.py docs/modules

@@ -85,7 +85,7 @@ def compute_change(params, option_prefix='', files=NODE_FILES):
                             field=option_prefix + 'kubelet_dropin_name', value=dropin_name)
     choice = discovery.choose(params.get('discovered') or {}, params.get('kubelet_config_path'),
                               params.get('kubelet_config_dropin'), params.get('kubelet_dropin_dir'),
-                              exists=files.exists, option_prefix=option_prefix)
+                              exists=files.exists, option_prefix=option_prefix, known=params.get('known_configs'))
     base_text, base = load(choice['path'], files)
     dropin_path = os.path.join(choice['dropin_dir'], dropin_name)
     dropins = [(name, load(name, files)[1]) for name in files.matches(dropin_pattern(choice['dropin_dir']))

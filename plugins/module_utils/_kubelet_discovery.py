@@ -170,9 +170,22 @@ def ask_kubelet_version(binary, run):
     return {'version': version, 'binary': binary, 'output': (out if rc == 0 else err or out).strip()}
 
 
-def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists, option_prefix=''):
+def known_layouts(paths=None):
+    """[(path, layout)] of the places kubeadm and kubespray keep kubelet's configuration: KNOWN_CONFIGS, or
+    the paths given (the same places under a node root), each named by the layout whose path it ends with."""
+    if not paths:
+        return list(KNOWN_CONFIGS)
+    named = []
+    for path in paths:
+        layout = next((name for known, name in KNOWN_CONFIGS if path.endswith(known)), 'given')
+        named.append((path, layout))
+    return named
+
+
+def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists, option_prefix='', known=None):
     """{path, dropin, dropin_dir, reason, warnings}: the file (or drop-in) to write, from what discover()
-    found and the options, which may each be None (decide from the node).
+    found and the options, which may each be None (decide from the node). known: the usual places
+    (known_layouts()), under a node root when one is given.
 
     An option that names a file or directory kubelet does not read is refused: writing there would
     change nothing while reporting success.
@@ -193,14 +206,15 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists
     elif path:
         chosen, reason = path, 'set by the operator (no kubelet unit or process found)'
     else:
-        existing = [(known, layout) for known, layout in KNOWN_CONFIGS if exists(known)]
+        places = known_layouts(known)
+        existing = [(place, layout) for place, layout in places if exists(place)]
         if existing:
             chosen, reason = existing[0][0], 'no kubelet unit or process found; %s exists (%s layout)' % existing[0]
         else:
-            chosen, reason = KUBEADM_CONFIG, "no kubelet unit, process or configuration found; kubeadm's default path"
-            warnings.append('this host has no kubelet yet (no kubelet.service, no kubelet process, neither %s nor %s): '
+            chosen, reason = places[0][0], "no kubelet unit, process or configuration found; kubeadm's default path"
+            warnings.append('this host has no kubelet yet (no kubelet.service, no kubelet process, none of %s): '
                             'the configuration is written to %s, where a kubeadm kubelet reads it'
-                            % (KUBEADM_CONFIG, KUBESPRAY_CONFIG, KUBEADM_CONFIG))
+                            % (', '.join(place for place, _layout in places), places[0][0]))
     if dropin is None:
         dropin = bool(config_dir)
     if dropin:

@@ -320,7 +320,7 @@ def plan_run(params, node):
     if params['kubelet_config']:
         kubelet_change = kc_file.prepare(dict(
             params['kubelet_config'], plan=plan, kubelet_version=params['kubelet_version'],
-            extra_feature_gates=params['extra_feature_gates'],
+            extra_feature_gates=params['extra_feature_gates'], known_configs=params['kubelet_config_paths'],
             containerd_config_path=params['containerd_config_path'], discovered=node.kubelet,
             crio_config_paths=params['crio_config_paths']), option_prefix='kubelet_config.', files=files)
     kubelet_now = kubelet_change['config'] if kubelet_change else (

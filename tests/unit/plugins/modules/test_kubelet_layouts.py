@@ -283,7 +283,9 @@ def test_a_host_without_kubelet_or_runtime_gets_one_warning_naming_where_the_con
     args = node_args(tree, tmp_path)
     run_module(node_cgroups, args, check_mode=True)
     not_a_node = [w for w in warnings if 'not a Kubernetes node yet' in w]
-    assert len(not_a_node) == 1 and 'the kubelet configuration goes to /var/lib/kubelet/config.yaml' in not_a_node[0]
+    # kubeadm's path under the node's root, never this machine's.
+    assert len(not_a_node) == 1 and 'the kubelet configuration goes to %s/var/lib/kubelet/config.yaml' % tmp_path \
+        in not_a_node[0]
     assert not [w for w in warnings if 'has no kubelet yet' in w]
     # A container runtime is there (its socket): a node being built, no warning of the kind.
     write_text(socket, '')
@@ -360,3 +362,15 @@ def test_no_kubelet_to_ask_plans_the_newest_release_and_says_so(run_module, tmp_
     named = run_module(node_cgroups, node_args(tree, tmp_path, kubelet_version='1.34'), check_mode=True)
     assert named['plan']['kubelet_version'] == '1.34'
     assert named['plan']['kubelet_version_source'].startswith('set by the operator')
+
+
+def test_under_a_root_kubesprays_file_is_found_as_on_a_real_node(run_module, tmp_path, monkeypatch):
+    """No kubelet unit or process to ask: the usual places are looked up under the root, kubespray's included."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    config = str(tmp_path / 'etc/kubernetes/kubelet-config.yaml')
+    write_text(config, KUBESPRAY_CONFIG)
+    result = run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='auto'), check_mode=True)
+    assert result['kubelet_config']['path'] == config
+    assert result['kubelet_config']['choice']['reason'] == (
+        'no kubelet unit or process found; %s exists (kubespray layout)' % config)
+    assert not os.path.exists(str(tmp_path / 'var/lib/kubelet/config.yaml'))

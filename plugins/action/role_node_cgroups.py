@@ -1,0 +1,235 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""node_cgroups with its arguments built on the controller from the node_allocatable role's variables.
+
+Why an action: a template for a task's whole argument dict makes ansible-core warn on every run ("Using a
+template for task args is unsafe"), and one template per argument costs a compile per host and argument
+(docs/performance.md). Here the mapping is Python, each variable is templated once, the module's errors
+name the role variables the operator set, and kubespray's own inventory variables can be the source.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+from ansible.errors import AnsibleActionFail
+from ansible.plugins.action import ActionBase
+from ansible.utils.display import Display
+
+display = Display()
+
+PREFIX = 'node_allocatable_'
+MODULE = 'kubenode.cgroups.node_cgroups'
+
+# The role variables given to node_cgroups under the option of the same name (without the prefix).
+SAME_NAME = ('profile', 'system_reserved', 'kube_reserved', 'merge_default_eviction_settings',
+             'enforce_node_allocatable', 'cgroup_driver', 'cgroup_root', 'keep_reserved_out_of_swap',
+             'feature_gates', 'extra_feature_gates', 'allow_kubelet_version_mismatch', 'persist')
+# Options given only when the role variable is set (empty or null: the module's own default).
+WHEN_SET = ('capacity', 'max_pods', 'eviction_hard', 'reserved_system_cpus', 'qos_reserved', 'kubelet_binary')
+# kubelet_config's options and the role variables behind them.
+KUBELET_CONFIG_OPTIONS = (('kubelet_config_path', 'kubelet_config_path'), ('kubelet_config_dropin', 'kubelet_config_dropin'),
+                          ('kubelet_dropin_dir', 'kubelet_dropin_dir'), ('allow_driver_mismatch', 'allow_driver_mismatch'),
+                          ('backup', 'kubelet_config_backup'), ('kubelet_settings', 'kubelet_settings'))
+
+# The node's paths: option, the role variable that sets it, its usual place under node_allocatable_root.
+PATHS = (
+    ('proc_path', 'proc_path', '/proc'),
+    ('sys_path', 'sys_path', '/sys'),
+    ('cgroupfs_path', 'cgroupfs_path', '/sys/fs/cgroup'),
+    ('systemd_unit_dir', 'systemd_unit_dir', '/etc/systemd/system'),
+    ('systemd_control_dirs', 'systemd_control_dirs', ['/etc/systemd/system.control', '/run/systemd/system.control']),
+    ('persist_script', 'persist_script', '/usr/local/libexec/kubenode-cgroups-restore'),
+    ('lock_path', 'lock_path', '/run/lock/kubenode-cgroups.lock'),
+    ('kubelet_root_dir', 'kubelet_root_dir', '/var/lib/kubelet'),
+    ('containerd_config_path', 'containerd_config_path', '/etc/containerd/config.toml'),
+    ('crio_config_paths', 'crio_config_paths', ['/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf']),
+)
+KUBELET_CONFIG_PATHS = ('/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml')
+
+# kubespray's variables (roles/kubernetes/node/defaults/main.yml) and their defaults there: kubespray's
+# kubelet template always writes both reservation maps, with these values when the inventory sets none.
+KUBESPRAY_RESERVED = (
+    ('kube', 'cpu', 'kube_cpu_reserved', '100m'),
+    ('kube', 'memory', 'kube_memory_reserved', '256Mi'),
+    ('kube', 'ephemeral-storage', 'kube_ephemeral_storage_reserved', '500Mi'),
+    ('kube', 'pid', 'kube_pid_reserved', '1000'),
+    ('system', 'cpu', 'system_cpu_reserved', '500m'),
+    ('system', 'memory', 'system_memory_reserved', '512Mi'),
+    ('system', 'ephemeral-storage', 'system_ephemeral_storage_reserved', '500Mi'),
+    ('system', 'pid', 'system_pid_reserved', '1000'),
+)
+KUBESPRAY_VARIABLES = tuple(name for _scope, _resource, name, _default in KUBESPRAY_RESERVED) + (
+    'kube_reserved', 'system_reserved', 'kube_reserved_cgroups', 'system_reserved_cgroups', 'eviction_hard',
+    'kubelet_enforce_node_allocatable', 'kubelet_max_pods', 'kubelet_cgroup_driver', 'kubelet_fail_cgroup_v1')
+
+
+def _set(value):
+    return value is not None and value != '' and value != {} and value != []
+
+
+def kubespray_settings(value_of):
+    """(node_cgroups options, {option path: kubespray variable}) from kubespray's inventory variables, read
+    as kubespray's kubelet template reads them. value_of(name, default) gives a variable's templated value."""
+    options, origin = {'profile': 'static'}, {}
+    reserved = {'kube': {}, 'system': {}}
+    for scope, resource, name, default in KUBESPRAY_RESERVED:
+        reserved[scope][resource] = str(value_of(name, default))
+        origin['%s_reserved.%s' % (scope, resource)] = name
+    options['kube_reserved'], options['system_reserved'] = reserved['kube'], reserved['system']
+    origin['kube_reserved'], origin['system_reserved'] = 'kube_*_reserved', 'system_*_reserved'
+    # kube_reserved / system_reserved (booleans) decide only the reserved cgroups since kubespray 2.26.
+    for scope in ('kube', 'system'):
+        enabled = value_of('%s_reserved' % scope, False)
+        options['%s_reserved_cgroup' % scope] = (value_of('%s_reserved_cgroups' % scope, '/%s.slice' % scope)
+                                                 if enabled in (True, 'true', 'True') else None)
+        origin['%s_reserved_cgroup' % scope] = '%s_reserved_cgroups' % scope
+    eviction = value_of('eviction_hard', {})
+    if _set(eviction):
+        options['eviction_hard'] = eviction
+        origin['eviction_hard'] = 'eviction_hard'
+    enforce = value_of('kubelet_enforce_node_allocatable', '""')
+    if isinstance(enforce, str) and enforce.strip() not in ('', '""'):
+        options['enforce_node_allocatable'] = [item.strip() for item in enforce.split(',') if item.strip()]
+        origin['enforce_node_allocatable'] = 'kubelet_enforce_node_allocatable'
+    elif isinstance(enforce, list):
+        options['enforce_node_allocatable'] = enforce
+        origin['enforce_node_allocatable'] = 'kubelet_enforce_node_allocatable'
+    max_pods = value_of('kubelet_max_pods', None)
+    if max_pods is not None:
+        options['max_pods'] = int(max_pods)
+        origin['max_pods'] = 'kubelet_max_pods'
+    driver = value_of('kubelet_cgroup_driver', None)
+    if driver:
+        options['cgroup_driver'] = driver
+        origin['cgroup_driver'] = 'kubelet_cgroup_driver'
+    return options, origin
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _VALID_ARGS = frozenset()
+
+    def run(self, tmp=None, task_vars=None):
+        result = super(ActionModule, self).run(tmp, task_vars)
+        task_vars = task_vars or {}
+        templar = self._templar
+
+        def value_of(name, default=None):
+            if name not in task_vars:
+                return default
+            return templar.template(task_vars[name])
+
+        def role(name):
+            return value_of(PREFIX + name)
+
+        args, origin = self.module_args(role, value_of)
+        outcome = self._execute_module(module_name=MODULE, module_args=args, task_vars=task_vars)
+        if outcome.get('failed') and isinstance(outcome.get('msg'), str):
+            outcome['msg'] = name_role_variables(outcome['msg'], origin)
+        if outcome.get('warnings'):
+            outcome['warnings'] = [name_role_variables(w, origin, leading_field=False) for w in outcome['warnings']]
+        outcome['paths'] = dict((key, args[key]) for key, _variable, _usual in PATHS)
+        result.update(outcome)
+        return result
+
+    @staticmethod
+    def module_args(role, value_of):
+        """(node_cgroups' arguments, {option path: the variable the operator sets it with})."""
+        root = role('root') or ''
+        args, origin = {}, {}
+        for name in SAME_NAME:
+            args[name] = role(name)
+        for name in WHEN_SET:
+            value = role(name)
+            if name == 'kubelet_binary' and value is None and root:
+                value = ''  # a fake node: its kubelet, if any, is not this machine's to ask
+            if _set(value) or (name == 'kubelet_binary' and value == ''):
+                args[name] = value
+        version = role('kubelet_version')
+        args['kubelet_version'] = str(version) if _set(version) else 'auto'
+        reserved_cpus = role('reserved_system_cpus')
+        for scope in ('system', 'kube'):
+            cgroup = role('%s_reserved_cgroup' % scope)
+            if cgroup and not reserved_cpus:  # reserved CPUs take the place of the reserved cgroups
+                args['%s_reserved_cgroup' % scope] = cgroup
+        args['services'] = role('services') if role('kube_reserved_cgroup') and not reserved_cpus else []
+        args['verify'] = role('verify') == 'changed'
+        for option, variable, usual in PATHS:
+            given = role(variable)
+            args[option] = given if _set(given) else (
+                [root + path for path in usual] if isinstance(usual, list) else root + usual)
+        if root:
+            args['kubelet_config_paths'] = [root + path for path in KUBELET_CONFIG_PATHS]
+        kubelet = {}
+        for option, variable in KUBELET_CONFIG_OPTIONS:
+            value = role(variable)
+            if value is not None and value != '':
+                kubelet[option] = value
+            origin['kubelet_config.' + option] = PREFIX + variable
+        if root and 'kubelet_dropin_dir' not in kubelet:
+            kubelet['kubelet_dropin_dir'] = root + '/etc/kubernetes/kubelet.conf.d'
+        settings = dict(kubelet.get('kubelet_settings') or {})
+        if args['feature_gates']:
+            settings['featureGates'] = args['feature_gates']
+        swap = role('swap_behavior')
+        if swap:
+            settings.update(failSwapOn=False, memorySwap={'swapBehavior': swap})
+            origin['kubelet_config.kubelet_settings.memorySwap'] = PREFIX + 'swap_behavior'
+        kubelet['kubelet_settings'] = settings
+        args['kubelet_config'] = kubelet
+        for name in SAME_NAME + WHEN_SET + ('kubelet_version', 'system_reserved_cgroup', 'kube_reserved_cgroup',
+                                            'services'):
+            origin.setdefault(name, PREFIX + name)
+        source = role('variables') or 'role'
+        found = [name for name in KUBESPRAY_VARIABLES if value_of(name) is not None]
+        if source == 'kubespray':
+            options, kubespray_origin = kubespray_settings(value_of)
+            if reserved_cpus:
+                options.pop('kube_reserved_cgroup', None)
+                options.pop('system_reserved_cgroup', None)
+            args.update(options)
+            if not options.get('kube_reserved_cgroup'):
+                args.pop('kube_reserved_cgroup', None)
+                args['services'] = []
+            if not options.get('system_reserved_cgroup'):
+                args.pop('system_reserved_cgroup', None)
+            origin.update(kubespray_origin)
+            fail_v1 = value_of('kubelet_fail_cgroup_v1')
+            if fail_v1 is not None and 'failCgroupV1' not in settings:
+                settings['failCgroupV1'] = fail_v1 in (True, 'true', 'True')
+        elif source != 'role':
+            raise AnsibleActionFail('%svariables: must be "role" or "kubespray", not %r' % (PREFIX, source))
+        elif found:
+            display.warning('kubespray\'s variables %s are set for this host and ignored: the reservation comes from '
+                            'the node_allocatable_ variables (profile %s). Set node_allocatable_variables: kubespray '
+                            'to plan from kubespray\'s own (docs/guide.md, "kubespray")'
+                            % (', '.join(found), args['profile']))
+        return args, origin
+
+
+def name_role_variables(message, origin, leading_field=True):
+    """A node_cgroups message with its leading option (kube_reserved.memory: ...) and the option names it
+    mentions written as the variables the operator sets (node_allocatable_kube_reserved.memory, or
+    kubespray's kube_memory_reserved)."""
+    head, sep, rest = message.partition(': ')
+    if leading_field and sep and ' ' not in head:
+        parts = head.split('.')
+        for cut in range(len(parts), 0, -1):
+            option = '.'.join(parts[:cut])
+            if option in origin:
+                tail = '.'.join(parts[cut:])
+                head = origin[option] + ('.' + tail if tail else '')
+                break
+    else:
+        head, sep, rest = '', '', message
+    names = sorted((name for name in origin if '_' in name and '.' not in name), key=len, reverse=True)
+    pattern = re.compile(r'(?<![\w.])(%s)(?![\w])' % '|'.join(re.escape(name) for name in names))
+    rest = pattern.sub(lambda m: origin[m.group(1)], rest)
+    # The module's own hint for role users ("X (role: node_allocatable_X)") says the same twice now.
+    rest = re.sub(r'(\b[\w.]+) \(role: \1\)', r'\1', rest)
+    return head + sep + rest

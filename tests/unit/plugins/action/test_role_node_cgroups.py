@@ -1,0 +1,92 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The node_allocatable role's arguments for node_cgroups, built on the controller (plugins/action/role_node_cgroups.py)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+import yaml
+
+from ansible_collections.kubenode.cgroups.plugins.action.role_node_cgroups import (
+    ActionModule, name_role_variables)
+
+DEFAULTS = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'roles', 'node_allocatable', 'defaults',
+                        'main.yml')
+
+
+def build(**variables):
+    """node_cgroups' arguments for the role's defaults with these variables over them."""
+    with open(DEFAULTS) as handle:
+        values = yaml.safe_load(handle)
+    values.update(variables)
+
+    def value_of(name, default=None):
+        return values.get(name, default)
+
+    return ActionModule.module_args(lambda name: value_of('node_allocatable_' + name), value_of)
+
+
+def test_the_defaults_ask_the_node_and_keep_the_usual_paths():
+    args, origin = build()
+    assert args['kubelet_version'] == 'auto' and args['profile'] == 'gke'
+    assert args['cgroupfs_path'] == '/sys/fs/cgroup' and args['lock_path'] == '/run/lock/kubenode-cgroups.lock'
+    assert 'kubelet_binary' not in args and 'kubelet_config_paths' not in args
+    assert args['kube_reserved_cgroup'] == '/kube.slice' and args['services'] == ['kubelet', 'containerd', 'crio']
+    assert origin['kubelet_version'] == 'node_allocatable_kubelet_version'
+
+
+def test_a_root_moves_every_path_and_the_lock_under_it_and_asks_no_kubelet_of_this_machine():
+    args, _origin = build(node_allocatable_root='/srv/node')
+    assert args['lock_path'] == '/srv/node/run/lock/kubenode-cgroups.lock'
+    assert args['kubelet_config_paths'] == ['/srv/node/var/lib/kubelet/config.yaml',
+                                            '/srv/node/etc/kubernetes/kubelet-config.yaml']
+    assert 'kubelet_config_path' not in args['kubelet_config']  # found under the root, as on a node
+    assert args['kubelet_binary'] == ''
+    every_path = [v for k, v in args.items() if k.endswith(('_path', '_dir', '_script'))]
+    assert all(path.startswith('/srv/node/') for path in every_path)
+
+
+def test_kubespray_mode_reads_kubesprays_variables_with_its_defaults():
+    args, origin = build(node_allocatable_variables='kubespray', kube_memory_reserved='1Gi', kube_reserved=True,
+                         kubelet_enforce_node_allocatable='pods,kube-reserved', kubelet_max_pods=58)
+    assert args['profile'] == 'static'
+    assert args['kube_reserved'] == {'cpu': '100m', 'memory': '1Gi', 'ephemeral-storage': '500Mi', 'pid': '1000'}
+    assert args['system_reserved'] == {'cpu': '500m', 'memory': '512Mi', 'ephemeral-storage': '500Mi', 'pid': '1000'}
+    assert args['enforce_node_allocatable'] == ['pods', 'kube-reserved'] and args['max_pods'] == 58
+    assert args['kube_reserved_cgroup'] == '/kube.slice' and 'system_reserved_cgroup' not in args
+    assert 'eviction_hard' not in args  # kubespray's {} leaves kubelet's defaults
+    assert origin['kube_reserved.memory'] == 'kube_memory_reserved'
+
+
+def test_kubesprays_variables_in_role_mode_are_named_in_a_warning(monkeypatch):
+    warned = []
+    monkeypatch.setattr('ansible_collections.kubenode.cgroups.plugins.action.role_node_cgroups.display.warning',
+                        warned.append)
+    args, _origin = build(kube_memory_reserved='1Gi', eviction_hard={'memory.available': '200Mi'})
+    assert args['profile'] == 'gke' and 'eviction_hard' not in args
+    assert len(warned) == 1 and 'kube_memory_reserved, eviction_hard' in warned[0]
+    assert 'node_allocatable_variables: kubespray' in warned[0]
+
+
+def test_errors_and_warnings_name_the_variables_the_operator_sets():
+    _args, origin = build()
+    assert name_role_variables('kube_reserved.memory: failed to parse', origin) == \
+        'node_allocatable_kube_reserved.memory: failed to parse'
+    assert name_role_variables(
+        'kubelet_version: the node runs kubelet 1.29.4, not 1.33. Leave kubelet_version unset, or set '
+        'allow_kubelet_version_mismatch', origin) == (
+        'node_allocatable_kubelet_version: the node runs kubelet 1.29.4, not 1.33. Leave node_allocatable_kubelet_version '
+        'unset, or set node_allocatable_allow_kubelet_version_mismatch')
+    assert name_role_variables('kubelet_config.kubelet_settings.failCgroupV1: refuses', origin) == \
+        'node_allocatable_kubelet_settings.failCgroupV1: refuses'
+    assert name_role_variables('feature_gates: goes in extra_feature_gates (role: node_allocatable_extra_feature_gates)',
+                               origin) == 'node_allocatable_feature_gates: goes in node_allocatable_extra_feature_gates'
+    assert name_role_variables('planned with 1.36; set kubelet_version', origin, leading_field=False) == \
+        'planned with 1.36; set node_allocatable_kubelet_version'
+    _args, kubespray = build(node_allocatable_variables='kubespray')
+    assert name_role_variables('kube_reserved.memory: bad', kubespray) == 'kube_memory_reserved: bad'
