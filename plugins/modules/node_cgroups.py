@@ -117,8 +117,10 @@ options:
       - The node lock. A run that writes holds it from the first read to the last write, so two runs on one
         node (two operators, two controllers) do not interleave; the kernel releases it when its holder dies.
         Check mode takes no lock.
+      - Unset, C(/run/lock/kubenode-cgroups.lock) on the node O(cgroupfs_path) belongs to - under the same root
+        when O(cgroupfs_path) is a fake node's C(ROOT/sys/fs/cgroup), beside O(cgroupfs_path) when it is another
+        tree - so that a run against a fake node never takes this machine's lock.
     type: path
-    default: /run/lock/kubenode-cgroups.lock
   lock_timeout:
     description: Seconds to wait for the node lock before failing with the holder's pid.
     type: int
@@ -905,9 +907,21 @@ class SystemdDriver(NodeCgroups):
             unit, lambda setting, value: not shipped or overrides.RESOURCE_SETTINGS[setting] in planned) or removed
 
 
+CGROUPFS = '/sys/fs/cgroup'
+NODE_LOCK = '/run/lock/kubenode-cgroups.lock'
+
+
 def _systemd_owned(cgroup_path):
     """A cgroup systemd manages as a unit of its own (system.slice, user.slice, machine.slice)."""
     return any(part in ops.SYSTEMD_SHIPPED_SLICES for part in cgroup_path.strip('/').split('/'))
+
+
+def lock_path_for(cgroupfs_path):
+    """The node lock of the node whose cgroupfs this is: /run/lock under its root."""
+    path = os.path.normpath(cgroupfs_path)
+    if path == CGROUPFS or path.endswith(CGROUPFS):
+        return path[:-len(CGROUPFS)] + NODE_LOCK
+    return os.path.join(os.path.dirname(path), os.path.basename(NODE_LOCK))
 
 
 def resolve(module):
@@ -965,7 +979,7 @@ def argument_spec():
         persist=dict(type='bool', default=True),
         persist_script=dict(type='path', default='/usr/local/libexec/kubenode-cgroups-restore'),
         kubelet_service=dict(type='str', default='kubelet.service'),
-        lock_path=dict(type='path', default='/run/lock/kubenode-cgroups.lock'),
+        lock_path=dict(type='path'),
         lock_timeout=dict(type='int', default=300),
         verify=dict(type='bool', default=False),
         kubelet_config=dict(type='dict', options=kc_file.file_argument_spec()),
@@ -990,7 +1004,8 @@ def main():
     kubelet_config = None
     verification = None
     # Check mode writes nothing, so it needs no lock (and no write access to /run/lock).
-    lock = contextlib.nullcontext() if module.check_mode else NodeLock(module.params['lock_path'], module.params['lock_timeout'])
+    lock = contextlib.nullcontext() if module.check_mode else NodeLock(
+        module.params['lock_path'] or lock_path_for(module.params['cgroupfs_path']), module.params['lock_timeout'])
     try:
         with lock:
             node = resolve(module)

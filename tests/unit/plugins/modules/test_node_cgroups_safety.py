@@ -222,3 +222,15 @@ def test_verify_reads_the_node_back_in_the_same_round_trip(run_module, tmp_path,
     changed = run_module(node_cgroups, node_args(tree, tmp_path, verify=True, system_reserved={'cpu': '600m'}))
     assert [(d['item'], d['check'], d['live']) for d in changed['verification']['drift']] == [
         ('system_reserved', 'cpu.weight', 7)]
+
+
+def test_the_node_lock_follows_the_node_root(run_module, tmp_path, monkeypatch):
+    """Unset, the lock is the fake node's /run/lock, never this machine's (the test guard refuses /run/lock)."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    args = node_args(tree, tmp_path)
+    del args['lock_path']
+    run_module(node_cgroups, args)
+    assert tree.root.endswith('/sys/fs/cgroup')
+    assert os.path.exists(tree.root[:-len('/sys/fs/cgroup')] + '/run/lock/kubenode-cgroups.lock')
+    assert node_cgroups.lock_path_for('/sys/fs/cgroup') == '/run/lock/kubenode-cgroups.lock'
+    assert node_cgroups.lock_path_for('/srv/trees/cg') == '/srv/trees/kubenode-cgroups.lock'
