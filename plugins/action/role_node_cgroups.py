@@ -131,8 +131,16 @@ class ActionModule(ActionBase):
         outcome = self._execute_module(module_name=MODULE, module_args=args, task_vars=task_vars)
         if outcome.get('failed') and isinstance(outcome.get('msg'), str):
             outcome['msg'] = name_role_variables(outcome['msg'], origin)
-        if outcome.get('warnings'):
-            outcome['warnings'] = [name_role_variables(w, origin, leading_field=False) for w in outcome['warnings']]
+        kept = []
+        for warning in outcome.get('warnings') or []:
+            # ansible-core 2.19+ hands module warnings back as WarningSummary objects (their text in event.msg).
+            text = warning if isinstance(warning, str) else getattr(getattr(warning, 'event', None), 'msg', None)
+            if isinstance(text, str):
+                display.warning(name_role_variables(text, origin, leading_field=False))
+            else:
+                kept.append(warning)
+        if 'warnings' in outcome:
+            outcome['warnings'] = kept
         outcome['paths'] = dict((key, args[key]) for key, _variable, _usual in PATHS)
         result.update(outcome)
         return result

@@ -14,7 +14,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_ma
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
-from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import human_quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import human_quantity, human_row
 
 
 def _wrap(function):
@@ -106,6 +106,15 @@ def quantity_to_human(quantity, resource=None):
     return human_quantity(quantity, resource)
 
 
+def quantities_to_human_row(quantities, resource):
+    """A report row: the whole (capacity) then its parts, each a quantity, the plan's {quantity: ...} or None,
+    for people in the whole's unit, rounded so that parts which add up to the whole are shown adding up."""
+    if not isinstance(quantities, (list, tuple)) or not quantities:
+        raise KubenodeError('expected a list: the whole, then its parts', field='quantities', value=quantities)
+    return human_row([(q.get('quantity') if isinstance(q, dict) else q) if q not in (None, '') else None
+                      for q in quantities], resource)
+
+
 def hugepage_size_name(size_bytes):
     return cgmath.hugepage_unit(_int(size_bytes, 'size_bytes'), 'size_bytes')
 
@@ -116,4 +125,5 @@ class FilterModule(object):
     def filters(self):
         return dict((f.__name__, _wrap(f)) for f in (
             quantity_to_int, quantity_to_milli, milli_cpu_to_shares, milli_cpu_to_quota, cpu_shares_to_weight,
-            cpu_weight_to_shares, cgroup_to_systemd, systemd_to_cgroup, hugepage_size_name, quantity_to_human))
+            cpu_weight_to_shares, cgroup_to_systemd, systemd_to_cgroup, hugepage_size_name, quantity_to_human,
+            quantities_to_human_row))

@@ -123,7 +123,8 @@ def prepare(params, option_prefix='', files=NODE_FILES):
     choice = found['choice']
     return dict(path=found['target'], before=found['current_text'],
                 after=kc.edit_text(found['current_text'], current, desired) if changed else found['current_text'],
-                changed=changed, replaced=kc.replaced_values(current, desired) if changed else [], config=dict((k, found['merged'][k]) for k in kc.MANAGED_KEYS if k in found['merged']),
+                changed=changed, replaced=kc.replaced_values(current, desired) if changed else [],
+                config=dict((k, found['merged'][k]) for k in kc.MANAGED_KEYS if k in found['merged']),
                 choice=dict((k, choice[k]) for k in ('path', 'dropin', 'dropin_dir', 'reason')),
                 warnings=choice['warnings'])
 

@@ -12,6 +12,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import re
+from fractions import Fraction
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
@@ -141,6 +142,44 @@ def human_quantity(quantity, name):
                 return '%s %s' % (_trimmed(value / float(size), 1), unit)
         return '%d B' % value if value else '0'
     return str(value)
+
+
+def human_row(quantities, name):
+    """A report row for people: quantities (quantity strings, None for none) whose first is the whole and
+    the rest its parts, in the whole's unit. When the parts add up to the whole exactly, they are rounded
+    so that the figures shown add up as well (largest remainder); else each is rounded alone."""
+    parsed = [None if q is None else parse_quantity(q, name) for q in quantities]
+    if name == 'cpu':
+        exact = [None if q is None else q.milli_value() for q in parsed]
+        size, unit, digits = 1000, 'cores', 2
+    elif name in _BYTE_RESOURCES or name.startswith('hugepages-'):
+        exact = [None if q is None else q.value() for q in parsed]
+        whole = exact[0] or 0
+        size, unit = next(((s, u) for u, s in _BINARY_UNITS if abs(whole) >= s), (1, 'B'))
+        digits = 1 if size > 1 else 0
+    else:
+        return ['-' if q is None else str(q.value()) for q in parsed]
+    scale = 10 ** digits
+    steps = [None if v is None else Fraction(v * scale, size) for v in exact]
+    shown = [None if v is None else int(round(v)) for v in steps]
+    parts = [(i, v) for i, v in enumerate(steps[1:], 1) if v is not None]
+    if steps[0] is not None and parts and sum(v for _i, v in parts) == steps[0] and all(v >= 0 for _i, v in parts):
+        floors = dict((i, int(v)) for i, v in parts)  # v >= 0: int() floors
+        short = shown[0] - sum(floors.values())
+        for i, _v in sorted(parts, key=lambda item: (-(item[1] - int(item[1])), item[0]))[:max(short, 0)]:
+            floors[i] += 1
+        shown = [shown[0]] + [floors.get(i, shown[i]) for i in range(1, len(shown))]
+
+    def text(steps_shown, value):
+        if value is None:
+            return '-'
+        if value == 0:
+            return '0'
+        number = _trimmed(steps_shown / float(scale), digits)
+        if name == 'cpu':
+            return '%s core%s' % (number, '' if number == '1' else 's')
+        return '%s %s' % (number, unit)
+    return [text(count, value) for count, value in zip(shown, exact)]
 
 
 def report_list(resources):

@@ -928,7 +928,7 @@ def resolve(module):
     """The driver executor for this node: the node read once, the run planned from that reading."""
     params = module.params
     ops.validate_options(params)
-    node = read_node(params, systemctl_runner(module), lambda argv: module.run_command(argv))
+    node = read_node(params, systemctl_runner(module), module.run_command)
     run = ops.plan_run(params, node)
     executor = SystemdDriver if run.driver == 'systemd' else CgroupfsDriver
     return executor(module, node, run)

@@ -357,7 +357,7 @@ def test_no_kubelet_to_ask_plans_the_newest_release_and_says_so(run_module, tmp_
     kubeadm_node(tree, tmp_path)
     result = run_module(node_cgroups, node_args(tree, tmp_path), check_mode=True)
     assert result['plan']['kubelet_version'] == '1.36'
-    assert result['plan']['kubelet_version_source'].startswith('the newest supported release (')
+    assert result['plan']['kubelet_version_source'].startswith('the newest supported release, as ')
     assert any(w.startswith('the kubelet release could not be read from this node') for w in warnings)
     named = run_module(node_cgroups, node_args(tree, tmp_path, kubelet_version='1.34'), check_mode=True)
     assert named['plan']['kubelet_version'] == '1.34'
