@@ -36,6 +36,13 @@ KUBELET_CONFIG_OPTIONS = (('kubelet_config_path', 'kubelet_config_path'), ('kube
                           ('kubelet_dropin_dir', 'kubelet_dropin_dir'), ('allow_driver_mismatch', 'allow_driver_mismatch'),
                           ('backup', 'kubelet_config_backup'), ('kubelet_settings', 'kubelet_settings'))
 
+# KubeletConfiguration keys the plan writes, and the option that sets each.
+KUBELET_KEYS = (('cgroupDriver', 'cgroup_driver'), ('kubeReserved', 'kube_reserved'), ('systemReserved', 'system_reserved'),
+                ('evictionHard', 'eviction_hard'), ('enforceNodeAllocatable', 'enforce_node_allocatable'),
+                ('kubeReservedCgroup', 'kube_reserved_cgroup'), ('systemReservedCgroup', 'system_reserved_cgroup'),
+                ('reservedSystemCPUs', 'reserved_system_cpus'), ('featureGates', 'feature_gates'),
+                ('maxPods', 'max_pods'), ('qosReserved', 'qos_reserved'))
+
 # The node's paths: option, the role variable that sets it, its usual place under node_allocatable_root.
 PATHS = (
     ('proc_path', 'proc_path', '/proc'),
@@ -131,6 +138,9 @@ class ActionModule(ActionBase):
         outcome = self._execute_module(module_name=MODULE, module_args=args, task_vars=task_vars)
         if outcome.get('failed') and isinstance(outcome.get('msg'), str):
             outcome['msg'] = name_role_variables(outcome['msg'], origin)
+            # ansible-core shows a failed module's own summary (its msg, with the module's option names) in
+            # preference to msg: without it, the error shown is the one that names the role variables.
+            outcome.pop('exception', None)
         kept = []
         for warning in outcome.get('warnings') or []:
             # ansible-core 2.19+ hands module warnings back as WarningSummary objects (their text in event.msg).
@@ -193,6 +203,11 @@ class ActionModule(ActionBase):
         for name in SAME_NAME + WHEN_SET + ('kubelet_version', 'system_reserved_cgroup', 'kube_reserved_cgroup',
                                             'services'):
             origin.setdefault(name, PREFIX + name)
+        # Errors found on the merged kubelet configuration name its keys; the plan writes these from the options.
+        for key, option in KUBELET_KEYS:
+            origin.setdefault(key, origin.get(option, PREFIX + option))
+            for path in [p for p in origin if p.startswith(option + '.')]:
+                origin.setdefault(key + path[len(option):], origin[path])
         source = role('variables') or 'role'
         found = [name for name in KUBESPRAY_VARIABLES if value_of(name) is not None]
         if source == 'kubespray':
