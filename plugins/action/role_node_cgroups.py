@@ -203,11 +203,6 @@ class ActionModule(ActionBase):
         for name in SAME_NAME + WHEN_SET + ('kubelet_version', 'system_reserved_cgroup', 'kube_reserved_cgroup',
                                             'services'):
             origin.setdefault(name, PREFIX + name)
-        # Errors found on the merged kubelet configuration name its keys; the plan writes these from the options.
-        for key, option in KUBELET_KEYS:
-            origin.setdefault(key, origin.get(option, PREFIX + option))
-            for path in [p for p in origin if p.startswith(option + '.')]:
-                origin.setdefault(key + path[len(option):], origin[path])
         source = role('variables') or 'role'
         found = [name for name in KUBESPRAY_VARIABLES if value_of(name) is not None]
         if source == 'kubespray':
@@ -232,6 +227,11 @@ class ActionModule(ActionBase):
                             'the node_allocatable_ variables (profile %s). Set node_allocatable_variables: kubespray '
                             'to plan from kubespray\'s own (docs/guide.md, "kubespray")'
                             % (', '.join(found), args['profile']))
+        # Errors found on the merged kubelet configuration name its keys; the plan writes these from the options.
+        for key, option in KUBELET_KEYS:
+            origin.setdefault(key, origin.get(option, PREFIX + option))
+            for path in [p for p in origin if p.startswith(option + '.')]:
+                origin.setdefault(key + path[len(option):], origin[path])
         return args, origin
 
 
