@@ -33,9 +33,15 @@ extends_documentation_fragment:
   - kubenode.cgroups.attributes.info_module
 options:
   plan:
-    description: A result of M(kubenode.cgroups.allocatable_info), or the C(plan) that M(kubenode.cgroups.node_cgroups) returns.
+    description:
+      - A result of M(kubenode.cgroups.allocatable_info), or the C(plan) that M(kubenode.cgroups.node_cgroups) returns.
+      - One of O(plan) and O(settings) is required.
     type: dict
-    required: true
+  settings:
+    description:
+      - The options of M(kubenode.cgroups.allocatable_info) (capacity detected on the node when not given), validated as
+        that module validates them: the plan is computed here, in the same round trip, instead of being given.
+    type: dict
   services:
     description: Services that must run in the kube-reserved slice (systemd driver); uninstalled ones are ignored.
     type: list
@@ -142,19 +148,35 @@ kubelet_config:
 """
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_node, plan_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils._audit import audit_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._kubelet_discovery import DEFAULT_DROPIN_NAME
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import runtime_files_argument_spec
+
+
+def plan_from_settings(settings):
+    """What allocatable_info returns for these options: validated by its argument spec, capacity detected here."""
+    validated = ArgumentSpecValidator(plan_argument_spec()).validate(settings)
+    if validated.error_messages:
+        raise KubenodeError('; '.join(validated.error_messages), field='settings')
+    params = validated.validated_parameters
+    if params['capacity'] is None:
+        params['capacity'], params['online_cpus'] = detect_capacity(
+            params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
+    return plan_node(params)
 
 
 def main():
     module = AnsibleModule(
         argument_spec=dict(
             runtime_files_argument_spec(),
-            plan=dict(type='dict', required=True),
+            plan=dict(type='dict'),
+            settings=dict(type='dict'),
             services=dict(type='list', elements='str', default=['kubelet', 'containerd']),
             check_kubelet_config=dict(type='bool', default=True),
             kubelet_config_path=dict(type='path'),
@@ -170,8 +192,15 @@ def main():
                                       default=['/etc/systemd/system.control', '/run/systemd/system.control']),
         ),
         supports_check_mode=True,
+        required_one_of=[('plan', 'settings')],
+        mutually_exclusive=[('plan', 'settings')],
     )
     params = module.params
+    if params['settings'] is not None:
+        try:
+            params = dict(params, plan=plan_from_settings(params['settings']))
+        except KubenodeError as error:
+            module.fail_json(msg=str(error))
     plan = params['plan']
     if not isinstance(plan.get('cgroups'), dict) or plan.get('cgroup_driver') not in names.DRIVERS:
         module.fail_json(msg='plan: not a result of kubenode.cgroups.allocatable_info (no cgroups or cgroup_driver)')

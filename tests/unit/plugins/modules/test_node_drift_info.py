@@ -15,6 +15,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._drift import par
 from ansible_collections.kubenode.cgroups.plugins.modules import kubelet_config, node_cgroups, node_drift_info
 
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
 
 SETTINGS = {'capacity': {'cpu': '4', 'memory': '16Gi', 'hugepages-2Mi': '0'}, 'cgroup_driver': 'cgroupfs',
             'system_reserved': {'memory': '1Gi'}, 'system_reserved_cgroup': '/system',
@@ -68,6 +69,19 @@ def test_a_node_never_converged(run_module, node):
     assert any(d['check'] == 'exists' and d['item'] == 'kubelet config' for d in found)
 
 
+def test_settings_plan_on_the_node_in_the_same_round_trip(run_module, node):
+    """allocatable_info's options instead of a plan: the same plan, the same verdict, one module call."""
+    tree, files = node
+    plan = converge(run_module, tree, files)
+    settings = dict(SETTINGS, kubelet_version=plan['kubelet_version'])
+    found = run_module(node_drift_info, dict(files, settings=settings, cgroupfs_path=tree.root, proc_path=tree.proc))
+    assert found['drift'] == [] and found['plan']['cgroups'] == plan['cgroups']
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_drift_info, dict(files, settings=dict(SETTINGS, kube_reservd={}), cgroupfs_path=tree.root,
+                                         proc_path=tree.proc))
+    assert failure.value.result['msg'].startswith('settings: ') and 'kube_reservd' in failure.value.result['msg']
+
+
 def test_driver_mismatch_is_drift(run_module, node):
     tree, files = node
     plan = converge(run_module, tree, files)
@@ -99,7 +113,6 @@ def test_slices_and_service_placement():
 
 def test_not_a_plan_is_refused(run_module, node):
     tree, files = node
-    from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
     with pytest.raises(ModuleFail) as failure:
         drift_of(run_module, tree, files, {'allocatable': {}})
     assert 'plan' in failure.value.result['msg']
