@@ -40,7 +40,7 @@ options:
   settings:
     description:
       - The options of M(kubenode.cgroups.allocatable_info) (capacity detected on the node when not given), validated as
-        that module validates them: the plan is computed here, in the same round trip, instead of being given.
+        that module validates them. The plan is computed here, in the same round trip, instead of being given.
     type: dict
   services:
     description: Services that must run in the kube-reserved slice (systemd driver); uninstalled ones are ignored.
