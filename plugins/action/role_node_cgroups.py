@@ -96,9 +96,9 @@ def kubespray_settings(value_of):
                                                  if enabled in (True, 'true', 'True') else None)
         origin['%s_reserved_cgroup' % scope] = '%s_reserved_cgroups' % scope
     eviction = value_of('eviction_hard', {})
+    origin['eviction_hard'] = 'eviction_hard'
     if _set(eviction):
         options['eviction_hard'] = eviction
-        origin['eviction_hard'] = 'eviction_hard'
     enforce = value_of('kubelet_enforce_node_allocatable', '""')
     if isinstance(enforce, str) and enforce.strip() not in ('', '""'):
         options['enforce_node_allocatable'] = [item.strip() for item in enforce.split(',') if item.strip()]
@@ -250,7 +250,7 @@ def name_role_variables(message, origin, leading_field=True):
                 break
     else:
         head, sep, rest = '', '', message
-    names = sorted((name for name in origin if '_' in name and '.' not in name), key=len, reverse=True)
+    names = sorted((name for name in origin if '_' in name.split('.')[0]), key=len, reverse=True)
     pattern = re.compile(r'(?<![\w.])(%s)(?![\w])' % '|'.join(re.escape(name) for name in names))
     rest = pattern.sub(lambda m: origin[m.group(1)], rest)
     # The module's own hint for role users ("X (role: node_allocatable_X)") says the same twice now.

@@ -199,6 +199,14 @@ def _readable(quantity, name):
     return '%s (%d)' % (quantity, quantity.value())
 
 
+def _with_resource(options, resource):
+    """'kube_reserved, profile gke' -> 'kube_reserved.memory, profile gke'; the eviction term stays as it is."""
+    first, sep, rest = options.partition(',')
+    if first.endswith('_reserved'):
+        first += '.' + resource
+    return first + sep + rest
+
+
 def validate_node_allocatable(capacity, reservation, terms=()):
     """validateNodeAllocatable, with the quantities rendered readably instead of as Go structs, and each
     term of a reservation above capacity named with the option that set it.
@@ -211,7 +219,8 @@ def validate_node_allocatable(capacity, reservation, terms=()):
         if remaining.sign() < 0:
             errors.append('Resource "%s" has a reservation of %s but capacity of %s. Expected capacity >= reservation.'
                           % (name, _readable(reservation[name], name), _readable(capacity[name], name)))
-            parts = [(label, values[name], option) for label, values, option in terms
+            # Each term names the option that set it, down to the resource (kube_reserved.memory).
+            parts = [(label, values[name], _with_resource(option, name)) for label, values, option in terms
                      if name in values and not values[name].is_zero()]
             if parts:
                 errors.append('%s reserved = %s.' % (name, ' + '.join(

@@ -98,3 +98,18 @@ def test_a_refusal_on_the_merged_kubelet_configuration_names_the_variable_behind
         'node_allocatable_cgroup_driver: kubelet would use the cgroupfs cgroup driver'
     _args, kubespray = build(node_allocatable_variables='kubespray')
     assert name_role_variables('kubeReserved.memory: bad', kubespray) == 'kube_memory_reserved: bad'
+
+
+def test_a_reservation_above_capacity_names_kubesprays_variables_in_kubespray_mode():
+    _args, kubespray = build(node_allocatable_variables='kubespray')
+    message = ('system_reserved.memory: invalid Node Allocatable configuration. memory reserved = system 512Mi '
+               '(system_reserved.memory) + kube 384Mi (kube_reserved.memory) + hard eviction 100Mi (eviction_hard, '
+               'kubelet defaults).')
+    assert name_role_variables(message, kubespray) == (
+        'system_memory_reserved: invalid Node Allocatable configuration. memory reserved = system 512Mi '
+        '(system_memory_reserved) + kube 384Mi (kube_memory_reserved) + hard eviction 100Mi (eviction_hard, '
+        'kubelet defaults).')
+    _args, role = build()
+    assert name_role_variables(message, role).startswith(
+        'node_allocatable_system_reserved.memory: invalid Node Allocatable configuration. memory reserved = system '
+        '512Mi (node_allocatable_system_reserved.memory) + kube 384Mi (node_allocatable_kube_reserved.memory)')

@@ -191,10 +191,11 @@ def test_an_operator_map_keeps_the_other_signals_and_0_percent_switches_one_off(
     ({'system_reserved': {'hugepages-2Mi': '1Gi'}}, ['cannot reserve "hugepages-2Mi" resource']),
     ({'kube_reserved': {'memory': '20Gi'}},
      ['Resource "memory" has a reservation of', 'but capacity of 16Gi', 'Expected capacity >= reservation',
-      'kube_reserved: ', 'memory reserved = kube 20Gi (kube_reserved) + hard eviction 100Mi (eviction_hard, kubelet defaults)']),
+      'kube_reserved.memory: ', 'memory reserved = kube 20Gi (kube_reserved.memory) + hard eviction 100Mi '
+      '(eviction_hard, kubelet defaults)']),
     ({'profile': 'gke', 'system_reserved': {'memory': '15Gi'}},
-     ['system_reserved: ', 'memory reserved = system 15Gi (system_reserved) + kube 2662Mi (kube_reserved, profile gke) + '
-      'hard eviction 100Mi (eviction_hard, profile gke)']),
+     ['system_reserved.memory: ', 'memory reserved = system 15Gi (system_reserved.memory) + kube 2662Mi '
+      '(kube_reserved.memory, profile gke) + hard eviction 100Mi (eviction_hard, profile gke)']),
     ({'kube_reserved': {'memory': '1GB'}}, ['kube_reserved.memory', 'did you mean 1G (10^9) or 1Gi (2^30)?']),
     ({'enforce_node_allocatable': ['pods', 'bogus']},
      ['enforce_node_allocatable', 'option "bogus" specified for enforceNodeAllocatable']),
