@@ -108,7 +108,7 @@ def kubespray_settings(value_of):
         origin['enforce_node_allocatable'] = 'kubelet_enforce_node_allocatable'
     max_pods = value_of('kubelet_max_pods', None)
     if max_pods is not None:
-        options['max_pods'] = int(max_pods)
+        options['max_pods'] = max_pods  # node_cgroups checks it is an integer
         origin['max_pods'] = 'kubelet_max_pods'
     driver = value_of('kubelet_cgroup_driver', None)
     if driver:
