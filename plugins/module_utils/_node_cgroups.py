@@ -272,12 +272,11 @@ class RunPlan(object):
     """What one node_cgroups run is to do: the driver, the node plan, the managed entries
     [(key, plan entry)], the kubelet configuration change (or None) and the warnings."""
 
-    __slots__ = ('driver', 'plan', 'entries', 'kubelet_change', 'warnings', 'kubelet_version')
+    __slots__ = ('driver', 'plan', 'entries', 'kubelet_change', 'warnings')
 
-    def __init__(self, driver, plan, entries, kubelet_change, warnings, kubelet_version=None):
+    def __init__(self, driver, plan, entries, kubelet_change, warnings):
         self.driver, self.plan, self.entries = driver, plan, entries
         self.kubelet_change, self.warnings = kubelet_change, warnings
-        self.kubelet_version = kubelet_version
 
 
 def plan_run(params, node):
@@ -329,7 +328,7 @@ def plan_run(params, node):
     not_a_node = not_a_node_warning(params, node, kubelet_change)
     if not_a_node and kubelet_change:
         kubelet_change['warnings'] = []  # "no kubelet yet, written to kubeadm's path" is in not_a_node
-    return RunPlan(driver, plan, entries, kubelet_change, version_warnings + warnings + not_a_node, version)
+    return RunPlan(driver, plan, entries, kubelet_change, version_warnings + warnings + not_a_node)
 
 
 def kubelet_start_checks(params, node, kubelet_change, kubelet_now):
