@@ -25,16 +25,11 @@ SHARES_PER_CPU = 1024
 MILLI_CPU_TO_CPU = 1000
 QUOTA_PERIOD_US = 100000
 MIN_QUOTA_PERIOD_US = 1000
-MIN_WEIGHT = 1
 MAX_WEIGHT = 10000
 # The QoS tiers' hugetlb limit: kubelet writes int64(1 << 62), not "max".
 HUGETLB_UNBOUNDED = 1 << 62
-# What a v1 memory.limit_in_bytes reads when unlimited (PAGE_COUNTER_MAX rounded to 4k pages).
-V1_MEMORY_UNLIMITED = 9223372036854771712
 # systemd's USEC_INFINITY, used by the CPUQuotaPerSecUSec property for "no quota".
 USEC_INFINITY = (1 << 64) - 1
-
-WEIGHT_FORMULAS = ('kubelet', 'oci')
 
 
 def go_div(numerator, denominator):

@@ -2,7 +2,7 @@
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Read the node's capacity the way kubelet's cAdvisor does. The only I/O behind the plan.
+"""Read the node's capacity the way kubelet's cAdvisor does (_node_snapshot calls it once per run).
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 

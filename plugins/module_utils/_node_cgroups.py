@@ -39,7 +39,8 @@ _V1_HIERARCHY_BY_PREFIX = (('cpu.', 'cpu'), ('memory.', 'memory'), ('pids.', 'pi
 
 
 class Operation(object):
-    """One step: mkdir, enable (subtree_control), write, unit, start, rmdir, stop, remove."""
+    """One cgroupfs step: mkdir, copy (a new v1 cpuset takes its parent's CPUs and memory nodes), enable
+    (controllers in cgroup.subtree_control), write, rmdir. Units, starts and removals are the executors'."""
 
     __slots__ = ('kind', 'path', 'value', 'before', 'cgroup', 'depth', 'shrink')
 
@@ -52,8 +53,6 @@ class Operation(object):
             return 'write %s: %s -> %s' % (self.path, self.before if self.before is not None else '(none)', self.value)
         if self.kind == 'enable':
             return 'enable %s in %s' % (self.value, self.path)
-        if self.kind == 'unit':
-            return '%s %s' % ('update' if self.before is not None else 'create', self.path)
         return '%s %s' % (self.kind, self.path)
 
 

@@ -2,7 +2,8 @@
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""What node_cgroups knows of a node, read once: the only place its planning touches the host.
+"""What node_cgroups knows of a node, read once before anything is planned: the cgroup layout, kubelet's
+unit and release, its files and the capacity; the planners (_node_cgroups) touch the host no other way.
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 

@@ -428,8 +428,9 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config i
 class NodeCgroups(object):
     """What both drivers share: resolving the plan, running operations, files, systemctl, persistence.
 
-    Each driver is an executor of its own (CgroupfsDriver, SystemdDriver), as kubelet has one cgroup
-    manager per driver; present() runs the same steps for both.
+    Each driver is an executor of its own (CgroupfsDriver, SystemdDriver); present() runs the same steps for
+    both. (kubelet has one cgroup manager per cgroup version, with the driver as a parameter: this split
+    follows what differs here, how the cgroups come to exist - mkdir, or a slice systemd starts.)
     """
 
     def __init__(self, module, node, run):
@@ -952,7 +953,7 @@ def read_back(module, plan, restart_pending, kubelet_change):
         'kubelet_config_dropin': choice.get('dropin', False),
         'kubelet_dropin_dir': choice.get('dropin_dir') or discovery.DEFAULT_DROPIN_DIR,
         'kubelet_dropin_name': kubelet_config.get('kubelet_dropin_name') or discovery.DEFAULT_DROPIN_NAME,
-        'kubelet_settings': kubelet_config.get('kubelet_settings') or {}, 'kubelet_service': 'kubelet.service',
+        'kubelet_settings': kubelet_config.get('kubelet_settings') or {}, 'kubelet_service': params['kubelet_service'],
         'allow_driver_mismatch': kubelet_config.get('allow_driver_mismatch', False),
         'cgroupfs_path': params['cgroupfs_path'], 'proc_path': params['proc_path'],
         'systemd_control_dirs': params['systemd_control_dirs'],

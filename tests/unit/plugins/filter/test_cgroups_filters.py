@@ -7,13 +7,14 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import math
+import decimal
 from fractions import Fraction
 
 import pytest
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.kubenode.cgroups.plugins.filter.cgroups import FilterModule
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math
 
 F = FilterModule().filters()
 
@@ -28,13 +29,19 @@ def test_cpu_conversion_table(milli, shares, linear, oci):
     assert F['cpu_shares_to_weight'](shares, formula='oci') == oci
 
 
-def test_oci_formula_is_never_near_an_integer_boundary():
-    # Float differences between Go and C libm could flip ceil() only next to an integer.
-    for shares in range(3, 262144, 7):
-        log2 = math.log2(shares)
-        exponent = (log2 * log2 + 125 * log2) / 612.0 - 7.0 / 34.0
-        value = 10 ** exponent
-        assert abs(value - round(value)) > 1e-9 or value == round(value)
+def test_oci_formula_matches_exact_arithmetic_far_from_integer_boundaries():
+    # runc's quadratic formula in float64 (Go's math.Log2 and math.Pow) against the same formula in 40-digit
+    # decimals: float differences between Go and C libm could flip ceil() only next to an integer, so the
+    # exact value must stay clear of one wherever the code's answer is taken.
+    context = decimal.Context(prec=40)
+    ln2 = context.ln(decimal.Decimal(2))
+    for shares in list(range(3, 262144, 13)) + [262143]:
+        log2 = context.divide(context.ln(decimal.Decimal(shares)), ln2)
+        exponent = (log2 * log2 + 125 * log2) / 612 - decimal.Decimal(7) / 34
+        exact = context.power(decimal.Decimal(10), exponent)
+        weight = _cgroup_math.shares_to_weight_oci(shares)
+        assert weight == int(exact.to_integral_value(rounding=decimal.ROUND_CEILING)), shares
+        assert abs(exact - exact.to_integral_value()) > decimal.Decimal('1e-9') or exact == exact.to_integral_value()
 
 
 def test_quantities_and_cpu_strings():
