@@ -374,3 +374,14 @@ def test_under_a_root_kubesprays_file_is_found_as_on_a_real_node(run_module, tmp
     assert result['kubelet_config']['choice']['reason'] == (
         'no kubelet unit or process found; %s exists (kubespray layout)' % config)
     assert not os.path.exists(str(tmp_path / 'var/lib/kubelet/config.yaml'))
+
+
+def test_the_read_back_asks_about_the_kubelet_service_named(run_module, tmp_path, monkeypatch):
+    """verify reads the node back through the unit kubelet_service names, as the planning did."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    kubeadm_node(tree, tmp_path, config_dir=False)
+    tree.systemd.shown['k8s-kubelet.service'] = tree.systemd.shown.pop('kubelet.service')
+    tree.systemd.installed.add('k8s-kubelet.service')
+    result = run_module(node_cgroups, node_args(tree, tmp_path, kubelet_service='k8s-kubelet.service', verify=True))
+    assert result['kubelet_config']['choice']['reason'] == 'the --config of the k8s-kubelet.service unit'
+    assert result['verification']['kubelet_config']['reason'] == 'the --config of the k8s-kubelet.service unit'
