@@ -189,6 +189,7 @@ class ActionModule(ActionBase):
             if value is not None and value != '':
                 kubelet[option] = value
             origin['kubelet_config.' + option] = PREFIX + variable
+            origin.setdefault(option, PREFIX + variable)  # as messages name it, without kubelet_config.
         if root and 'kubelet_dropin_dir' not in kubelet:
             kubelet['kubelet_dropin_dir'] = root + '/etc/kubernetes/kubelet.conf.d'
         settings = dict(kubelet.get('kubelet_settings') or {})

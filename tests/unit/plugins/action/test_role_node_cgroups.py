@@ -94,8 +94,10 @@ def test_errors_and_warnings_name_the_variables_the_operator_sets():
 
 def test_a_refusal_on_the_merged_kubelet_configuration_names_the_variable_behind_the_key():
     _args, origin = build()
-    assert name_role_variables('cgroupDriver: kubelet would use the cgroupfs cgroup driver', origin) == \
-        'node_allocatable_cgroup_driver: kubelet would use the cgroupfs cgroup driver'
+    assert name_role_variables('cgroupDriver: kubelet would use the cgroupfs cgroup driver. Make them agree, or set '
+                               'allow_driver_mismatch (role: node_allocatable_allow_driver_mismatch)', origin) == \
+        'node_allocatable_cgroup_driver: kubelet would use the cgroupfs cgroup driver. Make them agree, or set ' \
+        'node_allocatable_allow_driver_mismatch'
     _args, kubespray = build(node_allocatable_variables='kubespray')
     assert name_role_variables('kubeReserved.memory: bad', kubespray) == 'kube_memory_reserved: bad'
 
