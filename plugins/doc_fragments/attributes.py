@@ -39,3 +39,14 @@ attributes:
     support: full
     platforms: posix
 """
+
+    # The roles' controller-side actions (role_variables, role_node_cgroups): each adds its diff_mode.
+    ROLE_ACTION = r"""
+options: {}
+attributes:
+  check_mode:
+    support: full
+  platform:
+    support: full
+    platforms: posix
+"""

@@ -26,14 +26,10 @@ description:
   - Takes no options; used by the role only.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
+  - kubenode.cgroups.attributes.role_action
 attributes:
-  check_mode:
-    support: full
   diff_mode:
     support: full
-  platform:
-    support: full
-    platforms: posix
 options: {}
 seealso:
   - module: kubenode.cgroups.node_cgroups

@@ -23,14 +23,10 @@ description:
     C(run_once), as it checks every host of the play's current batch (through C(hostvars)).
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
+  - kubenode.cgroups.attributes.role_action
 attributes:
-  check_mode:
-    support: full
   diff_mode:
     support: none
-  platform:
-    support: full
-    platforms: posix
 options:
   prefix:
     description: The prefix of the role's variables, for example C(node_allocatable_).
