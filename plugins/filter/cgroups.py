@@ -64,7 +64,7 @@ def milli_cpu_to_quota(milli_cpu, period=cgmath.QUOTA_PERIOD_US):
     return cgmath.container_milli_cpu_to_quota(_milli_cpu(milli_cpu, 'milli_cpu'), _int(period, 'period'))
 
 
-def cpu_shares_to_weight(shares, formula='kubelet'):
+def cpu_shares_to_weight(shares, formula='linear'):
     shares = _int(shares, 'shares')
     if shares < 0:
         raise KubenodeError('cpu shares cannot be negative', field='shares', value=shares)
@@ -75,7 +75,7 @@ def cpu_weight_to_shares(weight):
     weight = _int(weight, 'weight')
     if not 0 <= weight <= cgmath.MAX_WEIGHT:
         raise KubenodeError('cpu.weight must be between 1 and 10000 (0 for unset)', field='weight', value=weight)
-    return cgmath.weight_to_shares_kubelet(weight)
+    return cgmath.weight_to_shares(weight)
 
 
 def cgroup_to_systemd(path):

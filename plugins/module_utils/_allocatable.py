@@ -266,7 +266,7 @@ def cgroup_entry(parts, driver, config, page_sizes, **extra):
         values['hugetlb'] = dict((cgmath.hugepage_unit(size), limit)
                                  for size, limit in sorted(values['hugetlb'].items()))
     if 'cpu_shares' in values:
-        values['cpu_weight'] = cgmath.shares_to_weight_kubelet(values['cpu_shares'])
+        values['cpu_weight'] = cgmath.linear_weight(values['cpu_shares'])
     entry['resources'] = values
     entry.update(cgmath.resource_files(config, page_sizes))
     entry.update(extra)
@@ -472,33 +472,3 @@ def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, 
     return cgroup_entry(parts, driver, config, page_sizes if enforced else [], enforced=enforced,
                         enforcement=full if full in enforce else (compressible if enforced else None),
                         configured_name=cgroup_name)
-
-
-def plan_argument_spec():
-    """The options every module that takes a node plan accepts (doc fragment kubenode.cgroups.plan)."""
-    return dict(
-        capacity=dict(type='dict'),
-        system_reserved=dict(type='dict', default={}),
-        kube_reserved=dict(type='dict', default={}),
-        eviction_hard=dict(type='raw'),
-        merge_default_eviction_settings=dict(type='bool', default=False),
-        keep_default_eviction_signals=dict(type='bool', default=True),
-        reserved_system_cpus=dict(type='str'),
-        enforce_node_allocatable=dict(type='list', elements='str', default=['pods']),
-        cgroups_per_qos=dict(type='bool', default=True),
-        cgroup_root=dict(type='str', default='/'),
-        cgroup_driver=dict(type='str', choices=['cgroupfs', 'systemd'], default='cgroupfs'),
-        system_reserved_cgroup=dict(type='str'),
-        kube_reserved_cgroup=dict(type='str'),
-        keep_reserved_out_of_swap=dict(type='bool', default=False),
-        qos_reserved=dict(type='dict'),
-        feature_gates=dict(type='dict', default={}),
-        extra_feature_gates=dict(type='list', elements='str', default=[]),
-        memory_reservation_policy=dict(type='str', choices=['None', 'TieredReservation']),
-        kubelet_version=dict(type='str', default='1.36'),
-        profile=dict(type='str', choices=['static', 'gke', 'eks', 'aks', 'aks-legacy'], default='static'),
-        max_pods=dict(type='int'),
-        proc_path=dict(type='path', default='/proc'),
-        sys_path=dict(type='path', default='/sys'),
-        kubelet_root_dir=dict(type='path', default='/var/lib/kubelet'),
-    )

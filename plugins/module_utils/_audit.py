@@ -2,12 +2,14 @@
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The node against its plan: what node_drift_info reports, and what node_cgroups reads back after a change.
+"""The node against its plan: what node_drift_info reports, and what node_cgroups reads back with verify.
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
-Reads the host (the kernel's cgroup files, systemd through the caller's systemctl, the kubelet and
-runtime configuration); the comparisons themselves are in _drift.
+There is one comparer. The drift is the record of the steps a check-mode node_cgroups run would take
+(_node_executor, dry), plus what no step can mend: a reserved cgroup kubelet's Validate would refuse,
+kubelet and the runtime on different cgroup drivers, a service that must restart to run what is on disk,
+systemd showing values its units do not hold, and a kubelet configuration kubelet would refuse.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -16,94 +18,92 @@ __metaclass__ = type
 
 import os
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _drift
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _restarts as restarts
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd_overrides as overrides
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import detect_drivers, pid1_is_systemd
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubeletConfigRefused, KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_executor import drift, executor_for
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import detect_drivers
 
 
-def kubelet_config_drift(params, choice, discovered):
-    """The kubelet configuration as kubelet_config would leave it: invalid, or not yet written."""
-    if not kc.HAS_YAML:
-        return [_drift.drift('kubelet config', 'readable', 'PyYAML is missing on the node', 'PyYAML')]
-    try:
-        change = kc_file.compute_change({
-            'plan': params['plan'], 'kubelet_settings': params['kubelet_settings'],
-            'kubelet_config_path': choice['path'], 'kubelet_config_dropin': choice['dropin'],
-            'kubelet_dropin_dir': choice['dropin_dir'], 'discovered': discovered,
-            'kubelet_dropin_name': params['kubelet_dropin_name'], 'kubelet_version': params['plan'].get('kubelet_version'),
-            'capacity': None, 'allow_driver_mismatch': params.get('allow_driver_mismatch', False),
-            'containerd_config_path': params['containerd_config_path'],
-            'crio_config_paths': params['crio_config_paths']})
-    except KubenodeError as error:
-        return [_drift.drift('kubelet config', 'kubelet would accept it', str(error), 'valid')]
-    target, current_text, current, desired = (change[key] for key in ('target', 'current_text', 'current', 'desired'))
-    if current_text is None:
-        return [_drift.drift('kubelet config', 'exists', target + ' is missing', 'the planned keys')]
-    if kc.normalize(current) != kc.normalize(desired):
-        changed = sorted(k for k in set(current) | set(desired) if kc.normalize({k: current.get(k)})
-                         != kc.normalize({k: desired.get(k)}))
-        return [_drift.drift('kubelet config', 'matches the plan', target + ' differs in ' + ', '.join(changed),
-                             'the planned keys')]
-    return []
-
-
-def restart_drift(systemctl, params, choice):
-    """kubelet still running with an older configuration than the one on disk (a lost restart)."""
-    config = (os.path.join(choice['dropin_dir'], params['kubelet_dropin_name']) if choice['dropin']
-              else choice['path'])
-    kubelet = _drift.service_name(params['kubelet_service'])
-    watched = {kubelet: {'files': [config], 'slice_path': None}}
-    pending = restarts.pending(watched, restarts.read_units(systemctl, [kubelet]), restarts.file_mtimes([config]))
-    return [_drift.drift(p['service'], 'restart pending', p['reason'], 'runs what is on disk') for p in pending]
-
-
-def audit_node(params, systemctl):
-    """{drift, cgroup_mode, systemd, drivers, plan}: the node read now, compared with params['plan'].
-
-    systemctl(*args) -> (rc, stdout, stderr), called only when systemd is PID 1.
-    """
-    plan = params['plan']
-    root = params['cgroupfs_path']
-    layout = fs.detect_layout(params['proc_path'], root)
-    v2 = layout['mode'] == 'v2'
-    live = dict((key, fs.read_cgroup(layout, root, entry['path'])) for key, entry in plan['cgroups'].items())
-    found = _drift.cgroup_drift(plan, live, v2)
-    systemd = {'pid1': pid1_is_systemd(params['proc_path'])}
-    if plan['cgroup_driver'] == 'systemd':
-        if not systemd['pid1']:
-            found.append(_drift.drift('systemd', 'PID 1', 'not systemd', 'systemd'))
+def kubelet_validate_drift(executor):
+    """Reserved cgroups kubelet's Validate would refuse at start: missing in a v1 hierarchy, or on v2 without
+    a controller the root offers (cgroup_manager_linux.go). A step of the run creates or enables what is
+    missing; this names why it matters."""
+    found = []
+    kernel, layout = executor.kernel, executor.layout
+    for key, entry in executor.cgroupfs_entries():
+        if not key.endswith('_reserved'):
+            continue
+        relative = entry['cgroupfs_path']
+        if layout['mode'] == 'v2':
+            directory = fs.cgroup_path(executor.root, relative)
+            have = (kernel.read(os.path.join(directory, cgfiles.V2_CONTROLLERS_FILE)) or '').split()
+            missing = [c for c in ops.offered_controllers(executor.root, kernel) if c not in have] \
+                if kernel.isdir(directory) else [directory]
         else:
-            units = [entry['systemd_unit'] for entry in plan['cgroups'].values()]
-            units += [_drift.service_name(s) for s in params['services']]
-            rc, out, err = systemctl('show', '--property=Id,LoadState,ActiveState,ControlGroup,'
-                                     + ','.join(_drift.SHOWN_PROPERTIES), *units)
-            if rc != 0:
-                raise KubenodeError('systemctl show failed: %s' % (err or out))
-            found += _drift.systemd_drift(plan, _drift.parse_systemctl_show(out), v2, params['services'])
-            found += _drift.override_drift(plan, dict(
-                (entry['systemd_unit'], overrides.read_overrides(params['systemd_control_dirs'], entry['systemd_unit']))
-                for entry in plan['cgroups'].values()), v2)
-    discovered = discovery.discover(params['proc_path'], systemctl if systemd['pid1'] else None,
-                                    _drift.service_name(params['kubelet_service']))
-    choice = None
+            missing = [fs.cgroup_path(mount, relative) for hierarchy, mount in sorted(layout['v1_hierarchies'].items())
+                       if hierarchy in fs.V1_REQUIRED + fs.V1_OPTIONAL
+                       and not kernel.isdir(fs.cgroup_path(mount, relative))]
+        if missing:
+            found.append(drift(key, 'kubelet Validate', 'missing ' + ', '.join(missing), 'every hierarchy and controller'))
+    return found
+
+
+def driver_drift(plan, drivers):
+    if not drivers.get('mismatch'):
+        return []
+    seen = ', '.join('%s=%s' % (s, drivers[s]['value']) for s in ('kubelet', 'containerd', 'crio') if drivers.get(s))
+    return [drift('cgroup driver', 'kubelet and runtime agree', seen, plan['cgroup_driver'])]
+
+
+def kubelet_config_paths(spec, node, run):
+    """Where kubelet's configuration is: the file the run chose, else the one named, kubelet's, the usual."""
+    if run.kubelet_change:
+        return [run.kubelet_change['path'] if not run.kubelet_change['choice']['dropin']
+                else run.kubelet_change['choice']['path']]
+    named = spec.kubelet_config_option('kubelet_config_path') or node.kubelet['config']
+    return [named] if named else spec.kubelet_config_paths
+
+
+def compare(host, spec, node, run, allow_driver_mismatch=False, ignore_restarts=()):
+    """{drift, cgroup_mode, systemd, drivers, plan, kubelet_config}: the node a NodeSnapshot shows against a
+    RunPlan, by a dry run of its driver's executor. ignore_restarts: services about to be restarted."""
+    executor = executor_for(run.driver)(host, spec, node, run, True)
+    executor.comparing = True
+    found = []
+    if run.driver == 'systemd' and not node.systemd_running:
+        found.append(drift('systemd', 'PID 1', 'not systemd', 'systemd'))
+    else:
+        try:
+            executor.present()
+        except KubenodeError as error:
+            # What the run could not get past, and what it recorded up to there.
+            found.append(drift(error.field or 'node', 'can be made to match the plan', str(error), 'the plan'))
+    found = executor.found + found
+    if executor.kernel is not None:
+        found += kubelet_validate_drift(executor)
+    found += [drift(p['service'], 'restart pending', p['reason'], 'runs what is on disk')
+              for p in executor.find_restarts() if p['service'] not in ignore_restarts]
+    drivers = detect_drivers(kubelet_config_paths(spec, node, run), spec.containerd_config_path,
+                             spec.crio_config_paths, node.files)
+    if not allow_driver_mismatch:
+        found += driver_drift(run.plan, drivers)
+    change = run.kubelet_change
+    return {'drift': found, 'cgroup_mode': node.layout['mode'], 'systemd': {'pid1': node.systemd_running},
+            'drivers': drivers, 'plan': run.plan, 'warnings': executor.warnings,
+            'kubelet_config': dict(change['choice']) if change else None}
+
+
+def audit(host, spec, node, allow_driver_mismatch=False):
+    """compare() for a NodeSpec: the run planned once from the snapshot. A kubelet configuration kubelet would
+    refuse (or that cannot be found) is drift, and the rest is compared without it."""
+    problems = []
     try:
-        choice = discovery.choose(discovered, params['kubelet_config_path'], params['kubelet_config_dropin'],
-                                  params['kubelet_dropin_dir'])
-    except KubenodeError as error:
-        found.append(_drift.drift('kubelet config', 'the file kubelet reads', str(error), 'its --config'))
-    if choice and systemd['pid1'] and params['check_kubelet_config']:
-        found += restart_drift(systemctl, params, choice)
-    drivers = detect_drivers([choice['path'] if choice else discovery.KUBEADM_CONFIG],
-                             params['containerd_config_path'], params['crio_config_paths'])
-    if not params.get('allow_driver_mismatch'):
-        found += _drift.driver_drift(plan, drivers)
-    if choice and params['check_kubelet_config']:
-        found += kubelet_config_drift(params, choice, discovered)
-    return {'drift': found, 'cgroup_mode': layout['mode'], 'systemd': systemd, 'drivers': drivers, 'plan': plan,
-            'kubelet_config': dict((k, choice[k]) for k in ('path', 'dropin', 'dropin_dir', 'reason')) if choice else None}
+        run = ops.plan_run(spec, node)
+    except KubeletConfigRefused as error:
+        problems.append(drift('kubelet config', 'kubelet would accept it', str(error), 'valid'))
+        run = ops.plan_run(spec, node, with_kubelet_config=False)
+    result = compare(host, spec, node, run, allow_driver_mismatch)
+    result['drift'] = problems + result['drift']
+    return result

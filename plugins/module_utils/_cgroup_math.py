@@ -17,6 +17,7 @@ __metaclass__ = type
 import math
 import re
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 
 MIN_SHARES = 2
@@ -65,8 +66,9 @@ def container_milli_cpu_to_quota(milli_cpu, period_us):
     return max(go_div(milli_cpu * period_us, MILLI_CPU_TO_CPU), MIN_QUOTA_PERIOD_US)
 
 
-def shares_to_weight_kubelet(shares):
-    """getCPUWeight: the linear mapping kubelet uses for every cgroup it writes itself."""
+def linear_weight(shares):
+    """getCPUWeight in kubelet (every cgroup kubelet writes itself) and ConvertCPUSharesToCgroupV2Value before
+    runc 1.3.2 and crun 1.23: cpu.weight = 1 + (shares - 2) * 9999 / 262142, shares clamped to kubelet's range."""
     if shares == 0:
         return 0
     shares = max(shares, MIN_SHARES)
@@ -83,8 +85,9 @@ def _go_log2(value):
     return math.log(fraction) * (1 / math.log(2)) + exponent
 
 
-def shares_to_weight_oci(shares):
-    """ConvertCPUSharesToCgroupV2Value in opencontainers/cgroups >= v0.0.3 (runc >= 1.3.2)."""
+def quadratic_weight(shares):
+    """ConvertCPUSharesToCgroupV2Value in opencontainers/cgroups >= v0.0.3 (runc >= 1.3.2, crun >= 1.23): the
+    quadratic fit in log2(shares) that maps the default 1024 shares to the default weight 100."""
     if shares == 0:
         return 0
     if shares <= 2:
@@ -96,16 +99,14 @@ def shares_to_weight_oci(shares):
     return int(math.ceil(math.pow(10, exponent)))
 
 
+# How shares become cpu.weight: kubelet's own cgroups are always linear; an OCI runtime's containers follow
+# its release (oci_weight_formula). The filter still accepts the older names kubelet and oci.
+WEIGHT_FORMULAS = {'linear': linear_weight, 'quadratic': quadratic_weight}
+_FORMULA_ALIASES = {'kubelet': 'linear', 'oci': 'quadratic'}
+
 # The first release of each OCI runtime that writes cpu.weight with the quadratic formula.
 OCI_QUADRATIC_SINCE = {'runc': (1, 3, 2), 'crun': (1, 23, 0)}
 _RELEASE_RE = re.compile(r'^v?([0-9]+)\.([0-9]+)(?:\.([0-9]+))?')
-
-
-def shares_to_weight_linear(shares):
-    """ConvertCPUSharesToCgroupV2Value before the quadratic formula (runc < 1.3.2, crun < 1.23)."""
-    if shares == 0:
-        return 0
-    return 1 + go_div((shares - 2) * 9999, 262142)
 
 
 def oci_weight_formula(name, version, field='oci_runtime'):
@@ -120,20 +121,17 @@ def oci_weight_formula(name, version, field='oci_runtime'):
     return 'quadratic' if release >= OCI_QUADRATIC_SINCE[name] else 'linear'
 
 
-def runtime_weight(shares, formula):
-    return shares_to_weight_oci(shares) if formula == 'quadratic' else shares_to_weight_linear(shares)
+def shares_to_weight(shares, formula='linear', field='formula'):
+    """cpu.weight for shares by a formula of WEIGHT_FORMULAS (or its older name, kubelet or oci)."""
+    function = WEIGHT_FORMULAS.get(_FORMULA_ALIASES.get(formula, formula))
+    if function is None:
+        raise KubenodeError('unknown formula; use "linear" (kubelet\'s own cgroups; also called kubelet) or '
+                            '"quadratic" (containers of runc >= 1.3.2 and crun >= 1.23; also called oci)',
+                            field=field, value=formula)
+    return function(shares)
 
 
-def shares_to_weight(shares, formula='kubelet', field='formula'):
-    if formula == 'kubelet':
-        return shares_to_weight_kubelet(shares)
-    if formula == 'oci':
-        return shares_to_weight_oci(shares)
-    raise KubenodeError('unknown formula; use "kubelet" (linear, kubelet-managed cgroups) or "oci" '
-                        '(runc >= 1.3.2 and crun >= 1.23, container cgroups)', field=field, value=formula)
-
-
-def weight_to_shares_kubelet(weight):
+def weight_to_shares(weight):
     """cpuWeightToCPUShares: how kubelet reads a cpu.weight back."""
     if weight == 0:
         return 0
@@ -175,58 +173,61 @@ def resource_files(config, page_sizes):
     config keys (all optional; absent means "not set"): cpu_shares, cpu_quota, cpu_period,
     memory, pids, hugetlb ({page size bytes: limit}), memory_min, memory_low, memory_swap_max (v2 only), cpuset.
     page_sizes: every hugepage size on the host, in bytes; sizes not in hugetlb get 0.
+    File and property names come from the registry (_cgroup_files).
     """
-    v1, v2, sd_v1, sd_v2 = {}, {}, {}, {}
+    files = {'v1': {}, 'v2': {}}
+    properties = {'v1': {}, 'v2': {}}
+
+    def put(row, value, versions=('v1', 'v2'), unit=None, shown=None):
+        for version in versions:
+            name = cgfiles.file_name(row, version, unit)
+            if name:
+                files[version][name] = value
+            prop = row.property_v1 if version == 'v1' else row.property_v2
+            if prop and unit is None:
+                properties[version][prop] = value if shown is None else shown
+
     shares = config.get('cpu_shares')
     if shares is not None:
-        v1['cpu.shares'] = str(shares)
-        sd_v1['CPUShares'] = str(shares)
-        weight = shares_to_weight_kubelet(shares)
+        put(cgfiles.CPU_SHARES, str(shares), ('v1',))
+        weight = linear_weight(shares)
         if weight:
-            v2['cpu.weight'] = str(weight)
-            sd_v2['CPUWeight'] = str(weight)
+            put(cgfiles.CPU_WEIGHT, str(weight), ('v2',))
     quota, period = config.get('cpu_quota'), config.get('cpu_period')
     if quota is not None or period is not None:
         quota = 0 if quota is None else quota
         period = 0 if period is None else period
+        per_sec, _quota = systemd_cpu_quota(quota, period)
+        shown_quota = 'infinity' if per_sec == USEC_INFINITY else str(per_sec)
         if period:
-            v1['cpu.cfs_period_us'] = str(period)
+            put(cgfiles.CPU_PERIOD, str(period), ('v1',))
+            properties['v2'][cgfiles.CPU_PERIOD.property_v2] = str(period)
         if quota:
-            v1['cpu.cfs_quota_us'] = str(quota)
+            files['v1'][cgfiles.CPU_QUOTA.v1] = str(quota)
         if quota or period:
             cpu_max = 'max' if quota <= 0 else str(quota)
-            v2['cpu.max'] = '%s %d' % (cpu_max, period) if period else cpu_max
-        per_sec, _quota = systemd_cpu_quota(quota, period)
-        for props in (sd_v1, sd_v2):
-            props['CPUQuotaPerSecUSec'] = 'infinity' if per_sec == USEC_INFINITY else str(per_sec)
-            if period:
-                props['CPUQuotaPeriodUSec'] = str(period)
+            files['v2'][cgfiles.CPU_QUOTA.v2] = '%s %d' % (cpu_max, period) if period else cpu_max
+        properties['v1'][cgfiles.CPU_QUOTA.property_v1] = properties['v2'][cgfiles.CPU_QUOTA.property_v2] = shown_quota
     memory = config.get('memory')
     if memory:  # libcontainer never writes a memory limit of 0
-        v1['memory.limit_in_bytes'] = str(memory)
-        v2['memory.max'] = 'max' if memory == -1 else str(memory)
-        sd_v1['MemoryLimit'] = 'infinity' if memory == -1 else str(memory)
-        sd_v2['MemoryMax'] = 'infinity' if memory == -1 else str(memory)
+        files['v1'][cgfiles.MEMORY_LIMIT.v1] = str(memory)
+        files['v2'][cgfiles.MEMORY_LIMIT.v2] = 'max' if memory == -1 else str(memory)
+        for version in ('v1', 'v2'):
+            prop = cgfiles.MEMORY_LIMIT.property_v1 if version == 'v1' else cgfiles.MEMORY_LIMIT.property_v2
+            properties[version][prop] = 'infinity' if memory == -1 else str(memory)
     pids = config.get('pids')
     if pids is not None:
-        pids_value = 'max' if pids < 0 else str(pids or 1)
-        v1['pids.max'] = v2['pids.max'] = pids_value
-        sd_v1['TasksMax'] = sd_v2['TasksMax'] = 'infinity' if pids < 0 else str(pids or 1)
+        put(cgfiles.PIDS_LIMIT, 'max' if pids < 0 else str(pids or 1), shown='infinity' if pids < 0 else str(pids or 1))
     hugetlb = config.get('hugetlb')
     if hugetlb is not None:
         for size in sorted(set(page_sizes) | set(hugetlb)):
             unit = hugepage_unit(size)
             limit = str(hugetlb.get(size, 0))
-            v1['hugetlb.%s.limit_in_bytes' % unit] = limit
-            v1['hugetlb.%s.rsvd.limit_in_bytes' % unit] = limit
-            v2['hugetlb.%s.max' % unit] = limit
-            v2['hugetlb.%s.rsvd.max' % unit] = limit
-    for key, file_name, prop in (('memory_min', 'memory.min', 'MemoryMin'), ('memory_low', 'memory.low', 'MemoryLow'),
-                                 ('memory_swap_max', 'memory.swap.max', 'MemorySwapMax')):
-        if config.get(key) is not None:
-            v2[file_name] = str(config[key])
-            sd_v2[prop] = str(config[key])
+            put(cgfiles.HUGETLB_LIMIT, limit, unit=unit)
+            put(cgfiles.HUGETLB_RESERVATION, limit, unit=unit)
+    for row in (cgfiles.MEMORY_MIN, cgfiles.MEMORY_LOW, cgfiles.MEMORY_SWAP_MAX):
+        if config.get(row.key) is not None:
+            put(row, str(config[row.key]), ('v2',))
     if config.get('cpuset'):
-        v1['cpuset.cpus'] = v2['cpuset.cpus'] = config['cpuset']
-        sd_v1['AllowedCPUs'] = sd_v2['AllowedCPUs'] = config['cpuset']
-    return {'v1_files': v1, 'v2_files': v2, 'systemd_properties': {'v1': sd_v1, 'v2': sd_v2}}
+        put(cgfiles.CPUSET_CPUS, config['cpuset'])
+    return {'v1_files': files['v1'], 'v2_files': files['v2'], 'systemd_properties': properties}

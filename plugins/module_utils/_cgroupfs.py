@@ -16,8 +16,8 @@ __metaclass__ = type
 
 import errno
 import os
-import re
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as files
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 
 # Controllers kubelet validates (cgroup_v1_manager_linux.go / cgroup_v2_manager_linux.go).
@@ -26,11 +26,6 @@ V1_OPTIONAL = ('hugetlb',)
 V2_CONTROLLERS = ('cpu', 'cpuset', 'memory', 'hugetlb', 'pids')
 _V1_KNOWN = V1_REQUIRED + V1_OPTIONAL + ('net_cls', 'net_prio', 'blkio', 'devices', 'freezer', 'perf_event',
                                          'rdma', 'misc')
-MEMORY_FILES = ('memory.limit_in_bytes', 'memory.max', 'memory.min', 'memory.low', 'memory.swap.max')
-PAGE_SIZE = 4096
-# What v1 memory.limit_in_bytes shows when unlimited (PAGE_COUNTER_MAX in 4 KiB pages).
-V1_UNLIMITED_MEMORY = 9223372036854771712
-_UNITS = {'KB': 1 << 10, 'MB': 1 << 20, 'GB': 1 << 30, 'TB': 1 << 40, 'PB': 1 << 50}
 
 
 class CgroupWriteError(KubenodeError):
@@ -99,40 +94,6 @@ def write_file(path, value):
                                field=path, value=value)
 
 
-def hugetlb_page_bytes(file_name):
-    match = re.match(r'^hugetlb\.([0-9]+)([KMGTP]B)\.', file_name)
-    return int(match.group(1)) * _UNITS[match.group(2)] if match else None
-
-
-def normalize(file_name, value):
-    """Compare what we write with what the kernel shows: unlimited spellings, page rounding, cpusets."""
-    if value is None:
-        return None
-    value = value.strip()
-    if file_name.startswith('memory.') or file_name == 'pids.max':
-        if value in ('max', '-1') or (value.isdigit() and int(value) >= V1_UNLIMITED_MEMORY):
-            return 'max'
-        if file_name in MEMORY_FILES and value.isdigit():
-            return str(int(value) // PAGE_SIZE * PAGE_SIZE)
-    page = hugetlb_page_bytes(file_name)
-    if page and value.isdigit():
-        return str(int(value) // page * page)
-    if file_name in ('cpuset.cpus', 'cpuset.mems'):
-        return ','.join(str(c) for c in _expand(value))
-    if file_name == 'cpu.max':
-        parts = value.split()
-        return ' '.join(parts) if len(parts) == 2 else '%s 100000' % parts[0]
-    return value
-
-
-def _expand(cpuset):
-    cpus = []
-    for part in [p for p in cpuset.split(',') if p]:
-        bounds = part.split('-')
-        cpus.extend(range(int(bounds[0]), int(bounds[-1]) + 1))
-    return cpus
-
-
 def cgroup_path(root, relative, field='path'):
     """root + an absolute cgroup path, refusing anything that would leave root."""
     parts = relative.strip('/').split('/') if relative.strip('/') else []
@@ -145,37 +106,19 @@ def cgroup_path(root, relative, field='path'):
     return path
 
 
-V1_FILES = ('cpu.shares', 'cpu.cfs_quota_us', 'cpu.cfs_period_us', 'memory.limit_in_bytes', 'pids.max',
-            'cpuset.cpus', 'cpuset.mems')
-V2_FILES = ('cpu.weight', 'cpu.max', 'memory.max', 'memory.min', 'memory.low', 'memory.swap.max', 'pids.max', 'cpuset.cpus',
-            'cgroup.controllers', 'cgroup.subtree_control')
-_HUGETLB_RE = re.compile(r'^hugetlb\.([0-9]+[KMGTP]B)\.(limit_in_bytes|max)$')
-
-
-def parse_value(value):
-    """A control file's value: None when empty, 'max' for every unlimited spelling, an int, else the text."""
-    if value is None or value == '':
-        return None
-    if value == 'max' or (value.isdigit() and int(value) >= V1_UNLIMITED_MEMORY):
-        return 'max'
-    try:
-        return int(value)
-    except ValueError:
-        return value
-
-
 def read_cgroup(layout, root, relative):
-    """Live values of one cgroup, normalised, plus raw contents and kubelet's Validate verdict."""
-    raw, values, missing = {}, {}, []
-    if layout['mode'] == 'v2':
+    """Live values of one cgroup by the plan's resource keys, plus raw contents and kubelet's Validate verdict."""
+    raw, missing = {}, []
+    version = 'v2' if layout['mode'] == 'v2' else 'v1'
+    if version == 'v2':
         directory = cgroup_path(root, relative)
         exists = os.path.isdir(directory)
         if exists:
             for name in sorted(os.listdir(directory)):
-                if name in V2_FILES or _HUGETLB_RE.match(name):
+                if files.known_file(name, 'v2') or name in (files.V2_CONTROLLERS_FILE, files.V2_SUBTREE_CONTROL):
                     raw[name] = read_file(os.path.join(directory, name))
-            offered = (read_file(os.path.join(root, 'cgroup.controllers')) or '').split()
-            have = (raw.get('cgroup.controllers') or '').split()
+            offered = (read_file(os.path.join(root, files.V2_CONTROLLERS_FILE)) or '').split()
+            have = (raw.get(files.V2_CONTROLLERS_FILE) or '').split()
             missing = [c for c in V2_CONTROLLERS if c in offered and c not in have]
     else:
         exists = False
@@ -187,25 +130,28 @@ def read_cgroup(layout, root, relative):
                 continue
             exists = True
             for name in sorted(os.listdir(directory)):
-                if name in V1_FILES or _HUGETLB_RE.match(name):
+                if files.known_file(name, 'v1'):
                     raw[name] = read_file(os.path.join(directory, name))
-    if 'cpu.shares' in raw:
-        values['cpu_shares'] = parse_value(raw['cpu.shares'])
-    if 'cpu.weight' in raw:
-        values['cpu_weight'] = parse_value(raw['cpu.weight'])
-    for file_name, key in (('memory.limit_in_bytes', 'memory'), ('memory.max', 'memory'), ('memory.min', 'memory_min'),
-                           ('memory.low', 'memory_low'), ('memory.swap.max', 'memory_swap_max'), ('pids.max', 'pids'),
-                           ('cpuset.cpus', 'cpuset_cpus')):
-        if file_name in raw:
-            values[key] = raw[file_name] if key == 'cpuset_cpus' else parse_value(raw[file_name])
-    if 'cpu.cfs_quota_us' in raw:
-        values['cpu_quota'], values['cpu_period'] = parse_value(raw['cpu.cfs_quota_us']), parse_value(raw['cpu.cfs_period_us'])
-    if 'cpu.max' in raw and raw['cpu.max']:
-        quota, _sep, period = raw['cpu.max'].partition(' ')
-        values['cpu_quota'] = -1 if quota == 'max' else parse_value(quota)
-        values['cpu_period'] = parse_value(period or '100000')
-    hugetlb = dict((m.group(1), parse_value(raw[n])) for n in raw for m in [_HUGETLB_RE.match(n)] if m)
-    if hugetlb:
-        values['hugetlb'] = hugetlb
-    return {'path': relative, 'exists': exists, 'resources': values, 'raw': raw, 'missing': missing,
-            'kubelet_accepts': exists and not missing}
+    return {'path': relative, 'exists': exists, 'resources': resources_of(raw, version), 'raw': raw,
+            'missing': missing, 'kubelet_accepts': exists and not missing}
+
+
+def resources_of(raw, version):
+    """{resource key: value} of the control files read ({file: text}), keyed as the plan's resources are."""
+    values = {}
+    for name, text in sorted(raw.items()):
+        row = files.row_of(name)
+        if row is None or row in (files.HUGETLB_RESERVATION, files.CPUSET_MEMS):
+            continue
+        if row is files.HUGETLB_LIMIT:
+            values.setdefault('hugetlb', {})[files.hugetlb_unit(name)] = files.parse(text)
+        elif row is files.CPUSET_CPUS:
+            values['cpuset_cpus'] = text
+        elif row is files.CPU_QUOTA and version == 'v2':
+            if text:
+                quota, _sep, period = text.partition(' ')
+                values['cpu_quota'] = -1 if quota == 'max' else files.parse(quota)
+                values['cpu_period'] = files.parse(period or '100000')
+        else:
+            values[row.key] = files.parse(text)
+    return values

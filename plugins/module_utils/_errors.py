@@ -35,6 +35,15 @@ class KubenodeError(ValueError):
         return text
 
 
+class KubeletConfigRefused(KubenodeError):
+    """The kubelet configuration a run would write is one kubelet would refuse (or cannot be found): the
+    audit reports it as drift and compares the rest; node_cgroups refuses the run."""
+
+    @classmethod
+    def from_error(cls, error):
+        return cls(error.message, field=error.field, value=error.value)
+
+
 def _show(value):
     if isinstance(value, str):
         return '"%s"' % value

@@ -215,12 +215,32 @@ def _normal_quantity(value):
         return value
 
 
+# The keys a node plan is computed from, with kubelet's value when a configuration leaves one out.
+PLAN_INPUT_DEFAULTS = {
+    'systemReserved': {}, 'kubeReserved': {}, 'evictionHard': None, 'mergeDefaultEvictionSettings': False,
+    'enforceNodeAllocatable': ['pods'], 'cgroupDriver': 'cgroupfs', 'maxPods': 110, 'reservedSystemCPUs': '',
+    'systemReservedCgroup': '', 'kubeReservedCgroup': '', 'cgroupsPerQOS': True, 'cgroupRoot': '/',
+    'qosReserved': {}, 'featureGates': {}, 'memoryReservationPolicy': None,
+}
+
+
+def plan_inputs(config):
+    """The plan-relevant keys of a configuration in a comparable form, kubelet's defaults filled in."""
+    values = {}
+    for key, default in PLAN_INPUT_DEFAULTS.items():
+        value = config.get(key)
+        values[key] = default if value is None or (value in ('', {}) and default is not None) else value
+    return normalize(values)
+
+
 def validate(config, rules_version, capacity=None, runtime_driver=None, allow_driver_mismatch=False,
-             extra_feature_gates=(), gates_on_node=()):
+             extra_feature_gates=(), gates_on_node=(), planned=None):
     """What kubelet would refuse at start-up, on the merged configuration.
 
     gates_on_node: feature gate names the node's configuration already holds; only names this change
     brings are checked against kubelet's known gates (the node's kubelet is the judge of its own).
+    planned: {'inputs': plan_inputs() of what a plan was computed from, 'plan': that plan}; when the
+    configuration says the same, that plan stands for it (it passed the same checks) and none is computed.
     """
     accepted = frozenset(extra_feature_gates) | frozenset(gates_on_node)
     gates = parse_feature_gates(config.get('featureGates'), 'featureGates', kubelet_rules(rules_version), accepted)
@@ -251,7 +271,10 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
         params['online_cpus'] = parse_cpuset(config.get('reservedSystemCPUs') or '', 'reservedSystemCPUs')
     if params['cgroup_driver'] not in ('cgroupfs', 'systemd'):
         raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroupDriver', value=params['cgroup_driver'])
-    plan = plan_node(params)
+    if planned and planned['inputs'] == plan_inputs(config):
+        plan = planned['plan']
+    else:
+        plan = plan_node(params)
     _validate_soft_eviction(config)
     memory_swap = config.get('memorySwap') or {}
     if not isinstance(memory_swap, dict):

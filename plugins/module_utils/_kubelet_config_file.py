@@ -27,20 +27,6 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config i
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 
 
-def file_argument_spec():
-    """The options that say which file to write and how: kubelet_config's, and node_cgroups' kubelet_config.
-    path, dropin and dropin_dir left unset are found on the node (_kubelet_discovery)."""
-    return dict(
-        kubelet_settings=dict(type='dict', default={}, aliases=['settings']),
-        kubelet_config_path=dict(type='path', aliases=['path']),
-        kubelet_config_dropin=dict(type='bool', aliases=['dropin']),
-        kubelet_dropin_dir=dict(type='path', aliases=['dropin_dir']),
-        kubelet_dropin_name=dict(type='str', default=discovery.DEFAULT_DROPIN_NAME, aliases=['dropin_name']),
-        allow_driver_mismatch=dict(type='bool', default=False),
-        backup=dict(type='bool', default=False),
-    )
-
-
 def dropin_pattern(dropin_dir):
     """The drop-ins kubelet reads from its --config-dir."""
     return os.path.join(dropin_dir, '*.conf')
@@ -109,7 +95,8 @@ def compute_change(params, option_prefix='', files=NODE_FILES):
     on_node = [name for document in [base, current] + [d for _n, d in dropins]
                for name in (document.get('featureGates') or {})]
     kc.validate(merged, rules.version, params.get('capacity'), runtime, params.get('allow_driver_mismatch'),
-                extra_feature_gates=params.get('extra_feature_gates') or (), gates_on_node=on_node)
+                extra_feature_gates=params.get('extra_feature_gates') or (), gates_on_node=on_node,
+                planned=params.get('planned'))
     return {'target': target, 'current_text': current_text, 'current': current, 'desired': desired,
             'merged': merged, 'choice': choice}
 

@@ -2,15 +2,16 @@
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""What node_cgroups knows of a node, read once before anything is planned: the cgroup layout, kubelet's
-unit and release, its files and the capacity; the planners (_node_cgroups) touch the host no other way.
+"""What node_cgroups and node_drift_info know of a node, read once before anything is planned: the cgroup
+layout, kubelet's unit and release, its files and the capacity, then the cgroups the plan names.
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
 read_node() takes a NodeSnapshot (cgroup layout, PID 1, where kubelet reads its configuration, the
 kubelet, runtime and checkpoint files, the capacity) before anything is planned; read_cgroups() takes
 a CgroupSnapshot of the cgroups a plan names. The planners (_node_cgroups) are functions of these and
-the options. A driver executor reads the cgroups again only after systemd has acted on them.
+a NodeSpec. The executors (_node_executor) read what they are about to replace (unit files, overrides,
+systemd's view of the slices) when they compare it, and the cgroups again after systemd has acted on them.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -19,6 +20,7 @@ __metaclass__ = type
 
 import os
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
@@ -46,17 +48,16 @@ class NodeSnapshot(object):
         self.kubelet_release = kubelet_release
 
 
-def kubelet_dropin_dirs(params, kubelet):
+def kubelet_dropin_dirs(spec, kubelet):
     """The --config-dir directories a run may read or write: kubelet's, the operator's, the default."""
-    options = params.get('kubelet_config') or {}
-    return sorted(set(d for d in (kubelet['config_dir'], options.get('kubelet_dropin_dir'),
+    return sorted(set(d for d in (kubelet['config_dir'], spec.kubelet_config_option('kubelet_dropin_dir'),
                                   discovery.DEFAULT_DROPIN_DIR) if d))
 
 
-def read_kubelet_release(params, kubelet, run):
+def read_kubelet_release(spec, kubelet, run):
     """What the kubelet binary says of its release: the kubelet_binary option's, else the one kubelet's unit or
     process starts. None when there is none to ask (kubelet_binary "" on a fake node)."""
-    binary = params.get('kubelet_binary')
+    binary = spec.kubelet_binary
     started_by = 'kubelet_binary'
     if binary is None:
         binary, started_by = kubelet.get('binary'), kubelet.get('source')
@@ -67,27 +68,25 @@ def read_kubelet_release(params, kubelet, run):
     return dict(discovery.ask_kubelet_version(binary, run), started_by=started_by)
 
 
-def read_node(params, systemctl, run=None):
-    """A NodeSnapshot for node_cgroups' options. systemctl(*args) -> (rc, out, err); used when systemd is PID 1.
+def read_node(spec, systemctl, run=None):
+    """A NodeSnapshot for a NodeSpec. systemctl(*args) -> (rc, out, err); used when systemd is PID 1.
     run(argv) -> (rc, out, err) asks the kubelet binary its release (not asked when run is None)."""
-    layout = fs.detect_layout(params['proc_path'], params['cgroupfs_path'])
-    systemd_running = pid1_is_systemd(params['proc_path'])
-    kubelet = discovery.discover(params['proc_path'], systemctl if systemd_running else None,
-                                 params['kubelet_service'])
-    options = params.get('kubelet_config') or {}
-    dropin_dirs = kubelet_dropin_dirs(params, kubelet)
-    dropin_name = options.get('kubelet_dropin_name') or discovery.DEFAULT_DROPIN_NAME
-    paths = (list(params['kubelet_config_paths']) + [known for known, _layout in discovery.KNOWN_CONFIGS]
-             + [kubelet['config'], options.get('kubelet_config_path'), params['containerd_config_path'],
-                os.path.join(params['kubelet_root_dir'], CPU_MANAGER_CHECKPOINT)]
+    layout = fs.detect_layout(spec.proc_path, spec.cgroupfs_path)
+    systemd_running = pid1_is_systemd(spec.proc_path)
+    kubelet = discovery.discover(spec.proc_path, systemctl if systemd_running else None, spec.kubelet_service)
+    dropin_dirs = kubelet_dropin_dirs(spec, kubelet)
+    dropin_name = spec.kubelet_config_option('kubelet_dropin_name', discovery.DEFAULT_DROPIN_NAME)
+    paths = (list(spec.kubelet_config_paths) + [known for known, _layout in discovery.KNOWN_CONFIGS]
+             + [kubelet['config'], spec.kubelet_config_option('kubelet_config_path'), spec.containerd_config_path,
+                os.path.join(spec.kubelet_root_dir, CPU_MANAGER_CHECKPOINT)]
              + [os.path.join(d, dropin_name) for d in dropin_dirs])
-    files = FileSnapshot.capture([p for p in paths if p], list(params['crio_config_paths'])
+    files = FileSnapshot.capture([p for p in paths if p], list(spec.crio_config_paths)
                                  + [dropin_pattern(d) for d in dropin_dirs])
     sockets = [path for path in RUNTIME_SOCKETS if os.path.exists(path)]
     capacity = online_cpus = None
-    if params['plan'] is None and params['capacity'] is None:
-        capacity, online_cpus = detect_capacity(params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
-    release = read_kubelet_release(params, kubelet, run) if run is not None else None
+    if spec.plan is None and spec.capacity is None:
+        capacity, online_cpus = detect_capacity(spec.proc_path, spec.sys_path, spec.kubelet_root_dir)
+    release = read_kubelet_release(spec, kubelet, run) if run is not None else None
     return NodeSnapshot(layout, systemd_running, kubelet, files, sockets, capacity, online_cpus, release)
 
 
@@ -110,18 +109,22 @@ class CgroupSnapshot(object):
 
 def read_cgroups(layout, root, entries):
     """A CgroupSnapshot of every directory from each mount down to each entry's cgroupfs_path, with the
-    files the planner compares: cgroup.controllers and cgroup.subtree_control on the way, the entry's
-    files in its own directory. entries: [(key, entry)] as the planner gets them."""
+    files the planner compares: cgroup.controllers and cgroup.subtree_control on the way (on v1, the
+    cpuset files of every cpuset directory on the way), the entry's files in its own directory.
+    entries: [(key, entry)] as the planner gets them."""
     v2 = layout['mode'] == 'v2'
     mounts = [root] if v2 else sorted(set(layout['v1_hierarchies'].values()))
+    cpuset_mount = None if v2 else layout['v1_hierarchies'].get('cpuset')
     directories, contents = {}, {}
     for key, entry in entries:
         parts = [p for p in entry['cgroupfs_path'].split('/') if p]
         names = list(entry['v2_files' if v2 else 'v1_files'])
         for mount in mounts:
+            on_the_way = [cgfiles.V2_CONTROLLERS_FILE, cgfiles.V2_SUBTREE_CONTROL] + (
+                [cgfiles.CPUSET_CPUS.v1, cgfiles.CPUSET_MEMS.v1] if mount == cpuset_mount else [])
             for depth in range(len(parts) + 1):
                 directory = fs.cgroup_path(mount, '/'.join(parts[:depth]), '%s path' % key)
-                wanted = ['cgroup.controllers', 'cgroup.subtree_control'] + (names if depth == len(parts) else [])
+                wanted = on_the_way + (names if depth == len(parts) else [])
                 directories[directory] = os.path.isdir(directory)
                 for name in wanted:
                     path = os.path.join(directory, name)

@@ -558,14 +558,14 @@ def container_values(pod, container, qos, settings):
         'init': container.init,
         'sidecar': container.sidecar,
         'cpu_shares': shares,
-        'cpu_weight': {'kubelet': cgmath.shares_to_weight_kubelet(shares), 'oci': cgmath.shares_to_weight_oci(shares)},
+        'cpu_weight': {'linear': cgmath.linear_weight(shares), 'quadratic': cgmath.quadratic_weight(shares)},
         'memory_limit': limit_bytes or None,
         'cpu_quota': None,
         'cpu_period': None,
     }
     if settings.oci_runtime:
         # What the container's cpu.weight holds on cgroup v2: the runtime converts the shares kubelet sends.
-        values['cpu_weight']['runtime'] = cgmath.runtime_weight(shares, settings.oci_runtime['formula'])
+        values['cpu_weight']['runtime'] = cgmath.shares_to_weight(shares, settings.oci_runtime['formula'])
     if settings.cpu_cfs_quota:
         period = settings.cpu_period if settings.custom_period else cgmath.QUOTA_PERIOD_US
         values['cpu_period'] = period
@@ -608,7 +608,7 @@ def plan_pods(params):
             entry['cgroup'] = names.describe(parts, settings.driver)
         values = dict(config)
         values['hugetlb'] = dict((cgmath.hugepage_unit(s), v) for s, v in sorted(config['hugetlb'].items()))
-        values['cpu_weight'] = cgmath.shares_to_weight_kubelet(config['cpu_shares'])
+        values['cpu_weight'] = cgmath.linear_weight(config['cpu_shares'])
         entry['resources'] = values
         entry.update(cgmath.resource_files(config, []))
         entry['containers'] = [container_values(pod, c, qos, settings) for c in pod.init_containers + pod.containers]

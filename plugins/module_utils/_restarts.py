@@ -19,7 +19,7 @@ __metaclass__ = type
 import os
 import time
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._drift import parse_systemctl_show
+from ansible_collections.kubenode.cgroups.plugins.module_utils._systemd import parse_show
 
 SHOW_PROPERTIES = 'Id,ActiveState,ExecMainStartTimestampMonotonic,ControlGroup'
 
@@ -27,7 +27,7 @@ SHOW_PROPERTIES = 'Id,ActiveState,ExecMainStartTimestampMonotonic,ControlGroup'
 def read_units(systemctl, units):
     """{unit: fields} of `systemctl show`; systemctl(*args) -> (rc, out, err)."""
     rc, out, _err = systemctl('show', '--property=' + SHOW_PROPERTIES, *units)
-    return parse_systemctl_show(out) if rc == 0 else {}
+    return parse_show(out) if rc == 0 else {}
 
 
 def file_mtimes(paths):

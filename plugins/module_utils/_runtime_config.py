@@ -180,11 +180,3 @@ def effective_driver(drivers, systemd_running):
         if drivers.get(source) and drivers[source]['source'] == 'config':
             return drivers[source]['value']
     return 'systemd' if systemd_running else 'cgroupfs'
-
-
-def runtime_files_argument_spec():
-    """Options of the doc fragment kubenode.cgroups.runtime_files."""
-    return dict(
-        containerd_config_path=dict(type='path', default=CONTAINERD_CONFIG_PATH),
-        crio_config_paths=dict(type='list', elements='path', default=list(CRIO_CONFIG_PATHS)),
-    )

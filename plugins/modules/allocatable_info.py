@@ -160,7 +160,8 @@ fail_cgroup_v1_default:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_node, plan_argument_spec
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import plan_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 

@@ -134,22 +134,23 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _detect as detect
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_math import oci_weight_formula
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import (
+    default, host_paths_argument_spec, runtime_files_argument_spec)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
-    runtime_files_argument_spec, detect_drivers, detect_oci_runtime, effective_driver, pid1_is_systemd)
+    detect_drivers, detect_oci_runtime, effective_driver, pid1_is_systemd)
 
 
 def main():
+    spec = host_paths_argument_spec()
+    spec.update(runtime_files_argument_spec())
     module = AnsibleModule(
         argument_spec=dict(
-            runtime_files_argument_spec(),
+            spec,
             cgroup_driver=dict(type='str', choices=['auto', 'cgroupfs', 'systemd'], default='auto'),
             cgroup_root=dict(type='str', default='/'),
             system_reserved_cgroup=dict(type='str'),
             kube_reserved_cgroup=dict(type='str'),
-            cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
-            proc_path=dict(type='path', default='/proc'),
-            kubelet_config_paths=dict(type='list', elements='path',
-                                      default=['/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml']),
+            kubelet_config_paths=dict(type='list', elements='path', default=default('kubelet_config_paths')),
         ),
         supports_check_mode=True,
     )

@@ -176,9 +176,12 @@ from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd as systemd
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
-from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
-    pid1_is_systemd, runtime_files_argument_spec)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import (
+    KUBELET_SERVICE, default, kubelet_file_argument_spec, runtime_files_argument_spec)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import pid1_is_systemd
+from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import DEFAULT_KUBELET_VERSION
 
 
 def main():
@@ -186,12 +189,12 @@ def main():
         argument_spec=dict(
             runtime_files_argument_spec(),
             plan=dict(type='dict'),
-            kubelet_version=dict(type='str', default='1.36'),
+            kubelet_version=dict(type='str', default=DEFAULT_KUBELET_VERSION),
             extra_feature_gates=dict(type='list', elements='str', default=[]),
             capacity=dict(type='dict'),
-            proc_path=dict(type='path', default='/proc'),
-            kubelet_service=dict(type='str', default='kubelet.service'),
-            **kc_file.file_argument_spec()
+            proc_path=dict(type='path', default=default('proc_path')),
+            kubelet_service=dict(type='str', default=KUBELET_SERVICE),
+            **kubelet_file_argument_spec()
         ),
         add_file_common_args=True,
         supports_check_mode=True,
@@ -199,10 +202,7 @@ def main():
     if not kc.HAS_YAML:
         module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
     params = module.params
-    systemctl = None
-    if pid1_is_systemd(params['proc_path']):
-        def systemctl(*args):
-            return module.run_command([module.get_bin_path('systemctl', required=True)] + list(args))
+    systemctl = systemd.runner(module) if pid1_is_systemd(params['proc_path']) else None
     try:
         found = discovery.discover(params['proc_path'], systemctl, params['kubelet_service'])
         change = kc_file.prepare(dict(params, discovered=found))

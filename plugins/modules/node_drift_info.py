@@ -147,73 +147,79 @@ kubelet_config:
            reason: the --config of the kubelet.service unit}
 """
 
-from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_node, plan_argument_spec
-from ansible_collections.kubenode.cgroups.plugins.module_utils._audit import audit_node
-from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils._audit import audit
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
-from ansible_collections.kubenode.cgroups.plugins.module_utils._kubelet_discovery import DEFAULT_DROPIN_NAME
-from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import runtime_files_argument_spec
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_executor import ModuleHost
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import (
+    NodeSpec, kubelet_file_argument_spec, node_argument_spec, plan_argument_spec)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_snapshot import read_node
+
+# The plan options that are the node's paths: options of this module too (settings may also give them).
+NODE_PATH_OPTIONS = ('proc_path', 'sys_path', 'kubelet_root_dir')
+# kubelet_config's options that node_drift_info takes at the top level (node_cgroups nests them).
+KUBELET_FILE_OPTIONS = ('kubelet_settings', 'kubelet_config_path', 'kubelet_config_dropin', 'kubelet_dropin_dir',
+                        'kubelet_dropin_name', 'allow_driver_mismatch')
 
 
-def plan_from_settings(settings):
-    """What allocatable_info returns for these options: validated by its argument spec, capacity detected here."""
-    validated = ArgumentSpecValidator(plan_argument_spec()).validate(settings)
-    if validated.error_messages:
-        raise KubenodeError('; '.join(validated.error_messages), field='settings')
-    params = validated.validated_parameters
-    if params['capacity'] is None:
-        params['capacity'], params['online_cpus'] = detect_capacity(
-            params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
-    return plan_node(params)
+def argument_spec():
+    """node_cgroups' view of the node (node_argument_spec) but the plan options, which come as settings."""
+    spec = dict((name, option) for name, option in node_argument_spec().items()
+                if name not in plan_argument_spec() or name in NODE_PATH_OPTIONS)
+    spec.pop('kubelet_config')
+    files = kubelet_file_argument_spec()
+    spec.update((name, files[name]) for name in KUBELET_FILE_OPTIONS)
+    spec['kubelet_settings'] = dict(type='dict', default={})  # settings is this module's plan options
+    spec.update(settings=dict(type='dict'), check_kubelet_config=dict(type='bool', default=True))
+    return spec
+
+
+def node_spec(params):
+    """The NodeSpec node_cgroups would work from: the plan given, or its options as settings (validated, with
+    node_cgroups' defaults: the node's kubelet release and cgroup driver)."""
+    values = dict((name, params[name]) for name in argument_spec() if name not in KUBELET_FILE_OPTIONS)
+    if params['settings'] is not None:
+        plan_options = dict((name, option) for name, option in node_argument_spec().items()
+                            if name in plan_argument_spec())
+        validated = ArgumentSpecValidator(plan_options).validate(params['settings'])
+        if validated.error_messages:
+            raise KubenodeError('; '.join(validated.error_messages), field='settings')
+        # What settings leave out stays as the module's own options say (the node's paths).
+        values.update((name, value) for name, value in validated.validated_parameters.items()
+                      if name in params['settings'] or name not in values)
+    else:
+        # The plan's driver and release are the ones compared with; the runtime's driver, when it differs, is
+        # drift of its own.
+        values['cgroup_driver'] = params['plan']['cgroup_driver']
+        values['kubelet_version'] = params['plan'].get('kubelet_version') or 'auto'
+    if params['check_kubelet_config']:
+        values['kubelet_config'] = dict((name, params[name]) for name in KUBELET_FILE_OPTIONS)
+    return NodeSpec(values, check_mode=True)
 
 
 def main():
-    module = AnsibleModule(
-        argument_spec=dict(
-            runtime_files_argument_spec(),
-            plan=dict(type='dict'),
-            settings=dict(type='dict'),
-            services=dict(type='list', elements='str', default=['kubelet', 'containerd']),
-            check_kubelet_config=dict(type='bool', default=True),
-            kubelet_config_path=dict(type='path'),
-            kubelet_config_dropin=dict(type='bool'),
-            kubelet_dropin_dir=dict(type='path', aliases=['dropin_dir']),
-            kubelet_dropin_name=dict(type='str', default=DEFAULT_DROPIN_NAME, aliases=['dropin_name']),
-            kubelet_settings=dict(type='dict', default={}),
-            allow_driver_mismatch=dict(type='bool', default=False),
-            kubelet_service=dict(type='str', default='kubelet.service'),
-            cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
-            proc_path=dict(type='path', default='/proc'),
-            systemd_control_dirs=dict(type='list', elements='path',
-                                      default=['/etc/systemd/system.control', '/run/systemd/system.control']),
-        ),
-        supports_check_mode=True,
-        required_one_of=[('plan', 'settings')],
-        mutually_exclusive=[('plan', 'settings')],
-    )
+    module = AnsibleModule(argument_spec=argument_spec(), supports_check_mode=True,
+                           required_one_of=[('plan', 'settings')], mutually_exclusive=[('plan', 'settings')])
     params = module.params
-    if params['settings'] is not None:
-        try:
-            params = dict(params, plan=plan_from_settings(params['settings']))
-        except KubenodeError as error:
-            module.fail_json(msg=str(error))
     plan = params['plan']
-    if not isinstance(plan.get('cgroups'), dict) or plan.get('cgroup_driver') not in names.DRIVERS:
+    if plan is not None and (not isinstance(plan.get('cgroups'), dict) or plan.get('cgroup_driver') not in names.DRIVERS):
         module.fail_json(msg='plan: not a result of kubenode.cgroups.allocatable_info (no cgroups or cgroup_driver)')
-
-    def systemctl(*args):
-        return module.run_command([module.get_bin_path('systemctl', required=True)] + list(args))
-
+    if params['check_kubelet_config'] and not kc.HAS_YAML:
+        module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
+    host = ModuleHost(module)
     try:
-        result = audit_node(params, systemctl)
+        spec = node_spec(params)
+        node = read_node(spec, host.systemctl, module.run_command)
+        result = audit(host, spec, node, params['allow_driver_mismatch'])
     except KubenodeError as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:
         module.fail_json(msg=str(host_error('read', error)))
+    result.pop('warnings')  # check mode's warnings: the drift entries say the same
     module.exit_json(changed=False, **result)
 
 

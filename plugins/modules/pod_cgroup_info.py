@@ -194,8 +194,8 @@ pods:
     - One entry per pod - C(name), C(namespace), C(uid), C(qos_class), C(cgroup) (paths under both
       drivers, when the pod has a uid), C(resources) (the pod ResourceConfig), C(v1_files),
       C(v2_files), C(systemd_properties) and C(containers).
-    - Each container has C(name), C(init), C(sidecar), C(cpu_shares), C(cpu_weight) (C(kubelet), C(oci) - the
-      quadratic formula - and, with C(oci_runtime), C(runtime) - what that runtime writes), C(cpu_quota),
+    - Each container has C(name), C(init), C(sidecar), C(cpu_shares), C(cpu_weight) (C(linear), kubelet's formula, C(quadratic),
+      that of runc 1.3.2 and crun 1.23 and later, and, with C(oci_runtime), C(runtime) - what that runtime writes), C(cpu_quota),
       C(cpu_period), C(memory_limit), C(memory_min), C(memory_low),
       C(memory_high), C(oom_score_adj), C(swap_behavior) (C(NoSwap) or C(LimitedSwap), as kubelet decides it for
       this container), C(memory_swap_max) (cgroup v2 C(memory.swap.max) in bytes, also the runtime's systemd
@@ -209,7 +209,7 @@ pods:
     - qos_class: Burstable
       resources: {cpu_shares: 102, cpu_quota: 20000, cpu_period: 100000, memory: 209715200}
       containers:
-        - {name: app, cpu_shares: 102, cpu_weight: {kubelet: 4, oci: 17}, oom_score_adj: 994,
+        - {name: app, cpu_shares: 102, cpu_weight: {linear: 4, quadratic: 17}, oom_score_adj: 994,
            swap_behavior: LimitedSwap, memory_swap_max: 107374182, memory_memsw_limit: null}
 qos:
   description: The C(kubepods), C(burstable) and C(besteffort) values that all the given pods imply.
@@ -233,8 +233,8 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import plan_pods
-from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
-    detect_oci_runtime, runtime_files_argument_spec)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import runtime_files_argument_spec
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import detect_oci_runtime
 
 
 def detected_runtime(module):

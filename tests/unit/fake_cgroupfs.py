@@ -18,6 +18,7 @@ __metaclass__ = type
 
 import errno
 import os
+import re
 import subprocess
 import time
 
@@ -25,6 +26,13 @@ from ansible.module_utils import basic
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
 from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_names import expand_slice
+
+
+def _hugetlb_page_bytes(name):
+    """The kernel's own rounding unit for a hugetlb file (hugetlb.2MB.max: 2 MiB), written out here so that
+    the fake does not borrow the code under test."""
+    match = re.match(r'^hugetlb\.([0-9]+)([KMG])B\.', name)
+    return int(match.group(1)) << {'K': 10, 'M': 20, 'G': 30}[match.group(2)] if match else None
 
 V2_FILES = {
     'cpu': {'cpu.weight': '100', 'cpu.max': 'max 100000'},
@@ -129,6 +137,10 @@ class FakeCgroupfs(object):
                 'kubelet_config_paths': [os.path.join(self.base, 'var/lib/kubelet/config.yaml'),
                                          os.path.join(self.base, 'etc/kubernetes/kubelet-config.yaml')]}
 
+    def audit_paths(self):
+        """node_drift_info's options for the same files (it takes no lock)."""
+        return dict((k, v) for k, v in self.node_paths().items() if k != 'lock_path')
+
     def path(self, *parts):
         return os.path.join(self.root, *parts)
 
@@ -205,7 +217,7 @@ class FakeCgroupfs(object):
             self._offer_to_children(directory, current)
         elif value.lstrip('-').isdigit():
             number = int(value)
-            page = _cgroupfs.hugetlb_page_bytes(name) or (4096 if name.startswith('memory.') else None)
+            page = _hugetlb_page_bytes(name) or (4096 if name.startswith('memory.') else None)
             if page and number >= 0:
                 stored = str(number // page * page)
             if self.mode != 'v2' and number == -1 and name.endswith('limit_in_bytes'):

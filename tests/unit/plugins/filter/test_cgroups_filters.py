@@ -39,7 +39,7 @@ def test_oci_formula_matches_exact_arithmetic_far_from_integer_boundaries():
         log2 = context.divide(context.ln(decimal.Decimal(shares)), ln2)
         exponent = (log2 * log2 + 125 * log2) / 612 - decimal.Decimal(7) / 34
         exact = context.power(decimal.Decimal(10), exponent)
-        weight = _cgroup_math.shares_to_weight_oci(shares)
+        weight = _cgroup_math.quadratic_weight(shares)
         assert weight == int(exact.to_integral_value(rounding=decimal.ROUND_CEILING)), shares
         assert abs(exact - exact.to_integral_value()) > decimal.Decimal('1e-9') or exact == exact.to_integral_value()
 

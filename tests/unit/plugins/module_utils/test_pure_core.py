@@ -24,8 +24,10 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable impo
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_snapshot import read_cgroups, read_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import PodSettings
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import NodeSpec, node_cgroups_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
 from ansible_collections.kubenode.cgroups.tests.unit.node_files import write_text
 
 
@@ -124,14 +126,14 @@ def test_node_cgroups_plans_a_node_from_one_reading(tmp_path, monkeypatch, run_m
     write_text(os.path.join(tree.proc, 'cpuinfo'), ''.join('processor\t: %d\n' % n for n in range(4)))
     args = node_cgroups_args(tree, {}, capacity=None, cgroup_driver='auto', sys_path=str(tmp_path / 'sys'),
                              kubelet_config={'kubelet_config_path': kubelet_file})
-    params = ArgumentSpecValidator(node_cgroups.argument_spec()).validate(args).validated_parameters
-    node = read_node(params, systemctl=None)
+    spec = NodeSpec(ArgumentSpecValidator(node_cgroups_argument_spec()).validate(args).validated_parameters, True)
+    node = read_node(spec, systemctl=None)
     with no_files():
-        run = ops.plan_run(params, node)
+        run = ops.plan_run(spec, node)
     kernel = read_cgroups(node.layout, tree.root, run.entries)
     with no_files():
-        operations = ops.plan_cgroupfs(run.entries, node.layout, tree.root,
-                                       ops.offered_controllers(tree.root, kernel), None, kernel)
+        operations = ops.plan_cgroupfs(run.entries, ops.CgroupfsTarget(
+            node.layout, tree.root, ops.offered_controllers(tree.root, kernel)), None, kernel)
     # The driver and maxPods come from the kubelet file in the snapshot, the capacity from its /proc.
     assert run.driver == 'cgroupfs' and run.plan['max_pods'] is None
     assert run.plan['capacity']['pods']['quantity'] == '58'
@@ -146,3 +148,32 @@ def test_node_cgroups_plans_a_node_from_one_reading(tmp_path, monkeypatch, run_m
         kernel.isdir(tree.path('elsewhere'))
     module_changes = run_module(node_cgroups, args, check_mode=True)['changes']
     assert module_changes == planned + ['write %s' % kubelet_file]
+
+
+@pytest.mark.parametrize('verify', [False, True])
+def test_one_run_plans_once(tmp_path, monkeypatch, run_module, verify):
+    """node_cgroups computes the node plan once per run, with kubelet_config (whose validation reuses the
+    plan) and with verify (whose read-back compares with the same plan)."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    kubelet_file = tree.node_paths()['kubelet_config_paths'][0]
+    write_text(kubelet_file, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n'
+                             'cgroupDriver: cgroupfs\nmaxPods: 58\n')
+    calls = []
+
+    def counted(params):
+        calls.append(params)
+        return plan_node(params)
+    monkeypatch.setattr(ops, 'plan_node', counted)
+    monkeypatch.setattr(kc, 'plan_node', counted)
+    args = node_cgroups_args(tree, {'cpu': '4', 'memory': '16Gi'}, cgroup_driver='auto', verify=verify,
+                             kube_reserved={'cpu': '500m', 'memory': '1Gi'},
+                             kubelet_config={'kubelet_config_path': kubelet_file})
+    result = run_module(node_cgroups, args)
+    assert result['changed'] and len(calls) == 1
+    assert ('verification' in result) == verify and (not verify or result['verification']['drift'] == [])
+    # The kubelet configuration is still validated with the plan: one kubelet would refuse is refused.
+    del calls[:]
+    with pytest.raises(ModuleFail, match='cpumanager'):
+        run_module(node_cgroups, dict(args, kube_reserved={'memory': '1Gi'}, system_reserved={'memory': '1Gi'}, kubelet_config={
+            'kubelet_config_path': kubelet_file, 'kubelet_settings': {'cpuManagerPolicy': 'static'}}))
+    assert len(calls) == 1

@@ -15,7 +15,7 @@ import pytest
 
 from ansible.module_utils import basic
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files, _cgroupfs
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_drift_info
 
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
@@ -135,14 +135,15 @@ def test_systemd_driver_script_holds_only_what_systemd_cannot(run_module, tmp_pa
     result = run_module(node_cgroups, systemd_args(tree))
     script = read(result['persistence']['script'])
     assert 'make_dir %s' % tree.path('cpuset', 'kube.slice') in script
-    assert 'fill_cpuset %s %s' % (tree.path('cpuset', 'kube.slice'), tree.path('cpuset')) in script
+    for name in ('cpuset.cpus', 'cpuset.mems'):
+        assert 'copy_cpuset %s %s' % (tree.path('cpuset', name), tree.path('cpuset', 'kube.slice', name)) in script
     assert 'hugetlb.2MB.limit_in_bytes 0' in script
     assert 'cpu.shares' not in script and 'memory.limit_in_bytes' not in script  # systemd restores those
     unit = read(result['persistence']['unit'])
     assert 'Wants=kubepods.slice kubepods-burstable.slice kubepods-besteffort.slice kube.slice' in unit
     # hugetlb of the reserved slices is written (and verified) under the systemd driver too.
     assert tree.read('hugetlb', 'system.slice', 'hugetlb.2MB.limit_in_bytes') == '0'
-    assert tree.read('hugetlb', 'kubepods.slice', 'hugetlb.2MB.limit_in_bytes') == _cgroupfs.V1_UNLIMITED_MEMORY \
+    assert tree.read('hugetlb', 'kubepods.slice', 'hugetlb.2MB.limit_in_bytes') == _cgroup_files.V1_UNLIMITED_MEMORY \
         .__str__()  # kubelet writes kubepods' own
 
 

@@ -16,6 +16,7 @@ from ansible.module_utils import basic
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_lock import NodeLock
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import lock_path_for
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_drift_info
 
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
@@ -158,7 +159,7 @@ def test_the_audit_reports_a_pending_restart_instead_of_matches(run_module, tmp_
     audit = dict(plan=applied['plan'], cgroupfs_path=tree.root, proc_path=tree.proc, services=[],
                  kubelet_config_path=str(tmp_path / 'var/lib/kubelet/config.yaml'),
                  containerd_config_path=str(tmp_path / 'none.toml'), crio_config_paths=[],
-                 systemd_control_dirs=tree.node_paths()['systemd_control_dirs'])
+                 **tree.audit_paths())
     drift = run_module(node_drift_info, audit)['drift']
     assert [(d['item'], d['check']) for d in drift] == [('kubelet.service', 'restart pending')]
     tree.systemd.start_service('kubelet.service')
@@ -221,7 +222,7 @@ def test_verify_reads_the_node_back_in_the_same_round_trip(run_module, tmp_path,
     monkeypatch.setattr(_cgroupfs, 'write_file', kernel_ignores_cpu_weight)
     changed = run_module(node_cgroups, node_args(tree, tmp_path, verify=True, system_reserved={'cpu': '600m'}))
     assert [(d['item'], d['check'], d['live']) for d in changed['verification']['drift']] == [
-        ('system_reserved', 'cpu.weight', 7)]
+        ('system_reserved', 'cpu.weight', '7')]
 
 
 def test_the_node_lock_follows_the_node_root(run_module, tmp_path, monkeypatch):
@@ -232,5 +233,5 @@ def test_the_node_lock_follows_the_node_root(run_module, tmp_path, monkeypatch):
     run_module(node_cgroups, args)
     assert tree.root.endswith('/sys/fs/cgroup')
     assert os.path.exists(tree.root[:-len('/sys/fs/cgroup')] + '/run/lock/kubenode-cgroups.lock')
-    assert node_cgroups.lock_path_for('/sys/fs/cgroup') == '/run/lock/kubenode-cgroups.lock'
-    assert node_cgroups.lock_path_for('/srv/trees/cg') == '/srv/trees/kubenode-cgroups.lock'
+    assert lock_path_for('/sys/fs/cgroup') == '/run/lock/kubenode-cgroups.lock'
+    assert lock_path_for('/srv/trees/cg') == '/srv/trees/kubenode-cgroups.lock'

@@ -11,7 +11,6 @@ import os
 
 import pytest
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._drift import parse_systemctl_show, systemd_drift
 from ansible_collections.kubenode.cgroups.plugins.modules import kubelet_config, node_cgroups, node_drift_info
 
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs
@@ -19,7 +18,9 @@ from ansible_collections.kubenode.cgroups.tests.unit.module_runner import Module
 
 SETTINGS = {'capacity': {'cpu': '4', 'memory': '16Gi', 'hugepages-2Mi': '0'}, 'cgroup_driver': 'cgroupfs',
             'system_reserved': {'memory': '1Gi'}, 'system_reserved_cgroup': '/system',
-            'enforce_node_allocatable': ['pods', 'system-reserved']}
+            'enforce_node_allocatable': ['pods', 'system-reserved'],
+            # kubelet from 1.35 refuses cgroup v1 unless told (failCgroupV1): these nodes run 1.34.
+            'kubelet_version': '1.34'}
 
 
 @pytest.fixture(params=['v2', 'v1'])
@@ -55,8 +56,8 @@ def test_a_converged_node_has_no_drift_and_a_broken_one_has(run_module, node):
     with open(files['kubelet_config_path'], 'a') as handle:
         handle.write('maxPods: 50\nsystemReserved: {memory: 2Gi}\n')
     found = drift_of(run_module, tree, files, plan)['drift']
-    assert {'item': 'kubepods', 'check': 'memory limit', 'live': 1073741824,
-            'planned': 15 * 1024 ** 3} in found
+    assert {'item': 'kubepods', 'check': os.path.basename(memory), 'live': '1073741824',
+            'planned': str(15 * 1024 ** 3)} in found
     assert any(d['item'] == 'kubelet config' and 'systemReserved' in d['live'] for d in found)
 
 
@@ -65,8 +66,9 @@ def test_a_node_never_converged(run_module, node):
     plan = run_module(node_cgroups, dict(SETTINGS, cgroupfs_path=tree.root, proc_path=tree.proc, **tree.node_paths()),
                       check_mode=True)['plan']
     found = drift_of(run_module, tree, files, plan)['drift']
-    assert {'item': 'system_reserved', 'check': 'exists', 'live': 'missing', 'planned': '/system'} in found
-    assert any(d['check'] == 'exists' and d['item'] == 'kubelet config' for d in found)
+    system = tree.path('system') if tree.mode == 'v2' else tree.path('memory', 'system')
+    assert {'item': 'system_reserved', 'check': 'exists', 'live': 'missing', 'planned': system} in found
+    assert any(d['live'] == 'missing' and d['item'] == 'kubelet config' for d in found)
 
 
 def test_settings_plan_on_the_node_in_the_same_round_trip(run_module, node):
@@ -94,21 +96,6 @@ def test_driver_mismatch_is_drift(run_module, node):
     # Accepted by the operator (node_cgroups' allow_driver_mismatch): shown, not drift.
     allowed = drift_of(run_module, tree, files, plan, allow_driver_mismatch=True)
     assert allowed['drivers']['mismatch'] and not [d for d in allowed['drift'] if 'driver' in d['item'] + d['live']]
-
-
-def test_slices_and_service_placement():
-    shown = parse_systemctl_show('Id=kube.slice\nActiveState=active\nCPUWeight=20\nMemoryMax=536870912\n\n'
-                                 'Id=containerd.service\nLoadState=loaded\nControlGroup=/system.slice/containerd.service'
-                                 '\n\nId=crio.service\nLoadState=not-found\nControlGroup=\n')
-    plan = {'cgroup_driver': 'systemd', 'cgroups': {'kube_reserved': {
-        'systemd_unit': 'kube.slice', 'systemd_path': '/kube.slice',
-        'systemd_properties': {'v2': {'CPUWeight': '20', 'MemoryMax': '268435456'}, 'v1': {}}}}}
-    found = systemd_drift(plan, shown, True, ['containerd', 'crio'])
-    assert found == [
-        {'item': 'kube.slice', 'check': 'MemoryMax', 'live': '536870912', 'planned': '268435456'},
-        {'item': 'containerd.service', 'check': 'runs in', 'live': '/system.slice/containerd.service',
-         'planned': '/kube.slice'},
-    ]
 
 
 def test_not_a_plan_is_refused(run_module, node):

@@ -99,7 +99,7 @@ def test_paths_weights_and_kubectl_list(run_module):
     assert pod['cgroup']['path'] == ('/kubepods.slice/kubepods-burstable.slice/'
                                      'kubepods-burstable-pod6c1a4e95_6bb6_11e6_bc26_28d2444e470d.slice')
     assert pod['cgroup']['cgroupfs_path'] == '/kubepods/burstable/pod6c1a4e95-6bb6-11e6-bc26-28d2444e470d'
-    assert pod['containers'][0]['cpu_weight'] == {'kubelet': 39, 'oci': 100}
+    assert pod['containers'][0]['cpu_weight'] == {'linear': 39, 'quadratic': 100}
     assert result['qos']['burstable']['resources']['cpu_shares'] == 1024
 
 
