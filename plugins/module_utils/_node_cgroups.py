@@ -31,6 +31,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._systemd import s
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import (
     AUTO, DEFAULT_KUBELET_VERSION, kubelet_rules, node_kubelet_release)
 
+
 class Operation(object):
     """One cgroupfs step: mkdir (a directory), copy (a v1 cpuset file from the parent's: a new cpuset starts
     empty and refuses tasks, and a narrowed one is not what kubelet expects), enable (controllers in

@@ -527,4 +527,3 @@ class SystemdExecutor(Executor):
 
 def executor_for(driver):
     return SystemdExecutor if driver == 'systemd' else CgroupfsExecutor
-

@@ -16,14 +16,17 @@ author:
   - kubenode.cgroups contributors (@kubenode)
 description:
   - Compares the live node with a plan from M(kubenode.cgroups.allocatable_info), in one round trip.
-  - The cgroups (C(kubepods), the QoS tiers, the reserved cgroups) in the kernel's own files, and
-    whether kubelet would accept the reserved ones (every v1 hierarchy; the v2 controllers).
-  - With the systemd driver, the slices' state and properties (C(systemctl show)), the property
-    overrides that disagree with the plan (O(systemd_control_dirs)), the hugetlb limits of the reserved
-    slices, and that the given services run in the kube-reserved slice.
-  - The kubelet configuration (the file and its drop-ins, merged as kubelet merges them), as
-    M(kubenode.cgroups.kubelet_config) would write it, and whether kubelet would accept it.
-  - That kubelet's and the container runtime's cgroup drivers agree.
+  - The drift is exactly what M(kubenode.cgroups.node_cgroups) in check mode, with the same options, would change
+    - one comparer answers for both, for the role's verification and for the rollout gate. Each step it would
+    take is an entry - the cgroups (C(kubepods), the QoS tiers, the reserved cgroups) in the kernel's own files
+    (every value the plan holds, C(memory.min) and C(memory.swap.max) included, and on cgroup v1 the cpusets,
+    which hold their parent's CPUs and memory nodes), the controllers, the slice units, property overrides
+    that disagree with the plan (O(systemd_control_dirs)), the services' C(Slice=) drop-ins, the boot script
+    and its units (O(persist)), and the kubelet configuration as M(kubenode.cgroups.kubelet_config) would
+    write it.
+  - Besides, what no step mends - a reserved cgroup kubelet's Validate would refuse, a kubelet configuration
+    kubelet would refuse, systemd showing values its units do not hold, a service that must restart to run
+    what is on disk, and kubelet and the container runtime on different cgroup drivers.
   - Never changes anything.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
@@ -39,14 +42,58 @@ options:
     type: dict
   settings:
     description:
-      - The options of M(kubenode.cgroups.allocatable_info) (capacity detected on the node when not given), validated as
-        that module validates them. The plan is computed here, in the same round trip, instead of being given.
+      - The plan options of M(kubenode.cgroups.node_cgroups) (capacity detected on the node when not given,
+        C(cgroup_driver) and C(kubelet_version) the node's unless given), validated as that module validates
+        them. The plan is computed here, as node_cgroups computes it, in the same round trip.
     type: dict
   services:
-    description: Services that must run in the kube-reserved slice (systemd driver); uninstalled ones are ignored.
+    description:
+      - Services that must run in the kube-reserved slice (systemd driver), as
+        O(kubenode.cgroups.node_cgroups#module:services) places them; uninstalled ones are ignored.
     type: list
     elements: str
-    default: [kubelet, containerd]
+    default: []
+  cgroups:
+    description: The cgroups compared, as O(kubenode.cgroups.node_cgroups#module:cgroups) names them.
+    type: list
+    elements: str
+    choices: [kubepods, burstable, besteffort, system_reserved, kube_reserved]
+  systemd_unit_dir:
+    description: Where the slice units and drop-ins are, as for M(kubenode.cgroups.node_cgroups).
+    type: path
+    default: /etc/systemd/system
+  persist:
+    description:
+      - Whether the node has the boot script and its units (O(kubenode.cgroups.node_cgroups#module:persist)); with
+        V(false), their presence is drift.
+    type: bool
+    default: true
+  persist_script:
+    description: Where the boot script is.
+    type: path
+    default: /usr/local/libexec/kubenode-cgroups-restore
+  kubelet_config_paths:
+    description: kubelet configuration files read when kubelet's unit does not say which, first found wins.
+    type: list
+    elements: path
+    default: [/var/lib/kubelet/config.yaml, /etc/kubernetes/kubelet-config.yaml]
+  kubelet_binary:
+    description:
+      - The kubelet binary asked for its release, for O(settings) without C(kubelet_version). Unset, the one
+        kubelet's unit starts; an empty string asks none.
+    type: path
+  allow_kubelet_version_mismatch:
+    description: Compare although the node's kubelet reports another release than the plan's.
+    type: bool
+    default: false
+  sys_path:
+    description: Where C(/sys) is (the hugepage sizes, for O(settings)).
+    type: path
+    default: /sys
+  kubelet_root_dir:
+    description: kubelet's root directory (its CPU manager checkpoint).
+    type: path
+    default: /var/lib/kubelet
   check_kubelet_config:
     description: Compare the kubelet configuration too (needs PyYAML on the target).
     type: bool
@@ -113,11 +160,14 @@ EXAMPLES = r"""
 
 RETURN = r"""
 drift:
-  description: Every difference, as C(item), C(check), C(live) and C(planned). Empty when the node matches.
+  description:
+    - Every difference, as C(item) (the cgroup, unit, service or file), C(check) (the control file, property or
+      path), C(live) and C(planned). Empty when the node matches, exactly when node_cgroups in check mode with
+      the same options would change nothing and nothing else is amiss.
   returned: always
   type: list
   elements: dict
-  sample: [{item: kubepods, check: memory limit, live: 8589934592, planned: 10580131840}]
+  sample: [{item: kube_reserved, check: memory.swap.max, live: max, planned: '0'}]
 cgroup_mode:
   description: C(v2), C(hybrid) or C(v1).
   returned: always
@@ -173,7 +223,10 @@ def argument_spec():
     spec.pop('kubelet_config')
     files = kubelet_file_argument_spec()
     spec.update((name, files[name]) for name in KUBELET_FILE_OPTIONS)
-    spec['kubelet_settings'] = dict(type='dict', default={})  # settings is this module's plan options
+    # This module's spellings (settings are its plan options; path and dropin are no aliases here).
+    spec['kubelet_settings'] = dict(type='dict', default={})
+    spec['kubelet_config_path'] = dict(type='path')
+    spec['kubelet_config_dropin'] = dict(type='bool')
     spec.update(settings=dict(type='dict'), check_kubelet_config=dict(type='bool', default=True))
     return spec
 

@@ -34,6 +34,7 @@ def _hugetlb_page_bytes(name):
     match = re.match(r'^hugetlb\.([0-9]+)([KMG])B\.', name)
     return int(match.group(1)) << {'K': 10, 'M': 20, 'G': 30}[match.group(2)] if match else None
 
+
 V2_FILES = {
     'cpu': {'cpu.weight': '100', 'cpu.max': 'max 100000'},
     'memory': {'memory.max': 'max', 'memory.min': '0', 'memory.low': '0', 'memory.swap.max': 'max'},

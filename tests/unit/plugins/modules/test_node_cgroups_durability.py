@@ -15,7 +15,7 @@ import pytest
 
 from ansible.module_utils import basic
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files, _cgroupfs
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_drift_info
 
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
