@@ -20,6 +20,8 @@ from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import NODE_PATHS
+
 display = Display()
 
 PREFIX = 'node_allocatable_'
@@ -43,20 +45,10 @@ KUBELET_KEYS = (('cgroupDriver', 'cgroup_driver'), ('kubeReserved', 'kube_reserv
                 ('reservedSystemCPUs', 'reserved_system_cpus'), ('featureGates', 'feature_gates'),
                 ('maxPods', 'max_pods'), ('qosReserved', 'qos_reserved'))
 
-# The node's paths: option, the role variable that sets it, its usual place under node_allocatable_root.
-PATHS = (
-    ('proc_path', 'proc_path', '/proc'),
-    ('sys_path', 'sys_path', '/sys'),
-    ('cgroupfs_path', 'cgroupfs_path', '/sys/fs/cgroup'),
-    ('systemd_unit_dir', 'systemd_unit_dir', '/etc/systemd/system'),
-    ('systemd_control_dirs', 'systemd_control_dirs', ['/etc/systemd/system.control', '/run/systemd/system.control']),
-    ('persist_script', 'persist_script', '/usr/local/libexec/kubenode-cgroups-restore'),
-    ('lock_path', 'lock_path', '/run/lock/kubenode-cgroups.lock'),
-    ('kubelet_root_dir', 'kubelet_root_dir', '/var/lib/kubelet'),
-    ('containerd_config_path', 'containerd_config_path', '/etc/containerd/config.toml'),
-    ('crio_config_paths', 'crio_config_paths', ['/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf']),
-)
-KUBELET_CONFIG_PATHS = ('/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml')
+# The node's paths (_node_options.NODE_PATHS, the modules' defaults): option, the role variable that sets it
+# (its name without the prefix), its usual place under node_allocatable_root.
+PATHS = tuple((option, option, usual) for option, usual in NODE_PATHS if option != 'kubelet_config_paths')
+KUBELET_CONFIG_PATHS = tuple(dict(NODE_PATHS)['kubelet_config_paths'])
 
 # kubespray's variables (roles/kubernetes/node/defaults/main.yml) and their defaults there: kubespray's
 # kubelet template always writes both reservation maps, with these values when the inventory sets none.
