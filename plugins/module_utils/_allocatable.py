@@ -385,7 +385,7 @@ def plan_node(params):
         cgroups['kubepods'] = cgroup_entry(root_parts, driver, config, page_sizes, enforced=True,
                                            source='allocatable' if source is internal_absolute else 'capacity')
     if cgroups_per_qos:
-        cgroups.update(qos_tiers(root_parts, driver, page_sizes, absolute, memory_qos, policy, qos_reserved))
+        cgroups.update(qos_tiers(root_parts, driver, page_sizes, absolute, MemoryRules(memory_qos, policy, qos_reserved)))
     for scope, cgroup_name, reserved in (('system', system_cgroup, system), ('kube', kube_cgroup, kube)):
         entry = _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy,
                                  bool(params.get('keep_reserved_out_of_swap')))
@@ -429,19 +429,41 @@ def kubepods_memory_qos(memory_qos, policy, guaranteed_requests=0, burstable_req
     return {'memory_min': total if policy == 'TieredReservation' else 0}
 
 
-def qos_tiers(root_parts, driver, page_sizes, absolute, memory_qos, policy, qos_reserved,
-              burstable_milli_cpu=0, guaranteed_requests=0, burstable_requests=0):
+class MemoryRules(object):
+    """What decides the QoS tiers' memory values: the MemoryQoS gate, memoryReservationPolicy, qosReserved."""
+
+    __slots__ = ('memory_qos', 'policy', 'qos_reserved')
+
+    def __init__(self, memory_qos, policy, qos_reserved):
+        self.memory_qos, self.policy, self.qos_reserved = memory_qos, policy, qos_reserved or {}
+
+
+class PodRequests(object):
+    """The pods' requests the QoS manager sums: burstable CPU, and memory of Guaranteed and Burstable pods."""
+
+    __slots__ = ('burstable_milli_cpu', 'guaranteed_memory', 'burstable_memory')
+
+    def __init__(self, burstable_milli_cpu=0, guaranteed_memory=0, burstable_memory=0):
+        self.burstable_milli_cpu = burstable_milli_cpu
+        self.guaranteed_memory, self.burstable_memory = guaranteed_memory, burstable_memory
+
+
+NO_PODS = PodRequests()
+
+
+def qos_tiers(root_parts, driver, page_sizes, absolute, rules, requests=NO_PODS):
     """The burstable and besteffort cgroups as the QoS manager's UpdateCgroups leaves them."""
+    policy, guaranteed_requests, burstable_requests = rules.policy, requests.guaranteed_memory, requests.burstable_memory
     unbounded = dict((size, cgmath.HUGETLB_UNBOUNDED) for size in page_sizes)
-    burstable = {'cpu_shares': cgmath.milli_cpu_to_shares(burstable_milli_cpu), 'hugetlb': dict(unbounded)}
+    burstable = {'cpu_shares': cgmath.milli_cpu_to_shares(requests.burstable_milli_cpu), 'hugetlb': dict(unbounded)}
     besteffort = {'cpu_shares': cgmath.MIN_SHARES, 'hugetlb': dict(unbounded)}
-    if memory_qos:
+    if rules.memory_qos:
         if policy is None:
             if burstable_requests > 0:
                 burstable['memory_min'] = burstable_requests
         else:
             burstable['memory_low'] = burstable_requests if policy == 'TieredReservation' else 0
-    percent = qos_reserved.get('memory')
+    percent = rules.qos_reserved.get('memory')
     allocatable_memory = absolute['memory'].value() if 'memory' in absolute else 0
     if percent is not None and allocatable_memory:
         burstable['memory'] = allocatable_memory - (guaranteed_requests * percent // 100)

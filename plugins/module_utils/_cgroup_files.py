@@ -68,6 +68,10 @@ HUGETLB_LIMIT = ControlFile('hugetlb', v1='hugetlb.{unit}.limit_in_bytes', hiera
 HUGETLB_RESERVATION = ControlFile('hugetlb_reservation', v1='hugetlb.{unit}.rsvd.limit_in_bytes', hierarchy='hugetlb',
                                   v2='hugetlb.{unit}.rsvd.max', compare='hugetlb', limit=True, optional=True)
 
+# Read only, for whether the swap controller is there (kubelet's swapControllerAvailable): never planned.
+MEMORY_SWAP_V1 = ControlFile('memory_memsw', v1='memory.memsw.limit_in_bytes', hierarchy='memory', compare='memory',
+                             limit=True)
+
 RESOURCES = (CPU_SHARES, CPU_WEIGHT, CPU_QUOTA, CPU_PERIOD, MEMORY_LIMIT, MEMORY_MIN, MEMORY_LOW, MEMORY_SWAP_MAX,
              PIDS_LIMIT, CPUSET_CPUS, CPUSET_MEMS, HUGETLB_LIMIT, HUGETLB_RESERVATION)
 

@@ -16,6 +16,7 @@ __metaclass__ = type
 import os
 import re
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import BINARY_SI, Quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import parse_cpuset
@@ -57,11 +58,11 @@ def swap_controller(layout, cgroupfs_path, proc_path):
     memory.memsw.limit_in_bytes at the root of the v1 memory hierarchy."""
     if layout['mode'] != 'v2':
         memory = layout['v1_hierarchies'].get('memory')
-        return bool(memory) and os.path.exists(os.path.join(memory, 'memory.memsw.limit_in_bytes'))
+        return bool(memory) and os.path.exists(os.path.join(memory, cgfiles.MEMORY_SWAP_V1.v1))
     match = re.search(r'^0::(/.*)$', _read(os.path.join(proc_path, 'self/cgroup')), re.M)
     if not match:
         return False
-    return os.path.exists(os.path.join(cgroupfs_path, match.group(1).lstrip('/'), 'memory.swap.max'))
+    return os.path.exists(os.path.join(cgroupfs_path, match.group(1).lstrip('/'), cgfiles.MEMORY_SWAP_MAX.v2))
 
 
 def hugepages(sys_path):

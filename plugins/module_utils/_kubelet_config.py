@@ -136,10 +136,10 @@ def _as_written(key, written, value):
     if isinstance(value, dict) and isinstance(written, dict):
         kept = {}
         for name, item in value.items():
-            same = name in written and normalize({key: {name: written[name]}}) == normalize({key: {name: item}})
+            same = name in written and comparable({key: {name: written[name]}}) == comparable({key: {name: item}})
             kept[name] = written[name] if same else item
         return kept
-    return written if normalize({key: written}) == normalize({key: value}) else value
+    return written if comparable({key: written}) == comparable({key: value}) else value
 
 
 def replaced_values(current, desired):
@@ -154,11 +154,11 @@ def replaced_values(current, desired):
             for name in sorted(before):
                 if name not in after:
                     replaced.append('%s.%s: %s -> (removed)' % (key, name, before[name]))
-                elif normalize({key: {name: before[name]}}) != normalize({key: {name: after[name]}}):
+                elif comparable({key: {name: before[name]}}) != comparable({key: {name: after[name]}}):
                     replaced.append('%s.%s: %s -> %s' % (key, name, before[name], after[name]))
         elif after is None:
             replaced.append('%s: %s -> (removed)' % (key, json.dumps(before)))
-        elif normalize({key: before}) != normalize({key: after}):
+        elif comparable({key: before}) != comparable({key: after}):
             replaced.append('%s: %s -> %s' % (key, json.dumps(before), json.dumps(after)))
     return replaced
 
@@ -191,7 +191,7 @@ def _normal_threshold(value):
         return text
 
 
-def normalize(document):
+def comparable(document):
     """A comparable form: 1Gi equals 1024Mi, 10% equals 10.0%, ordering of maps ignored."""
     result = {}
     for key, value in (document or {}).items():
@@ -230,7 +230,7 @@ def plan_inputs(config):
     for key, default in PLAN_INPUT_DEFAULTS.items():
         value = config.get(key)
         values[key] = default if value is None or (value in ('', {}) and default is not None) else value
-    return normalize(values)
+    return comparable(values)
 
 
 def validate(config, rules_version, capacity=None, runtime_driver=None, allow_driver_mismatch=False,

@@ -106,7 +106,7 @@ def prepare(params, option_prefix='', files=NODE_FILES):
     (the values the file held that the change replaces), config, choice (which file and why) and warnings."""
     found = compute_change(params, option_prefix, files)
     current, desired = found['current'], found['desired']
-    changed = found['current_text'] is None or kc.normalize(current) != kc.normalize(desired)
+    changed = found['current_text'] is None or kc.comparable(current) != kc.comparable(desired)
     choice = found['choice']
     return dict(path=found['target'], before=found['current_text'],
                 after=kc.edit_text(found['current_text'], current, desired) if changed else found['current_text'],

@@ -25,7 +25,8 @@ import re
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math as cgmath
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import (
-    hugepage_limits, kubepods_memory_qos, memory_reservation_policy, parse_feature_gates, parse_qos_reserved, qos_tiers)
+    MemoryRules, PodRequests, hugepage_limits, kubepods_memory_qos, memory_reservation_policy, parse_feature_gates,
+    parse_qos_reserved, qos_tiers)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import Quantity, parse_quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
@@ -334,9 +335,11 @@ class PodSettings(object):
             raise KubenodeError('must be an absolute cgroupfs path such as "/"', field='cgroup_root',
                                 value=self.cgroup_root)
         self.api_defaults = bool(params.get('api_defaults'))
-        self.cgroup_version = params.get('cgroup_version') or 'v2'
-        if self.cgroup_version not in ('v1', 'v2'):
-            raise KubenodeError('must be "v1" or "v2"', field='cgroup_version', value=self.cgroup_version)
+        mode = params.get('cgroup_mode') or params.get('cgroup_version') or 'v2'
+        if mode not in ('v1', 'v2', 'hybrid'):
+            raise KubenodeError('must be "v1", "v2" or "hybrid"', field='cgroup_mode', value=mode)
+        # kubelet writes v1 files on a hybrid host: the unified hierarchy holds no controllers there.
+        self.cgroup_version = 'v2' if mode == 'v2' else 'v1'
         self._swap_settings(params)
         self.oci_runtime = None
         runtime = params.get('oci_runtime')
@@ -616,8 +619,9 @@ def plan_pods(params):
     absolute = {}
     if settings.allocatable_memory:
         absolute['memory'] = Quantity.from_int(settings.allocatable_memory)
-    tiers = qos_tiers(root, settings.driver, [], absolute, settings.memory_qos, settings.policy, settings.qos_reserved,
-                      burstable_milli, memory_by_qos[GUARANTEED], memory_by_qos[BURSTABLE])
+    tiers = qos_tiers(root, settings.driver, [], absolute,
+                      MemoryRules(settings.memory_qos, settings.policy, settings.qos_reserved),
+                      PodRequests(burstable_milli, memory_by_qos[GUARANTEED], memory_by_qos[BURSTABLE]))
     kubepods = names.describe(root, settings.driver)
     kubepods['resources'] = kubepods_memory_qos(
         settings.memory_qos, settings.policy, memory_by_qos[GUARANTEED], memory_by_qos[BURSTABLE])

@@ -108,12 +108,15 @@ options:
     description: The kubelet release whose rules apply (1.22 to 1.36).
     type: str
     default: '1.36'
-  cgroup_version:
+  cgroup_mode:
+    aliases: [cgroup_version]
     description:
-      - The node's cgroup version (C(v1) for a hybrid host too). Swap limits differ - C(memory.swap.max) on
-        v2, C(memory.memsw.limit_in_bytes) on v1, where LimitedSwap does not exist.
+      - The node's cgroup mode, as M(kubenode.cgroups.cgroup_info) returns it (V(hybrid) uses the v1 files, as
+        kubelet does). Swap limits differ - C(memory.swap.max) on v2, C(memory.memsw.limit_in_bytes) on v1, where
+        LimitedSwap does not exist.
+      - The alias O(cgroup_version) is the name of earlier releases.
     type: str
-    choices: [v1, v2]
+    choices: [v1, v2, hybrid]
     default: v2
   swap_behavior:
     description:
@@ -271,7 +274,7 @@ def main():
             page_size=dict(type='int', default=4096),
             pod_pids_limit=dict(type='int'),
             kubelet_version=dict(type='str', default='1.36'),
-            cgroup_version=dict(type='str', choices=['v1', 'v2'], default='v2'),
+            cgroup_mode=dict(type='str', choices=['v1', 'v2', 'hybrid'], default='v2', aliases=['cgroup_version']),
             swap_behavior=dict(type='str', default=''),
             swap_capacity=dict(type='str'),
             swap_controller=dict(type='bool', default=True),

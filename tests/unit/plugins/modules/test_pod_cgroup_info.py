@@ -181,8 +181,12 @@ def test_no_swap_by_default_and_memsw_on_v1(run_module):
     pod = {'containers': [container('limited', {'memory': '1Gi'}, {'memory': '2Gi'}), container('unlimited')]}
     assert swap_of(run(run_module, [pod])) == [('limited', 'NoSwap', 0, None), ('unlimited', 'NoSwap', 0, None)]
     # cgroup v1: memsw equals the memory limit (no swap above it), ignored without a limit; LimitedSwap is v2 only.
-    v1 = run(run_module, [pod], cgroup_version='v1', swap_behavior='LimitedSwap', swap_capacity='1Gi')
+    v1 = run(run_module, [pod], cgroup_mode='v1', swap_behavior='LimitedSwap', swap_capacity='1Gi')
     assert swap_of(v1) == [('limited', 'NoSwap', None, 2 * GI), ('unlimited', 'NoSwap', None, None)]
+    # A hybrid host, as cgroup_info names it, is v1 to kubelet; cgroup_version is the older name.
+    assert swap_of(run(run_module, [pod], cgroup_mode='hybrid', swap_behavior='LimitedSwap', swap_capacity='1Gi')) \
+        == swap_of(run(run_module, [pod], cgroup_version='v1', swap_behavior='LimitedSwap', swap_capacity='1Gi')) \
+        == swap_of(v1)
 
 
 def test_no_swap_limit_without_the_swap_controller_or_before_1_30(run_module):
