@@ -227,13 +227,7 @@ class Executor(object):
     def remove_persistence(self, files):
         removed = False
         for path in (files['wants_link'], files['kubelet_dropin'], files['unit'], files['script']):
-            if os.path.lexists(path):
-                diff = None if os.path.islink(path) else self._file_diff(path, (fs.read_file(path) or '') + '\n', '')
-                self.record('remove %s' % path, 'boot persistence', path, 'present', 'absent', diff)
-                if not self.dry:
-                    self._os(os.remove, path)
-                    self.applied.append('removed %s' % path)
-                removed = True
+            removed = self.remove_file(path, 'boot persistence') or removed
         return removed
 
     def ensure_file(self, path, item, content, mode):
@@ -250,12 +244,15 @@ class Executor(object):
         return True
 
     def remove_file(self, path, item, reason=None, before=None, check=None):
-        """Remove a file the plan does not want (with the diff of its content). True when it did (or would)."""
+        """Remove a file (or link) the plan does not want, with the diff of a file's content. True when it did
+        (or, dry, would)."""
         if not os.path.lexists(path):
             return False
-        text = fs.read_file(path) if before is None and not os.path.islink(path) else before
+        link = os.path.islink(path)
+        text = fs.read_file(path) if before is None and not link else before
+        diff = None if link else self._file_diff(path, (text or '') + '\n', '')
         self.record('remove %s%s' % (path, ' (%s)' % reason if reason else ''), item, check or path,
-                    text or 'present', 'absent', self._file_diff(path, (text or '') + '\n', ''))
+                    text or 'present', 'absent', diff)
         if not self.dry:
             self._os(os.remove, path)
             self.applied.append('removed %s' % path)

@@ -19,15 +19,14 @@ __metaclass__ = type
 import os
 import time
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._systemd import parse_show
+from ansible_collections.kubenode.cgroups.plugins.module_utils._systemd import show
 
 SHOW_PROPERTIES = 'Id,ActiveState,ExecMainStartTimestampMonotonic,ControlGroup'
 
 
 def read_units(systemctl, units):
     """{unit: fields} of `systemctl show`; systemctl(*args) -> (rc, out, err)."""
-    rc, out, _err = systemctl('show', '--property=' + SHOW_PROPERTIES, *units)
-    return parse_show(out) if rc == 0 else {}
+    return show(systemctl, units, SHOW_PROPERTIES.split(','))
 
 
 def file_mtimes(paths):
