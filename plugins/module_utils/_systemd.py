@@ -147,12 +147,12 @@ def setting_in_property_units(setting, value):
     """A unit-file setting's value in the units `systemctl show` (and the plan) use: usec, bytes, CPU lists."""
     if value is None or value in ('infinity', ''):
         return value
-    if setting == 'CPUQuota' and value.endswith('%'):
+    if setting == cgfiles.CPU_QUOTA.setting and value.endswith('%'):
         return str(int(round(float(value[:-1]) * 10000)))  # percent of one CPU -> usec per second
-    if setting == 'CPUQuotaPeriodSec':
+    if setting == cgfiles.CPU_PERIOD.setting:
         match = re.match(r'^([0-9]+)(us|ms|s)?$', value)
         return str(int(match.group(1)) * _TIME_UNITS[match.group(2) or 's']) if match else value
-    if setting == 'AllowedCPUs':
+    if setting == cgfiles.CPUSET_CPUS.setting:
         return ','.join(str(cpu) for cpu in cgfiles.expand_cpus(value))
     return value
 
@@ -162,6 +162,6 @@ def disagrees(setting, value, planned):
     wanted = planned.get(cgfiles.PROPERTY_BY_SETTING[setting])
     if wanted is None:
         return True  # the plan leaves it at systemd's default; the override holds an old plan
-    if setting == 'AllowedCPUs':
+    if setting == cgfiles.CPUSET_CPUS.setting:
         wanted = setting_in_property_units(setting, wanted)
     return setting_in_property_units(setting, value) != wanted

@@ -104,3 +104,45 @@ def test_not_a_plan_is_refused(run_module, node):
         drift_of(run_module, tree, files, {'allocatable': {}})
     assert 'plan' in failure.value.result['msg']
     assert os.path.isdir(tree.root)
+
+
+def test_values_the_old_audit_never_read_are_drift_and_repaired(run_module, tmp_path, monkeypatch):
+    """memory.swap.max and memory.min of a reserved cgroup (v2): node_cgroups --check and the audit report
+    them alike, and a run writes them back."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    args = dict(SETTINGS, cgroupfs_path=tree.root, proc_path=tree.proc, keep_reserved_out_of_swap=True,
+                feature_gates={'MemoryQoS': True}, memory_reservation_policy='TieredReservation', kubelet_version='1.36',
+                **tree.node_paths())
+    plan = run_module(node_cgroups, args)['plan']
+    audit = dict(tree.audit_paths(), plan=plan, cgroupfs_path=tree.root, proc_path=tree.proc, check_kubelet_config=False)
+    assert run_module(node_drift_info, audit)['drift'] == []
+    for name, value in (('memory.swap.max', 'max'), ('memory.min', '0')):
+        with open(tree.path('system', name), 'w') as handle:
+            handle.write(value + '\n')
+    checked = run_module(node_cgroups, args, check_mode=True)['changes']
+    drift = run_module(node_drift_info, audit)['drift']
+    assert checked == ['write %s: 0 -> 1073741824' % tree.path('system', 'memory.min'),
+                       'write %s: max -> 0' % tree.path('system', 'memory.swap.max')]
+    assert [(d['item'], d['check'], d['live'], d['planned']) for d in drift] == [
+        ('system_reserved', 'memory.min', '0', '1073741824'), ('system_reserved', 'memory.swap.max', 'max', '0')]
+    assert run_module(node_cgroups, args)['changes'] == checked
+    assert run_module(node_drift_info, audit)['drift'] == []
+
+
+@pytest.mark.parametrize('hand', ['0', ''])
+def test_a_v1_cpuset_narrowed_or_emptied_by_hand_gets_its_parents_again(run_module, tmp_path, monkeypatch, hand):
+    tree = FakeCgroupfs(tmp_path, 'v1', monkeypatch, pid1='init')
+    args = dict(SETTINGS, cgroupfs_path=tree.root, proc_path=tree.proc, **tree.node_paths())
+    plan = run_module(node_cgroups, args)['plan']
+    cpus = tree.path('cpuset', 'system', 'cpuset.cpus')
+    assert tree.read('cpuset', 'system', 'cpuset.cpus') == '0-3'  # the parent's, as a new cpuset gets them
+    audit = dict(tree.audit_paths(), plan=plan, cgroupfs_path=tree.root, proc_path=tree.proc, check_kubelet_config=False)
+    with open(cpus, 'w') as handle:
+        handle.write(hand + '\n')
+    checked = run_module(node_cgroups, args, check_mode=True)['changes']
+    assert checked == ['copy %s: %s -> 0-3' % (cpus, hand)]
+    assert run_module(node_drift_info, audit)['drift'] == [
+        {'item': 'system_reserved', 'check': 'cpuset.cpus', 'live': hand, 'planned': '0-3'}]
+    run_module(node_cgroups, args)
+    assert tree.read('cpuset', 'system', 'cpuset.cpus') == '0-3'
+    assert run_module(node_drift_info, audit)['drift'] == []
