@@ -26,7 +26,8 @@ F = FilterModule().filters()
 def test_cpu_conversion_table(milli, shares, linear, oci):
     assert F['milli_cpu_to_shares'](milli) == shares
     assert F['cpu_shares_to_weight'](shares) == linear
-    assert F['cpu_shares_to_weight'](shares, formula='oci') == oci
+    assert F['cpu_shares_to_weight'](shares, formula='quadratic') == oci
+    assert F['cpu_shares_to_weight'](shares, formula='oci') == oci  # the older name
 
 
 def test_oci_formula_matches_exact_arithmetic_far_from_integer_boundaries():
