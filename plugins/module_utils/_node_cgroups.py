@@ -58,8 +58,9 @@ class Operation(object):
         if self.kind == 'rmdir':
             return 'exists', self.path, 'absent'
         if self.kind == 'enable':
-            return '%s of %s' % (os.path.basename(self.path), os.path.dirname(self.path)), self.before, self.value
-        return os.path.basename(self.path), self.before, self.value if self.value is not None else self.source
+            return '%s of %s' % (os.path.basename(self.path), os.path.dirname(self.path)), self.before or '', self.value
+        live = 'absent' if self.before is None else self.before
+        return os.path.basename(self.path), live, self.value if self.value is not None else self.source
 
 
 def _write_operation(path, file_name, desired, cgroup, depth, read):
@@ -250,6 +251,22 @@ def _file_writes(key, files, directory_for, relative, check_missing_file, state,
     return operations
 
 
+# The cgroups whose values kubelet writes itself: kubepods at every start, from the capacity it reads then
+# (cm.createNodeAllocatableCgroups, enforceNodeAllocatableCgroups), and the QoS tiers at every start, every
+# minute and at every pod change (qosContainerManager.UpdateCgroups: burstable's CPU is the sum of its pods'
+# requests). The collection makes them exist (directories, cpusets, controllers) and leaves their values, and
+# their systemd property overrides, to kubelet: a value planned before the pods, or from a capacity read
+# before a reboot, would fight it.
+KUBELET_WRITES_VALUES = ('kubepods', 'burstable', 'besteffort')
+
+
+def managed_view(key, entry):
+    """A plan entry as a run manages it: a cgroup whose values kubelet writes keeps its name and paths only."""
+    if key not in KUBELET_WRITES_VALUES:
+        return entry
+    return dict(entry, v1_files={}, v2_files={}, systemd_properties={'v1': {}, 'v2': {}})
+
+
 # kubelet's maxPods when its configuration sets none.
 DEFAULT_MAX_PODS = 110
 # Large enough that no valid reservation exceeds it: options are checked before the host is read.
@@ -324,7 +341,7 @@ def plan_run(spec, node, with_kubelet_config=True):
     missing = [k for k in wanted if k not in cgroups]
     if missing:
         raise KubenodeError('the plan has no such cgroup (is its cgroup name set?)', field='cgroups', value=missing)
-    entries = [(k, cgroups[k]) for k in MANAGEABLE if k in wanted]
+    entries = [(k, managed_view(k, cgroups[k])) for k in MANAGEABLE if k in wanted]
     if spec.services and driver == 'systemd' and 'kube_reserved' not in dict(entries):
         raise KubenodeError('services can be placed only in a managed kube_reserved slice (set kube_reserved_cgroup)',
                             field='services', value=spec.services)

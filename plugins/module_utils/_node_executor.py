@@ -417,6 +417,8 @@ class SystemdExecutor(Executor):
             if self.ensure_file(path, unit, systemd.render_slice(key, entry, self.properties(entry)), 0o644):
                 self.pending_units.add(unit)
             planned = self.properties(entry)
+            if key in ops.KUBELET_WRITES_VALUES:
+                continue  # kubelet sets these slices' values over D-Bus: its overrides are its own
             if self.remove_overrides(unit, lambda setting, value, p=planned: systemd.disagrees(setting, value, p)):
                 self.pending_units.add(unit)
         return bool(self.pending_units) or reload_needed

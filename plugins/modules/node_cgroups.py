@@ -238,8 +238,13 @@ options:
 requirements:
   - PyYAML on the target, for O(kubelet_config)
 notes:
-  - kubelet rewrites C(kubepods) and the QoS tiers when it starts and every minute; writing them
-    here makes the node match the plan before kubelet runs and lets check mode show drift.
+  - C(kubepods) and the QoS tiers are created (directories, cpusets, controllers, slice units) but their values
+    are kubelet's - it writes C(kubepods) at every start from the capacity it reads then, and the QoS tiers at
+    every start, every minute and at every pod change (burstable's CPU is its pods' requests), over D-Bus with
+    the systemd driver. The plan shows those values; the module neither writes nor compares them, nor removes
+    kubelet's property overrides on those slices, so it never fights kubelet, and a reboot that moves
+    C(MemTotal) is no drift. That kubelet enforces the plan is what the kubelet configuration and
+    RV(restart_pending) say.
   - On a systemd host with cgroup v2, C(systemctl daemon-reload) takes controllers out of the root
     C(cgroup.subtree_control) that no unit needs, so raw cgroupfs cgroups can silently lose
     C(cpu.weight) until kubelet restarts (when the boot script puts it back). The module warns when the

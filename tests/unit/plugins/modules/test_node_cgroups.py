@@ -18,6 +18,7 @@ import yaml
 from ansible.module_utils import basic
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
 
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
@@ -52,13 +53,14 @@ def test_check_apply_verify_rerun(run_module, tree):
     applied = run_module(node_cgroups, args(tree))
     assert applied['changed'] and applied['cgroup_mode'] == tree.mode
     allocatable_memory = 16 * GI - GI - 512 * 1024 ** 2
+    # What kubelet writes into kubepods when it starts: planned, shown, left to kubelet.
+    assert applied['plan']['cgroups']['kubepods']['resources']['memory'] == allocatable_memory
+    assert applied['plan']['cgroups']['kubepods']['resources']['cpu_shares'] == 3328  # 3250m
     if tree.mode == 'v2':
         assert set(tree.read('cgroup.subtree_control').split()) >= {'cpu', 'cpuset', 'memory', 'hugetlb', 'pids'}
         assert tree.read('kubepods', 'cgroup.subtree_control').split() == ['cpu', 'cpuset', 'hugetlb', 'memory', 'pids']
-        assert tree.read('kubepods', 'cpu.weight') == '127'  # 3250m -> 3328 shares -> linear weight
-        assert tree.read('kubepods', 'memory.max') == str(allocatable_memory)
-        assert tree.read('kubepods', 'burstable', 'cpu.weight') == '1'
-        assert tree.read('kubepods', 'hugetlb.2MB.max') == str(1 << 62)
+        assert tree.read('kubepods', 'cpu.weight') == '100' and tree.read('kubepods', 'memory.max') == 'max'
+        assert tree.read('kubepods', 'burstable', 'cpu.weight') == '100'
         assert tree.read('system', 'hugetlb.2MB.max') == '0'
         assert tree.read('system', 'pids.max') == '1000'
     else:
@@ -66,9 +68,7 @@ def test_check_apply_verify_rerun(run_module, tree):
             for relative in ('kubepods', 'kubepods/burstable', 'kubepods/besteffort', 'system', 'kube'):
                 assert os.path.isdir(tree.path(hierarchy, relative)), (hierarchy, relative)
         assert tree.read('cpuset', 'kubepods', 'burstable', 'cpuset.cpus') == '0-3'  # inherited
-        assert tree.read('cpu', 'kubepods', 'cpu.shares') == '3328'
-        assert tree.read('memory', 'kubepods', 'memory.limit_in_bytes') == str(allocatable_memory)
-        assert tree.read('cpu', 'kubepods', 'besteffort', 'cpu.shares') == '2'
+        assert tree.read('cpu', 'kubepods', 'cpu.shares') == '1024'  # kubelet's to write
         assert tree.read('memory', 'kube', 'memory.limit_in_bytes') == str(512 * 1024 ** 2)
     assert file_in(tree, 'memory', '/system', 'memory.max' if tree.mode == 'v2' else 'memory.limit_in_bytes') \
         == str(GI)
@@ -86,20 +86,33 @@ def test_kernel_page_rounding_does_not_cause_endless_changes(run_module, tree):
     assert run_module(node_cgroups, odd)['changed'] is False
 
 
-def test_limits_grow_parents_first_and_shrink_children_first(run_module, tmp_path, monkeypatch):
-    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
-    gated = {'feature_gates': {'QOSReserved': True}, 'qos_reserved': {'memory': '50%'}}
-    run_module(node_cgroups, args(tree, **gated))
-    order = []
-    real = _cgroupfs.write_file
-    monkeypatch.setattr(_cgroupfs, 'write_file', lambda path, value: (order.append(path), real(path, value)))
-    run_module(node_cgroups, args(tree, capacity=dict(CAPACITY, memory='8Gi'), **gated))
-    memory_writes = [os.path.relpath(p, tree.root) for p in order if p.endswith('memory.max')]
-    assert memory_writes.index('kubepods/memory.max') > memory_writes.index('kubepods/burstable/memory.max')
-    del order[:]
-    run_module(node_cgroups, args(tree, capacity=dict(CAPACITY, memory='32Gi'), **gated))
-    memory_writes = [os.path.relpath(p, tree.root) for p in order if p.endswith('memory.max')]
-    assert memory_writes.index('kubepods/memory.max') < memory_writes.index('kubepods/burstable/memory.max')
+class _Kernel(object):
+    """A CgroupSnapshot stand-in: every directory exists, files hold what the dict says."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def isdir(self, path):
+        return True
+
+    def read(self, path):
+        return self.values.get(path, '')
+
+    def exists(self, path):
+        return True
+
+
+@pytest.mark.parametrize('parent, child, first', [(8, 4, 'child'), (32, 16, 'parent')])
+def test_limits_grow_parents_first_and_shrink_children_first(parent, child, first):
+    """A nested pair of managed cgroups (a kube-reserved slice inside another): the kernel never sees a child
+    above its parent, whichever way the limits move from 16Gi and 8Gi."""
+    root = '/fake/cgroup'
+    entries = [('system_reserved', {'cgroupfs_path': '/outer', 'v2_files': {'memory.max': str(parent * GI)}}),
+               ('kube_reserved', {'cgroupfs_path': '/outer/inner', 'v2_files': {'memory.max': str(child * GI)}})]
+    kernel = _Kernel({root + '/outer/memory.max': str(16 * GI), root + '/outer/inner/memory.max': str(8 * GI)})
+    operations = ops.plan_cgroupfs(entries, ops.CgroupfsTarget({'mode': 'v2'}, root, []), None, kernel)
+    order = [o.cgroup for o in operations if o.kind == 'write']
+    assert order == (['kube_reserved', 'system_reserved'] if first == 'child' else ['system_reserved', 'kube_reserved'])
 
 
 @pytest.mark.parametrize('code, text', [(errno.EBUSY, 'Device or resource busy'), (errno.EACCES, 'Permission denied'),
@@ -168,8 +181,8 @@ def test_systemd_driver_writes_units_reloads_once_and_starts(run_module, tree, t
     assert 'start kubepods-burstable.slice' in systemd.calls
     with open(os.path.join(unit_dir, 'kubepods.slice')) as handle:
         unit = handle.read()
-    properties = 'CPUWeight=127' if tree.mode == 'v2' else 'CPUShares=3328'
-    assert properties in unit and '[Slice]' in unit
+    # kubepods' unit makes the slice; kubelet sets its values over D-Bus when it starts.
+    assert unit.endswith('[Slice]\n') and 'CPU' not in unit and 'Memory' not in unit
     dropin = os.path.join(unit_dir, 'system.slice.d', '50-kubenode-cgroups.conf')
     with open(dropin) as handle:
         assert ('MemoryMax=%d' if tree.mode == 'v2' else 'MemoryLimit=%d') % GI in handle.read()
@@ -181,15 +194,19 @@ def test_systemd_driver_writes_units_reloads_once_and_starts(run_module, tree, t
     del systemd.calls[:]
     again = run_module(node_cgroups, options)
     assert again['changed'] is False and 'daemon-reload' not in systemd.calls
-    # A runtime override behind our back is drift: the override goes, and the unit file's value is back.
+    # A runtime override behind our back is drift: the override goes, and the unit file's value is back ...
     prop = 'MemoryMax' if tree.mode == 'v2' else 'MemoryLimit'
-    systemd.set_property('kubepods.slice', prop, '1')
-    override = os.path.join(systemd.runtime_control, 'kubepods.slice.d', '50-%s.conf' % prop)
+    systemd.set_property('kube-reserved.slice', prop, '1')
+    override = os.path.join(systemd.runtime_control, 'kube-reserved.slice.d', '50-%s.conf' % prop)
+    # ... but kubepods' are kubelet's (it sets them over D-Bus at every start): they stay.
+    systemd.set_property('kubepods.slice', prop, str(15 * GI))
+    kubelets = os.path.join(systemd.runtime_control, 'kubepods.slice.d', '50-%s.conf' % prop)
     checked = run_module(node_cgroups, options, check_mode=True)
     assert any(c.startswith('remove %s' % override) for c in checked['changes']) and os.path.exists(override)
+    assert not any(kubelets in c for c in checked['changes'])
     fixed = run_module(node_cgroups, options)
-    assert fixed['changed'] and not os.path.exists(override)
-    assert systemd.properties['kubepods.slice'][prop] != '1'
+    assert fixed['changed'] and not os.path.exists(override) and os.path.exists(kubelets)
+    assert systemd.properties['kube-reserved.slice'][prop] != '1'
     assert run_module(node_cgroups, options)['changed'] is False
 
 
@@ -285,7 +302,7 @@ def test_kubelet_config_is_written_in_the_same_round_trip(run_module, tmp_path, 
     assert (config['cgroupDriver'], config['kubeReservedCgroup']) == ('cgroupfs', '/kube')
     assert config['clusterDNS'] == ['10.96.0.10']  # the file's other keys are kept
     assert applied['kubelet_config']['config']['systemReservedCgroup'] == '/system'
-    assert tree.read('kubepods', 'memory.max') == str(16 * GI - GI - 512 * 1024 ** 2)
+    assert tree.read('kube', 'memory.max') == str(512 * 1024 ** 2)
 
     again = run_module(node_cgroups, args(tree, **kubelet_files))
     assert again['changed'] is False and again['kubelet_config']['changed'] is False

@@ -15,7 +15,9 @@ import pytest
 
 from ansible.module_utils import basic
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _boot_persistence as boot
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_drift_info
 
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
@@ -64,7 +66,7 @@ def test_boot_script_rebuilds_every_hierarchy_and_value_after_a_reboot(run_modul
         for relative in ('kubepods', 'kubepods/burstable', 'kubepods/besteffort', 'system', 'kube'):
             assert os.path.isdir(tree.path(hierarchy, relative)), (hierarchy, relative)
     assert tree.read('cpuset', 'kubepods', 'burstable', 'cpuset.cpus') == '0-3'  # filled from the parent
-    assert tree.read('cpu', 'kubepods', 'cpu.shares') == '3328'
+    assert '/kubepods/cpu.shares' not in script  # kubelet writes kubepods' values when it starts, after the script
     assert tree.read('memory', 'kube', 'memory.limit_in_bytes') == str(512 * 1024 ** 2)
     assert tree.read('pids', 'system', 'pids.max') == '1000'
     assert tree.read('hugetlb', 'system', 'hugetlb.2MB.limit_in_bytes') == '0'
@@ -75,8 +77,8 @@ def test_boot_script_enables_v2_controllers_and_reports_what_it_cannot_do(run_mo
     paths = run_module(node_cgroups, cgroupfs_args(tree))['persistence']
     script = read(paths['script'])
     assert "enable %s 'cpu cpuset memory hugetlb pids'" % tree.root in script
-    # Values go children first: at boot every limit starts at its maximum.
-    assert script.index('/kubepods/burstable/cpu.weight') < script.index('/kubepods/cpu.weight')
+    # The reserved cgroups' values; kubepods' are kubelet's.
+    assert '/kube/cpu.weight' in script and '/kubepods/cpu.weight' not in script
     # A value the kernel refuses is named but leaves kubelet free to start and judge its own values ...
     os.remove(tree.path('kube', 'memory.max'))
     os.mkdir(tree.path('kube', 'memory.max'))
@@ -168,7 +170,7 @@ def test_overrides_that_disagree_with_the_plan_go_and_kubelets_stay(run_module, 
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
     run_module(node_cgroups, systemd_args(tree))
     systemd = tree.systemd
-    planned_memory = systemd.properties['kubepods.slice']['MemoryMax']
+    planned_memory = str(15 * 1024 ** 3)
     systemd.set_property('kubepods.slice', 'MemoryMax', planned_memory)  # as kubelet does over D-Bus
     systemd.set_property('kube.slice', 'CPUWeight', '77')  # an earlier repair, or an operator
     drift = run_module(node_drift_info, dict(plan=run_module(node_cgroups, systemd_args(tree), check_mode=True)['plan'],
@@ -181,8 +183,8 @@ def test_overrides_that_disagree_with_the_plan_go_and_kubelets_stay(run_module, 
     result = run_module(node_cgroups, relaxed)
     runtime = tree.node_paths()['systemd_control_dirs'][1]
     assert not os.path.exists(os.path.join(runtime, 'kube.slice.d', '50-CPUWeight.conf'))
-    assert os.path.exists(os.path.join(runtime, 'kubepods.slice.d', '50-MemoryMax.conf')) is (
-        systemd.properties['kubepods.slice'].get('MemoryMax') == planned_memory)
+    assert os.path.exists(os.path.join(runtime, 'kubepods.slice.d', '50-MemoryMax.conf'))  # kubelet's
+    assert systemd.properties['kubepods.slice']['MemoryMax'] == planned_memory
     assert 'CPUWeight' not in systemd.properties.get('kube.slice', {})
     assert not any('set-property' in c for c in result['changes'] + systemd.calls)
     assert run_module(node_cgroups, relaxed)['changed'] is False
@@ -231,3 +233,14 @@ def test_reserved_cgroups_kept_out_of_swap_under_both_drivers(run_module, tmp_pa
     for unit_file in ('system.slice.d/50-kubenode-cgroups.conf', 'kube.slice'):
         assert 'MemorySwapMax=0' in read(os.path.join(units, unit_file))
     assert 'MemorySwapMax' not in read(os.path.join(units, 'kubepods.slice'))
+
+
+def test_the_boot_script_writes_values_children_first():
+    """At boot every limit starts at its maximum, so each value lowers it: children before parents."""
+    operations = [ops.Operation('mkdir', '/cg/outer', cgroup='system_reserved', depth=1),
+                  ops.Operation('mkdir', '/cg/outer/inner', cgroup='kube_reserved', depth=2),
+                  ops.Operation('write', '/cg/outer/memory.max', '2048', cgroup='system_reserved', depth=1),
+                  ops.Operation('write', '/cg/outer/inner/memory.max', '1024', cgroup='kube_reserved', depth=2)]
+    script = boot.script(ops.ordered(operations), 'cgroupfs', 'v2')
+    assert script.index('make_dir /cg/outer\n') < script.index('make_dir /cg/outer/inner\n') \
+        < script.index('put /cg/outer/inner/memory.max 1024') < script.index('put /cg/outer/memory.max 2048')

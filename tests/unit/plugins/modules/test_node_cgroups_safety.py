@@ -96,7 +96,7 @@ def test_a_failed_config_write_after_the_cgroups_is_an_honest_partial_result(run
         run_module(node_cgroups, node_args(tree, tmp_path))
     result = failure.value.result
     assert result['changed'] is True and 'Read-only file system' in result['msg']
-    assert any(step.startswith('write %s' % tree.path('kubepods', 'memory.max')) for step in result['applied'])
+    assert any(step.startswith('write %s' % tree.path('system', 'memory.max')) for step in result['applied'])
     assert result['failed_step'] == 'write %s' % config and 'run again to complete' in result['msg']
     assert not os.path.exists(config)
     monkeypatch.setattr(basic.AnsibleModule, 'atomic_move', real_move)

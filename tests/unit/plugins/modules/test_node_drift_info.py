@@ -49,15 +49,20 @@ def test_a_converged_node_has_no_drift_and_a_broken_one_has(run_module, node):
     tree, files = node
     plan = converge(run_module, tree, files)
     assert drift_of(run_module, tree, files, plan)['drift'] == []
-    memory = tree.path('kubepods', 'memory.max') if tree.mode == 'v2' else tree.path('memory', 'kubepods',
-                                                                                     'memory.limit_in_bytes')
+    memory = tree.path('system', 'memory.max') if tree.mode == 'v2' else tree.path('memory', 'system',
+                                                                                   'memory.limit_in_bytes')
     with open(memory, 'w') as handle:
-        handle.write('1073741824\n')
+        handle.write('536870912\n')
+    # kubepods' values are kubelet's (it writes them at every start): one changed by hand is none of ours.
+    with open(tree.path('kubepods', 'cpu.weight') if tree.mode == 'v2' else tree.path('cpu', 'kubepods', 'cpu.shares'),
+              'w') as handle:
+        handle.write('5\n')
     with open(files['kubelet_config_path'], 'a') as handle:
         handle.write('maxPods: 50\nsystemReserved: {memory: 2Gi}\n')
     found = drift_of(run_module, tree, files, plan)['drift']
-    assert {'item': 'kubepods', 'check': os.path.basename(memory), 'live': '1073741824',
-            'planned': str(15 * 1024 ** 3)} in found
+    assert {'item': 'system_reserved', 'check': os.path.basename(memory), 'live': '536870912',
+            'planned': str(1024 ** 3)} in found
+    assert not [d for d in found if d['item'] == 'kubepods']
     assert any(d['item'] == 'kubelet config' and 'systemReserved' in d['live'] for d in found)
 
 
