@@ -60,3 +60,14 @@ def shown_as(default):
     if isinstance(default, list):
         return '[%s]' % ', '.join(str(item) for item in default)
     return str(default)
+
+
+def test_the_audit_roles_paths_default_to_the_one_table():
+    """node_audit's path variables default to the modules' defaults (_node_options.NODE_PATHS), which
+    node_allocatable derives its own from under node_allocatable_root."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import NODE_PATHS
+    with open(os.path.join(ROLES, 'node_audit', 'defaults', 'main.yml')) as handle:
+        defaults = yaml.safe_load(handle)
+    compared = [(option, usual) for option, usual in NODE_PATHS if 'node_audit_' + option in defaults]
+    assert len(compared) >= 7
+    assert [(option, defaults['node_audit_' + option]) for option, _usual in compared] == compared
