@@ -24,6 +24,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgro
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubeletConfigRefused, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_executor import drift, executor_for
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import detect_drivers
+from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules, node_kubelet_release
 
 
 def kubelet_validate_drift(executor):
@@ -95,10 +96,30 @@ def compare(host, spec, node, run, allow_driver_mismatch=False, ignore_restarts=
             'kubelet_config': dict(change['choice']) if change else None}
 
 
+def release_drift(spec, node):
+    """A plan given for another kubelet release than the node runs: named, and the rest compared with the plan's
+    release (node_cgroups would refuse to apply it without allow_kubelet_version_mismatch)."""
+    if spec.plan is None or spec.allow_kubelet_version_mismatch:
+        return []
+    try:
+        node_kubelet_release(spec.kubelet_version, node.kubelet_release)
+    except KubenodeError as error:
+        found = node.kubelet_release or {}
+        if not found.get('version') or kubelet_rules(spec.kubelet_version).minor == _minor(found['version']):
+            raise  # not a mismatch: a release outside the supported range
+        spec.allow_kubelet_version_mismatch = True
+        return [drift('kubelet release', 'the plan is for it', found['version'], spec.kubelet_version)]
+    return []
+
+
+def _minor(version):
+    return int(str(version).split('.')[1])
+
+
 def audit(host, spec, node, allow_driver_mismatch=False):
     """compare() for a NodeSpec: the run planned once from the snapshot. A kubelet configuration kubelet would
     refuse (or that cannot be found) is drift, and the rest is compared without it."""
-    problems = []
+    problems = release_drift(spec, node)
     try:
         run = ops.plan_run(spec, node)
     except KubeletConfigRefused as error:

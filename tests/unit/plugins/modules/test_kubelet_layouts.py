@@ -385,3 +385,17 @@ def test_the_read_back_asks_about_the_kubelet_service_named(run_module, tmp_path
     result = run_module(node_cgroups, node_args(tree, tmp_path, kubelet_service='k8s-kubelet.service', verify=True))
     assert result['kubelet_config']['choice']['reason'] == 'the --config of the k8s-kubelet.service unit'
     assert result['verification']['kubelet_config']['reason'] == 'the --config of the k8s-kubelet.service unit'
+
+
+def test_the_audit_names_a_plan_for_another_release_and_compares_the_rest(run_module, tmp_path, monkeypatch):
+    """A plan made ahead of (or behind) the node's kubelet: the audit says so as drift instead of failing."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    standin_kubelet(tree, 'Kubernetes v1.33.4')
+    args = dict(node_args(tree, tmp_path), kubelet_version='1.36', allow_kubelet_version_mismatch=True)
+    plan = run_module(node_cgroups, args)['plan']
+    audit = dict(tree.audit_paths(), plan=plan, cgroupfs_path=tree.root, proc_path=tree.proc,
+                 check_kubelet_config=False, containerd_config_path=args['containerd_config_path'],
+                 crio_config_paths=args['crio_config_paths'])
+    drift = run_module(node_drift_info, audit)['drift']
+    assert drift == [{'item': 'kubelet release', 'check': 'the plan is for it', 'live': '1.33.4', 'planned': '1.36'}]
+    assert run_module(node_drift_info, dict(audit, allow_kubelet_version_mismatch=True))['drift'] == []
