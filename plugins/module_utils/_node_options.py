@@ -19,6 +19,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._kubelet_discover
     DEFAULT_DROPIN_NAME, KNOWN_CONFIGS)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
     CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._systemd import service_name
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import AUTO, DEFAULT_KUBELET_VERSION
 
 CGROUPFS = '/sys/fs/cgroup'
@@ -184,7 +185,7 @@ class NodeSpec(object):
         return options
 
     def kubelet_unit(self):
-        return self.kubelet_service if '.' in self.kubelet_service else self.kubelet_service + '.service'
+        return service_name(self.kubelet_service)
 
     def kubelet_config_option(self, name, fallback=None):
         """One of kubelet_config's suboptions, or fallback when kubelet_config is not given."""
