@@ -8,7 +8,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import PlanOptions, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import plan_pods
 
 NODE = {
@@ -45,7 +45,7 @@ PODS = {'pods': [_pod(i) for i in range(110)], 'memory_capacity': '64Gi', 'alloc
 
 
 def test_node_plan(benchmark):
-    result = benchmark(plan_node, NODE)
+    result = benchmark(lambda: plan_node(PlanOptions(**NODE)))
     assert result['cgroups']['kubepods']['resources']['cpu_shares'] == 15616
 
 

@@ -22,6 +22,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import Ku
 from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import (
     hard_eviction_reservation, parse_thresholds, resolve_eviction_hard)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._feature_gates import check_gate_names
+from ansible_collections.kubenode.cgroups.plugins.module_utils._option_set import OptionSet
 from ansible_collections.kubenode.cgroups.plugins.module_utils._profiles import profile_reservation
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import DECIMAL_SI, Quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import (
@@ -273,48 +274,76 @@ def cgroup_entry(parts, driver, config, page_sizes, **extra):
     return entry
 
 
-def _str_option(params, key, default=''):
-    value = params.get(key)
-    if value is None:
-        return default
-    if not isinstance(value, str):
-        raise KubenodeError('must be a string', field=key, value=value)
-    return value
+class PlanOptions(OptionSet):
+    """What plan_node() computes from, in allocatable_info's option names: the part of kubelet's NodeConfig
+    (and KubeletConfiguration) that sizes Node Allocatable and the node-level cgroups, with the node's
+    capacity. A field left unset (None) takes kubelet's default, which is not always the modules' default
+    (keep_default_eviction_signals: kubelet keeps no signal a given evictionHard leaves out)."""
+
+    DEFAULTS = (
+        ('capacity', None),  # {resource: quantity}; required
+        ('online_cpus', None),  # [cpu id]; None: 0..capacity.cpu-1
+        ('max_pods', None),
+        ('kubelet_version', None),  # None: the newest supported release
+        ('feature_gates', None),
+        ('extra_feature_gates', ()),
+        ('cgroup_driver', 'cgroupfs'),
+        ('cgroups_per_qos', True),
+        ('cgroup_root', ''),  # '': "/" with cgroupsPerQOS, else none
+        ('enforce_node_allocatable', ('pods',)),
+        ('system_reserved_cgroup', ''),
+        ('kube_reserved_cgroup', ''),
+        ('reserved_system_cpus', ''),
+        ('memory_reservation_policy', None),
+        ('qos_reserved', None),
+        ('system_reserved', None),
+        ('kube_reserved', None),
+        ('eviction_hard', None),  # None: the release's defaults (or the profile's)
+        ('profile', None),
+        ('merge_default_eviction_settings', False),
+        ('keep_default_eviction_signals', False),
+        ('keep_reserved_out_of_swap', False),
+    )
+    __slots__ = tuple(name for name, _default in DEFAULTS)
+
+    def __init__(self, **options):
+        super(PlanOptions, self).__init__(**options)
+        for name in ('cgroup_root', 'system_reserved_cgroup', 'kube_reserved_cgroup', 'reserved_system_cpus'):
+            if not isinstance(getattr(self, name), str):
+                raise KubenodeError('must be a string', field=name, value=getattr(self, name))
+        self.enforce_node_allocatable = list(self.enforce_node_allocatable)
 
 
-def plan_node(params):
-    """Compute the whole node plan. params uses the allocatable_info option names."""
-    rules = kubelet_rules(params.get('kubelet_version'))
-    gates = parse_feature_gates(params.get('feature_gates'), rules=rules, accepted=params.get('extra_feature_gates') or ())
-    driver = params.get('cgroup_driver') or 'cgroupfs'
+def plan_node(options):
+    """Compute the whole node plan from PlanOptions."""
+    rules = kubelet_rules(options.kubelet_version)
+    gates = parse_feature_gates(options.feature_gates, rules=rules, accepted=options.extra_feature_gates)
+    driver = options.cgroup_driver
     if driver not in names.DRIVERS:
         raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroup_driver', value=driver)
-    cgroups_per_qos = params.get('cgroups_per_qos')
-    cgroups_per_qos = True if cgroups_per_qos is None else cgroups_per_qos
-    cgroup_root = _str_option(params, 'cgroup_root') or ('/' if cgroups_per_qos else '')
+    cgroups_per_qos = options.cgroups_per_qos
+    cgroup_root = options.cgroup_root or ('/' if cgroups_per_qos else '')
     if cgroup_root and (not cgroup_root.startswith('/') or '..' in cgroup_root.split('/')):
         raise KubenodeError('must be an absolute cgroupfs path such as "/"', field='cgroup_root', value=cgroup_root)
-    enforce = params.get('enforce_node_allocatable')
-    enforce = ['pods'] if enforce is None else list(enforce)
-    system_cgroup = _str_option(params, 'system_reserved_cgroup')
-    kube_cgroup = _str_option(params, 'kube_reserved_cgroup')
-    reserved_cpus_text = params.get('reserved_system_cpus') or ''
+    enforce = options.enforce_node_allocatable
+    system_cgroup, kube_cgroup = options.system_reserved_cgroup, options.kube_reserved_cgroup
+    reserved_cpus_text = options.reserved_system_cpus
     validate_enforcement(enforce, cgroups_per_qos, system_cgroup, kube_cgroup, reserved_cpus_text, rules)
     memory_qos = gates.get('MemoryQoS', False)
-    policy = memory_reservation_policy(params.get('memory_reservation_policy'), rules, memory_qos)
-    qos_reserved = parse_qos_reserved(params.get('qos_reserved'), gates)
+    policy = memory_reservation_policy(options.memory_reservation_policy, rules, memory_qos)
+    qos_reserved = parse_qos_reserved(options.qos_reserved, gates)
 
-    if params.get('capacity') is None:
+    if options.capacity is None:
         raise KubenodeError('the node capacity is required', field='capacity')
-    capacity = parse_capacity(params['capacity'])
-    max_pods = params.get('max_pods')
+    capacity = parse_capacity(options.capacity)
+    max_pods = options.max_pods
     if max_pods is not None and 'pods' not in capacity:
         capacity['pods'] = Quantity.from_int(max_pods)
 
-    system_raw = dict(params.get('system_reserved') or {})
-    kube_raw = dict(params.get('kube_reserved') or {})
-    eviction_hard = params.get('eviction_hard')
-    profile = params.get('profile')
+    system_raw = dict(options.system_reserved or {})
+    kube_raw = dict(options.kube_reserved or {})
+    eviction_hard = options.eviction_hard
+    profile = options.profile
     sized = profile_reservation(profile, {
         'cpu': capacity['cpu'].milli_value() if 'cpu' in capacity else None,
         'memory': capacity['memory'].value() if 'memory' in capacity else None,
@@ -328,7 +357,7 @@ def plan_node(params):
 
     reserved_cpus = parse_cpuset(reserved_cpus_text, 'reserved_system_cpus')
     if reserved_cpus:
-        online = params.get('online_cpus')
+        online = options.online_cpus
         if online is None and 'cpu' in capacity:
             online = list(range(capacity['cpu'].value()))
         if online is not None:
@@ -345,11 +374,11 @@ def plan_node(params):
     if reserved_cpus:
         system['cpu'] = cpu_quantity(len(reserved_cpus))
 
-    eviction_source = 'operator' if params.get('eviction_hard') is not None else (
+    eviction_source = 'operator' if options.eviction_hard is not None else (
         'profile %s' % profile if eviction_hard is not None else 'kubelet defaults')
     eviction_map, defaults_kept = resolve_eviction_hard(
-        eviction_hard, bool(params.get('merge_default_eviction_settings')), rules,
-        keep_defaults=bool(params.get('keep_default_eviction_signals')))
+        eviction_hard, bool(options.merge_default_eviction_settings), rules,
+        keep_defaults=bool(options.keep_default_eviction_signals))
     thresholds = parse_thresholds(eviction_map)
 
     cm_capacity = dict((k, v) for k, v in capacity.items() if k not in _NOT_IN_CM_CAPACITY)
@@ -388,7 +417,7 @@ def plan_node(params):
         cgroups.update(qos_tiers(root_parts, driver, page_sizes, absolute, MemoryRules(memory_qos, policy, qos_reserved)))
     for scope, cgroup_name, reserved in (('system', system_cgroup, system), ('kube', kube_cgroup, kube)):
         entry = _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy,
-                                 bool(params.get('keep_reserved_out_of_swap')))
+                                 bool(options.keep_reserved_out_of_swap))
         if entry is not None:
             cgroups['%s_reserved' % scope] = entry
 

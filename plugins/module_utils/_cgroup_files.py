@@ -110,6 +110,22 @@ def file_name(row, version, unit=None):
     return name.format(unit=unit) if name and unit else name
 
 
+_TARGETS = {}
+
+
+def targets(row, versions, unit=None):
+    """((version, file name or None, systemd property or None), ...) of row under each of versions; the
+    property only for a file without a unit. Kept once computed: the planner asks for each row many times."""
+    key = (row.key, versions, unit)
+    found = _TARGETS.get(key)
+    if found is None:
+        found = _TARGETS[key] = tuple(
+            (version, file_name(row, version, unit),
+             None if unit is not None else (row.property_v1 if version == 'v1' else row.property_v2))
+            for version in versions)
+    return found
+
+
 def v1_hierarchy(name):
     """The v1 hierarchy a file lives in (cpu, memory, pids, cpuset, hugetlb), or None."""
     row = row_of(name)

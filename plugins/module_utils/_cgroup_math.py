@@ -151,8 +151,18 @@ def systemd_cpu_quota(quota_us, period_us):
     return per_sec, quota_us
 
 
+_UNITS = {}
+
+
 def hugepage_unit(size_bytes, field='hugepage size'):
     """HugePageUnitSizeFromByteSize: 2097152 -> "2MB", used in hugetlb.<unit>.* file names."""
+    unit = _UNITS.get(size_bytes)
+    if unit is None:
+        unit = _UNITS[size_bytes] = _hugepage_unit(size_bytes, field)
+    return unit
+
+
+def _hugepage_unit(size_bytes, field):
     units = ('B', 'KB', 'MB', 'GB', 'TB', 'PB')
     size = int(size_bytes)
     if size <= 0:
@@ -179,12 +189,10 @@ def resource_files(config, page_sizes):
     properties = {'v1': {}, 'v2': {}}
 
     def put(row, value, versions=('v1', 'v2'), unit=None, shown=None):
-        for version in versions:
-            name = cgfiles.file_name(row, version, unit)
+        for version, name, prop in cgfiles.targets(row, versions, unit):
             if name:
                 files[version][name] = value
-            prop = row.property_v1 if version == 'v1' else row.property_v2
-            if prop and unit is None:
+            if prop:
                 properties[version][prop] = value if shown is None else shown
 
     shares = config.get('cpu_shares')

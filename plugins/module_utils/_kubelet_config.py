@@ -28,7 +28,7 @@ except ImportError:
     HAS_YAML = False
     YAML_IMPORT_ERROR = traceback.format_exc()
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import parse_feature_gates, plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import PlanOptions, parse_feature_gates, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import (
     parse_percentage, parse_thresholds)
@@ -244,37 +244,30 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
     """
     accepted = frozenset(extra_feature_gates) | frozenset(gates_on_node)
     gates = parse_feature_gates(config.get('featureGates'), 'featureGates', kubelet_rules(rules_version), accepted)
-    params = {
-        'kubelet_version': rules_version,
-        'system_reserved': config.get('systemReserved'),
-        'kube_reserved': config.get('kubeReserved'),
-        'eviction_hard': config.get('evictionHard'),
-        'merge_default_eviction_settings': config.get('mergeDefaultEvictionSettings'),
-        'reserved_system_cpus': config.get('reservedSystemCPUs'),
-        'enforce_node_allocatable': config.get('enforceNodeAllocatable'),
-        'cgroups_per_qos': config.get('cgroupsPerQOS'),
-        'cgroup_root': config.get('cgroupRoot'),
-        'cgroup_driver': config.get('cgroupDriver') or 'cgroupfs',
-        'system_reserved_cgroup': config.get('systemReservedCgroup'),
-        'kube_reserved_cgroup': config.get('kubeReservedCgroup'),
-        'qos_reserved': config.get('qosReserved'),
-        'feature_gates': gates,
-        'extra_feature_gates': accepted,
-        'memory_reservation_policy': config.get('memoryReservationPolicy'),
-        'max_pods': config.get('maxPods'),
-    }
+    driver = config.get('cgroupDriver') or 'cgroupfs'
+    if driver not in ('cgroupfs', 'systemd'):
+        raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroupDriver', value=driver)
     if capacity:
-        params['capacity'] = capacity
+        online_cpus = None
     else:
         # Capacity unknown: every rule but "capacity >= reservation" can still be checked.
-        params['capacity'] = {'cpu': '1Mi', 'memory': '1Ei', 'ephemeral-storage': '1Ei', 'pid': '1Ei'}
-        params['online_cpus'] = parse_cpuset(config.get('reservedSystemCPUs') or '', 'reservedSystemCPUs')
-    if params['cgroup_driver'] not in ('cgroupfs', 'systemd'):
-        raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroupDriver', value=params['cgroup_driver'])
+        capacity = {'cpu': '1Mi', 'memory': '1Ei', 'ephemeral-storage': '1Ei', 'pid': '1Ei'}
+        online_cpus = parse_cpuset(config.get('reservedSystemCPUs') or '', 'reservedSystemCPUs')
     if planned and planned['inputs'] == plan_inputs(config):
         plan = planned['plan']
     else:
-        plan = plan_node(params)
+        plan = plan_node(PlanOptions(
+            capacity=capacity, online_cpus=online_cpus, kubelet_version=rules_version,
+            system_reserved=config.get('systemReserved'), kube_reserved=config.get('kubeReserved'),
+            eviction_hard=config.get('evictionHard'),
+            merge_default_eviction_settings=config.get('mergeDefaultEvictionSettings'),
+            reserved_system_cpus=config.get('reservedSystemCPUs'),
+            enforce_node_allocatable=config.get('enforceNodeAllocatable'),
+            cgroups_per_qos=config.get('cgroupsPerQOS'), cgroup_root=config.get('cgroupRoot'), cgroup_driver=driver,
+            system_reserved_cgroup=config.get('systemReservedCgroup'),
+            kube_reserved_cgroup=config.get('kubeReservedCgroup'), qos_reserved=config.get('qosReserved'),
+            feature_gates=gates, extra_feature_gates=accepted,
+            memory_reservation_policy=config.get('memoryReservationPolicy'), max_pods=config.get('maxPods')))
     _validate_soft_eviction(config)
     memory_swap = config.get('memorySwap') or {}
     if not isinstance(memory_swap, dict):
@@ -288,7 +281,7 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
         'memory_throttling_factor': config.get('memoryThrottlingFactor'),
         'memory_reservation_policy': config.get('memoryReservationPolicy'),
         'qos_reserved': config.get('qosReserved'),
-        'cgroup_driver': params['cgroup_driver'],
+        'cgroup_driver': driver,
     })
     if config.get('maxPods') is not None and config['maxPods'] < 0:
         raise KubenodeError('invalid configuration: maxPods (--max-pods) %d must not be a negative number'
@@ -297,12 +290,12 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
         raise KubenodeError('failCgroupV1 exists only from kubelet 1.31', field='failCgroupV1',
                             value=config['failCgroupV1'])
     _validate_cpu_and_topology_managers(config, plan)
-    if runtime_driver and runtime_driver['value'] != params['cgroup_driver'] and not allow_driver_mismatch:
+    if runtime_driver and runtime_driver['value'] != driver and not allow_driver_mismatch:
         raise KubenodeError('kubelet would use the %s cgroup driver but the container runtime (%s) uses %s; pods '
                             'would not start. Make them agree, or set allow_driver_mismatch (role: '
                             'node_allocatable_allow_driver_mismatch)'
-                            % (params['cgroup_driver'], runtime_driver['path'], runtime_driver['value']),
-                            field='cgroupDriver', value=params['cgroup_driver'])
+                            % (driver, runtime_driver['path'], runtime_driver['value']),
+                            field='cgroupDriver', value=driver)
     return plan
 
 

@@ -23,7 +23,10 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_c
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._files import NODE_FILES, replace_file
-from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import containerd_driver, crio_driver
+from ansible_collections.kubenode.cgroups.plugins.module_utils._kubelet_discovery import DEFAULT_DROPIN_NAME
+from ansible_collections.kubenode.cgroups.plugins.module_utils._option_set import OptionSet
+from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
+    CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS, containerd_driver, crio_driver)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 
 
@@ -51,27 +54,46 @@ def current_config(paths, dropin_dir, files=NODE_FILES):
     return kc.merge(documents)
 
 
-def compute_change(params, option_prefix='', files=NODE_FILES):
-    """What kubelet_config would write, validated: a dict of target (the file), current_text, current,
-    desired, merged and choice (_kubelet_discovery.choose's: why this file, and the warnings).
+class KubeletConfigRequest(OptionSet):
+    """What a change of kubelet's configuration is asked to do, and where: kubelet_config's options (the same
+    names as node_cgroups' kubelet_config suboptions) and what the node shows."""
 
-    params: the kubelet_config module options (kubelet_settings, plan, kubelet_config_path,
-    kubelet_config_dropin, kubelet_dropin_dir, kubelet_dropin_name, kubelet_version, capacity,
-    allow_driver_mismatch, containerd_config_path, crio_config_paths) and discovered (what _kubelet_discovery.discover found on the node).
-    option_prefix: how the calling module spells them (node_cgroups nests them under kubelet_config),
-    for the errors.
-    """
-    rules = kubelet_rules(params['kubelet_version'])
-    settings = kc.settings_from_plan(params['plan']) if params.get('plan') else {}
-    settings.update(params.get('kubelet_settings') or {})
+    DEFAULTS = (
+        ('kubelet_version', None),  # the release whose rules validate the result; None: the newest supported
+        ('plan', None),  # a node plan whose settings are written (kc.settings_from_plan)
+        ('kubelet_settings', None),  # KubeletConfiguration keys written over the plan's
+        ('kubelet_config_path', None),  # None: the file kubelet is started with, else a known one
+        ('kubelet_config_dropin', None),  # None: a drop-in when kubelet reads a --config-dir
+        ('kubelet_dropin_dir', None),
+        ('kubelet_dropin_name', DEFAULT_DROPIN_NAME),
+        ('capacity', None),  # the node's capacity, for "capacity >= reservation"; None: not checked
+        ('allow_driver_mismatch', False),
+        ('extra_feature_gates', ()),
+        ('containerd_config_path', CONTAINERD_CONFIG_PATH),
+        ('crio_config_paths', CRIO_CONFIG_PATHS),
+        ('discovered', None),  # what _kubelet_discovery.discover found on the node
+        ('known_configs', None),  # where to look when kubelet is not running (None: kubeadm's and the others)
+        ('planned', None),  # _node_cgroups.plan_inputs_of: a plan the validation may reuse
+    )
+    __slots__ = tuple(name for name, _default in DEFAULTS)
+
+
+def compute_change(request, option_prefix='', files=NODE_FILES):
+    """What kubelet_config would write for a KubeletConfigRequest, validated: a dict of target (the file),
+    current_text, current, desired, merged and choice (_kubelet_discovery.choose's: why this file, and the
+    warnings). option_prefix: how the calling module spells the options (node_cgroups nests them under
+    kubelet_config), for the errors."""
+    rules = kubelet_rules(request.kubelet_version)
+    settings = kc.settings_from_plan(request.plan) if request.plan else {}
+    settings.update(request.kubelet_settings or {})
     kc.check_settings(settings, field=option_prefix + 'kubelet_settings')
-    dropin_name = params['kubelet_dropin_name']
+    dropin_name = request.kubelet_dropin_name
     if os.path.basename(dropin_name) != dropin_name or not dropin_name.endswith('.conf'):
         raise KubenodeError('must be a file name ending in .conf (kubelet reads only those)',
                             field=option_prefix + 'kubelet_dropin_name', value=dropin_name)
-    choice = discovery.choose(params.get('discovered') or {}, params.get('kubelet_config_path'),
-                              params.get('kubelet_config_dropin'), params.get('kubelet_dropin_dir'),
-                              exists=files.exists, option_prefix=option_prefix, known=params.get('known_configs'))
+    choice = discovery.choose(request.discovered or {}, request.kubelet_config_path, request.kubelet_config_dropin,
+                              request.kubelet_dropin_dir, exists=files.exists, option_prefix=option_prefix,
+                              known=request.known_configs)
     base_text, base = load(choice['path'], files)
     dropin_path = os.path.join(choice['dropin_dir'], dropin_name)
     dropins = [(name, load(name, files)[1]) for name in files.matches(dropin_pattern(choice['dropin_dir']))
@@ -88,23 +110,22 @@ def compute_change(params, option_prefix='', files=NODE_FILES):
             desired['featureGates'] = dict(current['featureGates'], **desired['featureGates'])
         merged = kc.merge([base] + [d for n, d in dropins if n < dropin_path] + [desired]
                           + [d for n, d in dropins if n > dropin_path])
-    runtime = (containerd_driver(params['containerd_config_path'], files)
-               or crio_driver(params['crio_config_paths'], files))
+    runtime = (containerd_driver(request.containerd_config_path, files)
+               or crio_driver(request.crio_config_paths, files))
     if runtime and runtime['source'] != 'config':
         runtime = None  # a runtime without an explicit setting is no evidence of a mismatch
     on_node = [name for document in [base, current] + [d for _n, d in dropins]
                for name in (document.get('featureGates') or {})]
-    kc.validate(merged, rules.version, params.get('capacity'), runtime, params.get('allow_driver_mismatch'),
-                extra_feature_gates=params.get('extra_feature_gates') or (), gates_on_node=on_node,
-                planned=params.get('planned'))
+    kc.validate(merged, rules.version, request.capacity, runtime, request.allow_driver_mismatch,
+                extra_feature_gates=request.extra_feature_gates, gates_on_node=on_node, planned=request.planned)
     return {'target': target, 'current_text': current_text, 'current': current, 'desired': desired,
             'merged': merged, 'choice': choice}
 
 
-def prepare(params, option_prefix='', files=NODE_FILES):
-    """The validated change for kubelet_config's options: a dict of path, before, after, changed, replaced
+def prepare(request, option_prefix='', files=NODE_FILES):
+    """The validated change for a KubeletConfigRequest: a dict of path, before, after, changed, replaced
     (the values the file held that the change replaces), config, choice (which file and why) and warnings."""
-    found = compute_change(params, option_prefix, files)
+    found = compute_change(request, option_prefix, files)
     current, desired = found['current'], found['desired']
     changed = found['current_text'] is None or kc.comparable(current) != kc.comparable(desired)
     choice = found['choice']

@@ -324,11 +324,12 @@ def plan_run(spec, node, with_kubelet_config=True):
         driver = effective_driver(drivers, node.systemd_running)
     plan, options = spec.plan, None
     if plan is None:
-        options = spec.plan_options(kubelet_version=version, cgroup_driver=driver)
+        from_node = {}
         if spec.max_pods is None:
-            options['max_pods'] = kubelet_max_pods(kubelet_paths, node.kubelet['config_dir'], files)
+            from_node['max_pods'] = kubelet_max_pods(kubelet_paths, node.kubelet['config_dir'], files)
         if spec.capacity is None:
-            options['capacity'], options['online_cpus'] = node.capacity, node.online_cpus
+            from_node.update(capacity=node.capacity, online_cpus=node.online_cpus)
+        options = spec.plan_options(kubelet_version=version, cgroup_driver=driver, **from_node)
         plan = plan_node(options)
         plan['kubelet_version_source'] = version_source
         if spec.max_pods is None:
@@ -361,7 +362,7 @@ def kubelet_change_for(spec, node, plan, version, planned):
     if not spec.kubelet_config:
         return None
     try:
-        return kc_file.prepare(dict(
+        return kc_file.prepare(kc_file.KubeletConfigRequest.from_options(
             spec.kubelet_config, plan=plan, kubelet_version=version,
             extra_feature_gates=spec.extra_feature_gates, known_configs=spec.kubelet_config_paths,
             containerd_config_path=spec.containerd_config_path, discovered=node.kubelet,
@@ -385,7 +386,7 @@ def plan_inputs_of(spec, plan, options):
         return None  # a plan given: what it was computed from is not known here
     settings = kc.settings_from_plan(plan)
     settings.update({
-        'maxPods': options['max_pods'],
+        'maxPods': options.max_pods,
         'cgroupsPerQOS': spec.cgroups_per_qos, 'cgroupRoot': spec.cgroup_root, 'qosReserved': spec.qos_reserved,
         'featureGates': spec.feature_gates, 'memoryReservationPolicy': spec.memory_reservation_policy,
         'mergeDefaultEvictionSettings': spec.merge_default_eviction_settings})

@@ -15,6 +15,7 @@ __metaclass__ = type
 
 import os
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import PlanOptions
 from ansible_collections.kubenode.cgroups.plugins.module_utils._kubelet_discovery import (
     DEFAULT_DROPIN_NAME, KNOWN_CONFIGS)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
@@ -179,10 +180,9 @@ class NodeSpec(object):
         self.check_mode = check_mode
 
     def plan_options(self, **changes):
-        """The options plan_node() takes (allocatable_info's names), with changes."""
-        options = dict((name, getattr(self, name)) for name in plan_argument_spec())
-        options.update(changes)
-        return options
+        """The PlanOptions plan_node() takes, from this specification, with changes."""
+        return PlanOptions(**dict(((name, getattr(self, name)) for name in PlanOptions.__slots__
+                                   if name in self.__slots__), **changes))
 
     def kubelet_unit(self):
         return service_name(self.kubelet_service)

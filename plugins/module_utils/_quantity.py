@@ -214,8 +214,26 @@ def suffix_hint(text):
     return ': did you mean %s%s (10^%d) or %s%s (2^%d)?' % (number, decimal, ten, number, binary, two)
 
 
+_PARSED = {}
+# Enough for every distinct string of a node's options and its pods' requests and limits.
+_PARSED_KEPT = 4096
+
+
 def parse_quantity(text, field=None):
-    """resource.ParseQuantity. Raises QuantityError naming the field and the string."""
+    """resource.ParseQuantity. Raises QuantityError naming the field and the string.
+    Quantities are immutable, so a string parsed once is not parsed again (a plan for 110 pods repeats a
+    few strings hundreds of times); what fails is not kept, and raises again naming its own field."""
+    if type(text) is str:  # not bool, which is an int
+        found = _PARSED.get(text)
+        if found is None:
+            if len(_PARSED) >= _PARSED_KEPT:
+                _PARSED.clear()
+            found = _PARSED[text] = _parse_quantity(text, field)
+        return found
+    return _parse_quantity(text, field)
+
+
+def _parse_quantity(text, field):
     if isinstance(text, bool):
         raise QuantityError('quantities must be strings or numbers', field=field, value=text)
     if isinstance(text, int):

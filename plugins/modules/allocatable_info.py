@@ -160,7 +160,7 @@ fail_cgroup_v1_default:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import PlanOptions, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import plan_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils._detect import detect_capacity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
@@ -173,7 +173,7 @@ def main():
         if params['capacity'] is None:
             params['capacity'], params['online_cpus'] = detect_capacity(
                 params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
-        result = plan_node(params)
+        result = plan_node(PlanOptions.from_options(params))
     except KubenodeError as error:
         module.fail_json(msg=str(error))
     module.exit_json(changed=False, **result)

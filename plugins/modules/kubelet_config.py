@@ -205,7 +205,7 @@ def main():
     systemctl = systemd.runner(module) if pid1_is_systemd(params['proc_path']) else None
     try:
         found = discovery.discover(params['proc_path'], systemctl, params['kubelet_service'])
-        change = kc_file.prepare(dict(params, discovered=found))
+        change = kc_file.prepare(kc_file.KubeletConfigRequest.from_options(params, discovered=found))
     except KubenodeError as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:

@@ -20,7 +20,8 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import PlanOptions, plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_snapshot import read_cgroups, read_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import PodSettings
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
@@ -57,16 +58,30 @@ NODE = {'capacity': {'cpu': '4', 'memory': '16Gi', 'ephemeral-storage': '100Gi',
 
 def test_a_node_is_planned_from_its_inputs_alone():
     with no_files():
-        plan = plan_node(dict(NODE))
+        plan = plan_node(PlanOptions(**NODE))
     assert plan['allocatable']['memory']['quantity'] == '14748Mi'  # 16Gi - 1Gi - 512Mi - 100Mi of hard eviction
     assert plan['cgroups']['kubepods']['systemd_unit'] == 'kubepods.slice' and plan['max_pods'] == 58
+
+
+def test_plan_options_take_kubelet_defaults_and_name_what_is_wrong():
+    options = PlanOptions(capacity=NODE['capacity'])
+    assert (options.cgroup_driver, options.cgroups_per_qos, options.enforce_node_allocatable) == ('cgroupfs', True,
+                                                                                                    ['pods'])
+    assert PlanOptions(cgroups_per_qos=False, enforce_node_allocatable=[]).enforce_node_allocatable == []
+    with pytest.raises(TypeError, match='not PlanOptions fields: proc_path'):
+        PlanOptions(proc_path='/proc')
+    with pytest.raises(KubenodeError) as error:
+        PlanOptions(cgroup_root=['/'])
+    assert (error.value.field, error.value.value) == ('cgroup_root', ['/'])
+    picked = PlanOptions.from_options(dict(NODE, proc_path='/proc', sys_path='/sys'), max_pods=30)
+    assert picked.max_pods == 30 and picked.replace(max_pods=None).max_pods is None
 
 
 def test_the_kubelet_configuration_is_parsed_validated_and_edited_without_files():
     text = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n# kept\nmaxPods: 110\n'
     with no_files():
         current = kc.parse(text, 'config.yaml')
-        desired = kc.apply_settings(current, kc.settings_from_plan(plan_node(dict(NODE))))
+        desired = kc.apply_settings(current, kc.settings_from_plan(plan_node(PlanOptions(**NODE))))
         plan = kc.validate(desired, '1.36')
         edited = kc.edit_text(text, current, desired)
         refusal = kc.cgroup_v1_refusal('v1', kubelet_rules('1.36'), desired)

@@ -13,7 +13,8 @@ from hypothesis import given, strategies as st
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import (
-    BINARY_SI, DECIMAL_EXPONENT, DECIMAL_SI, MAX_INT64, NANO, Quantity, canonical_string, parse_quantity)
+    BINARY_SI, DECIMAL_EXPONENT, DECIMAL_SI, MAX_INT64, NANO, Quantity, QuantityError, canonical_string,
+    parse_quantity)
 
 
 @pytest.mark.parametrize('text, printed', [
@@ -111,3 +112,12 @@ def test_value_is_the_ceiling(nano):
     quantity = Quantity(nano, DECIMAL_SI)
     assert quantity.value() == -(-nano // NANO)
     assert quantity.milli_value() == -(-nano // 10 ** 6)
+
+
+def test_a_string_parsed_again_is_the_same_and_a_bad_one_names_its_field_each_time():
+    first = parse_quantity('1536Mi', 'system_reserved.memory')
+    assert parse_quantity('1536Mi', 'kube_reserved.memory') is first and str(first) == '1536Mi'
+    for field in ('system_reserved.memory', 'kube_reserved.memory'):
+        with pytest.raises(QuantityError) as error:
+            parse_quantity('1GB', field)
+        assert error.value.field == field
