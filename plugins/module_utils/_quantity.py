@@ -223,7 +223,7 @@ def parse_quantity(text, field=None):
     """resource.ParseQuantity. Raises QuantityError naming the field and the string.
     Quantities are immutable, so a string parsed once is not parsed again (a plan for 110 pods repeats a
     few strings hundreds of times); what fails is not kept, and raises again naming its own field."""
-    if type(text) is str:  # not bool, which is an int
+    if isinstance(text, str):
         found = _PARSED.get(text)
         if found is None:
             if len(_PARSED) >= _PARSED_KEPT:

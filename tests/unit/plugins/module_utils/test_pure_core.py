@@ -65,8 +65,8 @@ def test_a_node_is_planned_from_its_inputs_alone():
 
 def test_plan_options_take_kubelet_defaults_and_name_what_is_wrong():
     options = PlanOptions(capacity=NODE['capacity'])
-    assert (options.cgroup_driver, options.cgroups_per_qos, options.enforce_node_allocatable) == ('cgroupfs', True,
-                                                                                                    ['pods'])
+    assert options.cgroup_driver == 'cgroupfs' and options.cgroups_per_qos is True
+    assert options.enforce_node_allocatable == ['pods']
     assert PlanOptions(cgroups_per_qos=False, enforce_node_allocatable=[]).enforce_node_allocatable == []
     with pytest.raises(TypeError, match='not PlanOptions fields: proc_path'):
         PlanOptions(proc_path='/proc')
