@@ -46,6 +46,8 @@ class KubeletConfigRefused(KubenodeError):
 
 def _show(value):
     if isinstance(value, str):
+        if not value.isprintable():  # a NUL or a newline is shown, not printed
+            value = value.encode('unicode_escape').decode('ascii')
         return '"%s"' % value
     return repr(value)
 

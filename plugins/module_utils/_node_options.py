@@ -18,6 +18,7 @@ import os
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import PlanOptions
 from ansible_collections.kubenode.cgroups.plugins.module_utils._kubelet_discovery import (
     DEFAULT_DROPIN_NAME, KNOWN_CONFIGS)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._option_set import refuse_nul
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
     CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._systemd import service_name
@@ -174,6 +175,7 @@ class NodeSpec(object):
         spec = node_cgroups_argument_spec()
         for name in spec:
             value = params.get(name, spec[name].get('default'))
+            refuse_nul(value, name)
             setattr(self, name, list(value) if isinstance(value, (list, tuple)) else value)
         if self.lock_path is None:
             self.lock_path = lock_path_for(self.cgroupfs_path)

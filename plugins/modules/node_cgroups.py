@@ -408,6 +408,7 @@ applied:
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_executor import ModuleHost
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import NodeSpec, node_cgroups_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_run import apply
@@ -419,7 +420,11 @@ def main():
         module.fail_json(msg='kubelet_config is written only with state=present, not with state=absent')
     if module.params['kubelet_config'] and not kc.HAS_YAML:
         module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
-    result = apply(ModuleHost(module), NodeSpec(module.params, module.check_mode), module.run_command)
+    try:
+        spec = NodeSpec(module.params, module.check_mode)
+    except KubenodeError as error:
+        module.fail_json(msg=str(error))
+    result = apply(ModuleHost(module), spec, module.run_command)
     for warning in result.pop('warnings'):
         module.warn(warning)
     diff = result.pop('diff', [])

@@ -311,3 +311,10 @@ def test_detection_failure_is_a_clear_error(run_module, tmp_path):
     with pytest.raises(ModuleFail) as failure:
         run_module(allocatable_info, {'proc_path': str(tmp_path), 'sys_path': str(tmp_path)})
     assert 'cannot detect the node capacity' in failure.value.result['msg']
+
+
+def test_a_cgroup_name_with_a_nul_byte_is_refused(run_module):
+    with pytest.raises(ModuleFail) as failure:
+        run_module(allocatable_info, dict(NODE, system_reserved_cgroup='/sys\x00tem',
+                                          enforce_node_allocatable=['pods', 'system-reserved']))
+    assert failure.value.result['msg'] == 'system_reserved_cgroup: must not contain a NUL byte (got "/sys\\x00tem")'

@@ -221,3 +221,11 @@ def test_swap_settings_kubelet_refuses_are_refused_and_nothing_written(run_modul
         run_module(kubelet_config, dict(node, settings=settings))
     assert message in failure.value.result['msg']
     assert digest(node['path']) == unchanged
+
+
+def test_a_path_with_a_nul_byte_is_refused_and_nothing_written(run_module, node):
+    unchanged = digest(node['path'])
+    with pytest.raises(ModuleFail) as failure:
+        run_module(kubelet_config, dict(node, settings=RESERVE, dropin_name='a\x00.conf'))
+    assert failure.value.result['msg'].startswith('kubelet_dropin_name: must not contain a NUL byte')
+    assert digest(node['path']) == unchanged

@@ -235,3 +235,22 @@ def test_the_node_lock_follows_the_node_root(run_module, tmp_path, monkeypatch):
     assert os.path.exists(tree.root[:-len('/sys/fs/cgroup')] + '/run/lock/kubenode-cgroups.lock')
     assert lock_path_for('/sys/fs/cgroup') == '/run/lock/kubenode-cgroups.lock'
     assert lock_path_for('/srv/trees/cg') == '/srv/trees/kubenode-cgroups.lock'
+
+
+@pytest.mark.parametrize('option, value, field', [
+    ('kube_reserved_cgroup', '/ku\x00be', 'kube_reserved_cgroup'),
+    ('services', ['containerd\x00.service'], 'services[0]'),
+    ('system_reserved', {'cpu': '500m', 'memory': '1G\x00i'}, 'system_reserved.memory'),
+])
+@pytest.mark.parametrize('check_mode', [True, False])
+def test_a_nul_byte_in_any_option_is_refused_before_anything_is_written(run_module, tmp_path, monkeypatch, option,
+                                                                        value, field, check_mode):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    args = node_args(tree, tmp_path, kube_reserved={'cpu': '100m'}, kube_reserved_cgroup='/kube',
+                     enforce_node_allocatable=['pods', 'system-reserved', 'kube-reserved'])
+    args[option] = value
+    before = snapshot(str(tmp_path))
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, args, check_mode=check_mode)
+    assert failure.value.result['msg'].startswith('%s: must not contain a NUL byte' % field)
+    assert snapshot(str(tmp_path)) == before
