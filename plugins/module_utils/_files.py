@@ -17,7 +17,9 @@ import glob
 import os
 import tempfile
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import host_error
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 
 
 def replace_file(module, path, content, mode=None, unsafe_writes=False):
@@ -33,6 +35,24 @@ def replace_file(module, path, content, mode=None, unsafe_writes=False):
     module.atomic_move(temp, path, unsafe_writes=unsafe_writes)
     if mode is not None:
         os.chmod(path, mode)
+
+
+def check_mode_option(mode, field='mode'):
+    """The file mode option as AnsibleModule.set_mode_if_different would take it (octal, or symbolic as
+    chmod's), checked before anything is written: that method refuses a bad one only after the write."""
+    if mode is None or isinstance(mode, int) and 0 <= mode <= 0o7777:
+        return
+    if isinstance(mode, str):
+        try:
+            if 0 <= int(mode, 8) <= 0o7777:
+                return
+        except ValueError:
+            try:
+                AnsibleModule._symbolic_mode_to_octal(os.stat_result((0o100644,) + (0,) * 9), mode)
+                return
+            except (ValueError, KeyError, IndexError):
+                pass
+    raise KubenodeError('must be in octal or symbolic form (such as 0644 or u=rw,g=r,o=r)', field=field, value=mode)
 
 
 def read_text(path):

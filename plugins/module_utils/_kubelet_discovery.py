@@ -190,6 +190,12 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists
     An option that names a file or directory kubelet does not read is refused: writing there would
     change nothing while reporting success.
     """
+    for option, value in (('kubelet_config_path', path), ('kubelet_dropin_dir', dropin_dir)):
+        if value is not None and (not os.path.isabs(value) or '..' in value.split('/')):
+            # A relative path would be resolved against wherever the module runs, and ".." can lead out of
+            # the directory (or node root) the operator meant: refused before anything is read or written.
+            raise KubenodeError('must be an absolute path without ".." components', field=option_prefix + option,
+                                value=value)
     source = found.get('source')
     config, config_dir = found.get('config'), found.get('config_dir')
     warnings = []

@@ -178,6 +178,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_c
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd as systemd
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils._files import check_mode_option
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import (
     KUBELET_SERVICE, default, kubelet_file_argument_spec, runtime_files_argument_spec)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import pid1_is_systemd
@@ -204,6 +205,7 @@ def main():
     params = module.params
     systemctl = systemd.runner(module) if pid1_is_systemd(params['proc_path']) else None
     try:
+        check_mode_option(params['mode'])
         found = discovery.discover(params['proc_path'], systemctl, params['kubelet_service'])
         change = kc_file.prepare(kc_file.KubeletConfigRequest.from_options(params, discovered=found))
     except KubenodeError as error:

@@ -14,6 +14,7 @@ import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.modules import allocatable_info, kubelet_config
 
+from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import snapshot
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
 from ansible_collections.kubenode.cgroups.tests.unit.node_files import digest, read_yaml
 
@@ -229,3 +230,25 @@ def test_a_path_with_a_nul_byte_is_refused_and_nothing_written(run_module, node)
         run_module(kubelet_config, dict(node, settings=RESERVE, dropin_name='a\x00.conf'))
     assert failure.value.result['msg'].startswith('kubelet_dropin_name: must not contain a NUL byte')
     assert digest(node['path']) == unchanged
+
+
+# Paths under {tmp}: were a check to be lost, the test still writes only in its own directory.
+@pytest.mark.parametrize('change, field, value', [
+    ({'mode': 'merge'}, 'mode', '"merge"'),
+    ({'mode': '99999'}, 'mode', '"99999"'),
+    ({'path': 'var/lib/kubelet/config.yaml'}, 'kubelet_config_path', '"var/lib/kubelet/config.yaml"'),
+    ({'path': '{tmp}/var/lib/kubelet/../../escaped.yaml'}, 'kubelet_config_path',
+     '"{tmp}/var/lib/kubelet/../../escaped.yaml"'),
+    ({'dropin': True, 'dropin_dir': '{tmp}/kubelet.conf.d/..'}, 'kubelet_dropin_dir', '"{tmp}/kubelet.conf.d/.."'),
+])
+@pytest.mark.parametrize('check_mode', [True, False])
+def test_a_bad_mode_or_path_is_refused_before_anything_is_written(run_module, tmp_path, node, change, field, value,
+                                                                  check_mode):
+    change = dict((key, text.replace('{tmp}', str(tmp_path)) if isinstance(text, str) else text)
+                  for key, text in change.items())
+    before = snapshot(str(tmp_path))
+    with pytest.raises(ModuleFail) as failure:
+        run_module(kubelet_config, dict(node, settings=RESERVE, **change), check_mode=check_mode)
+    message = failure.value.result['msg']
+    assert message.startswith(field + ': must ') and message.endswith('(got %s)' % value.replace('{tmp}', str(tmp_path)))
+    assert snapshot(str(tmp_path)) == before
