@@ -148,15 +148,22 @@ class Executor(object):
 
     def preflight(self):
         """Refuse up front, before the first write, what would fail half-way: read-only or full targets,
-        and a kernel plan that cannot be made (a controller the root does not offer)."""
+        a kernel plan that cannot be made (a controller the root does not offer), and a cgroup path that a
+        symlink leads out of cgroupfs_path (the mount table names that tree, and nothing outside is ours)."""
         if not self.comparing:
             for option, directory in self.write_targets():
                 problem = preflight.writable_directory_problem(directory, room=option != 'cgroupfs_path')
                 if problem:
                     raise KubenodeError('%s: nothing was written' % problem, field=option, value=directory)
         self.read_kernel()
-        self.kernel_operations()
+        operations = self.kernel_operations()
         self.boot_operations = self.kernel_operations(boot_script=True)
+        if not self.comparing:
+            for operation in operations:
+                real = preflight.leads_outside(operation.path, self.root)
+                if real:
+                    raise KubenodeError('%s leads out of the cgroup tree through a symlink (to %s): nothing was '
+                                        'written' % (operation.path, real), field='cgroupfs_path', value=self.root)
 
     def present(self):
         self.preflight()

@@ -37,3 +37,11 @@ def writable_directory_problem(directory, room=True):
     if room and stats.f_bavail * stats.f_frsize < MIN_FREE_BYTES:
         return '%s has only %d bytes free' % (existing, stats.f_bavail * stats.f_frsize)
     return None
+
+
+def leads_outside(path, root):
+    """The real path that path resolves to when a symlink on its way leads out of root, else None."""
+    real_root, real = os.path.realpath(root), os.path.realpath(path)
+    if real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep):
+        return None
+    return real

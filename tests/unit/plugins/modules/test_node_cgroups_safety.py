@@ -254,3 +254,19 @@ def test_a_nul_byte_in_any_option_is_refused_before_anything_is_written(run_modu
         run_module(node_cgroups, args, check_mode=check_mode)
     assert failure.value.result['msg'].startswith('%s: must not contain a NUL byte' % field)
     assert snapshot(str(tmp_path)) == before
+
+
+@pytest.mark.parametrize('check_mode', [True, False])
+def test_a_symlink_leading_out_of_the_cgroup_tree_is_refused_before_anything_is_written(run_module, tmp_path,
+                                                                                        monkeypatch, check_mode):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    outside = tmp_path / 'outside'
+    outside.mkdir()
+    os.symlink(str(outside), tree.path('system'))
+    before = snapshot(str(tmp_path))
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, node_args(tree, tmp_path), check_mode=check_mode)
+    message = failure.value.result['msg']
+    assert message.startswith('cgroupfs_path: %s/' % tree.path('system'))
+    assert 'leads out of the cgroup tree through a symlink (to %s/' % outside in message
+    assert snapshot(str(tmp_path)) == before and os.listdir(str(outside)) == []
