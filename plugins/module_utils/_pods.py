@@ -28,7 +28,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable impo
     MemoryRules, PodRequests, hugepage_limits, kubepods_memory_qos, memory_reservation_policy, parse_feature_gates,
     parse_qos_reserved, qos_tiers)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import Quantity, parse_quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import MAX_INT64, Quantity, parse_quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 
 GUARANTEED, BURSTABLE, BESTEFFORT = 'Guaranteed', 'Burstable', 'BestEffort'
@@ -347,7 +347,11 @@ class PodSettings(object):
             if not isinstance(runtime, dict) or not runtime.get('name'):
                 raise KubenodeError('must be a mapping {name: runc or crun, version: "1.3.2"}', field='oci_runtime',
                                     value=runtime)
-            name, version = str(runtime['name']), str(runtime.get('version') or '')
+            version = runtime.get('version')
+            if version is not None and not isinstance(version, str):
+                raise KubenodeError('must be a string such as "1.3.0" (an unquoted 1.30 in YAML is the number 1.3: '
+                                    'quote it)', field='oci_runtime.version', value=version)
+            name, version = str(runtime['name']), version or ''
             self.oci_runtime = {'name': name, 'version': version,
                                 'formula': cgmath.oci_weight_formula(name, version)}
 
@@ -356,7 +360,7 @@ class PodSettings(object):
         self.node_swap, self.swap_behavior = swap_setting(params.get('swap_behavior'), self.gates, self.rules)
         self.swap_controller = params.get('swap_controller')
         self.swap_controller = True if self.swap_controller is None else bool(self.swap_controller)
-        self.swap_capacity = _optional_bytes(params.get('swap_capacity'), 'swap_capacity')
+        self.swap_capacity = _optional_bytes(params.get('swap_capacity'), 'swap_capacity', zero_allowed=True)
         if self.swap_behavior == LIMITED_SWAP and self.cgroup_version == 'v2' and self.swap_controller:
             if self.swap_capacity is None:
                 raise KubenodeError('LimitedSwap gives each Burstable container a share of the swap space: give '
@@ -377,12 +381,18 @@ class PodSettings(object):
         return (request, None) if qos == GUARANTEED else (None, request)
 
 
-def _optional_bytes(value, field):
+def _optional_bytes(value, field, zero_allowed=False):
+    """A byte count of the node (cadvisor's MachineInfo), which kubelet converts with int64(): above
+    2^63-1 it would turn negative there, so it is refused here. zero_allowed: a node without swap has 0."""
     if value is None:
         return None
     quantity = parse_quantity(value, field)
-    if quantity.sign() <= 0:
-        raise KubenodeError('must be a positive quantity', field=field, value=value)
+    if quantity.sign() < 0 or quantity.is_zero() and not zero_allowed:
+        raise KubenodeError('must be a %s quantity' % ('non-negative' if zero_allowed else 'positive'), field=field,
+                            value=value)
+    if quantity.value() > MAX_INT64:
+        raise KubenodeError('must be at most %d bytes: kubelet converts it with int64()' % MAX_INT64, field=field,
+                            value=value)
     return quantity.value()
 
 
@@ -515,12 +525,13 @@ def container_swap_behavior(pod, container, qos, settings):
         return NO_SWAP
     if settings.rules.critical_pods_never_swap and is_critical(pod):
         return NO_SWAP
+    # Quantity.Cmp and IsZero: exact, not the byte counts Value() rounds to (1000500m and 1001 differ).
     request = container.requests.get('memory')
     limit = container.limits.get('memory')
-    request_bytes = request.value() if request is not None else 0
-    limit_bytes = limit.value() if limit is not None else 0
-    no_memory = request_bytes == 0 and limit_bytes == 0
-    if qos != BURSTABLE or no_memory or request_bytes == limit_bytes:
+    request_nano = request.nano if request is not None else 0
+    limit_nano = limit.nano if limit is not None else 0
+    no_memory = request_nano == 0 and limit_nano == 0
+    if qos != BURSTABLE or no_memory or request_nano == limit_nano:
         return NO_SWAP
     return LIMITED_SWAP
 

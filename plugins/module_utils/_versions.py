@@ -59,7 +59,10 @@ def kubelet_rules(version=None, field='kubelet_version'):
     """Parse "1.34", "v1.34.2" or "1.34.2-eks-1" into KubeletRules."""
     if version is None or version == '':
         version = DEFAULT_KUBELET_VERSION
-    match = _VERSION_RE.match(str(version).strip())
+    if not isinstance(version, str):
+        raise KubenodeError('must be a string such as "1.34" (an unquoted 1.30 in YAML is the number 1.3: quote it)',
+                            field=field, value=version)
+    match = _VERSION_RE.match(version.strip())
     if not match:
         raise KubenodeError('not a Kubernetes version; expected a form like "1.34" or "v1.34.2"',
                             field=field, value=version)

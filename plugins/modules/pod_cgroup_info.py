@@ -129,7 +129,8 @@ options:
   swap_capacity:
     description:
       - The node's swap space (C(SwapTotal) of C(/proc/meminfo), which C(kubenode.cgroups.cgroup_info) reports as
-        C(swap.capacity)). Needed by C(LimitedSwap) on cgroup v2.
+        C(swap.capacity)). Needed by C(LimitedSwap) on cgroup v2; C(0) on a node without swap (no container
+        gets any). At most 2^63-1 bytes, as kubelet converts it with C(int64).
     type: str
   oci_runtime:
     description:

@@ -192,3 +192,11 @@ def test_one_run_plans_once(tmp_path, monkeypatch, run_module, verify):
         run_module(node_cgroups, dict(args, kube_reserved={'memory': '1Gi'}, system_reserved={'memory': '1Gi'}, kubelet_config={
             'kubelet_config_path': kubelet_file, 'kubelet_settings': {'cpuManagerPolicy': 'static'}}))
     assert len(calls) == 1
+
+
+@pytest.mark.parametrize('version', [1.31, 1, ['1.34']])
+def test_a_kubelet_release_that_is_not_a_string_is_refused(version):
+    with pytest.raises(KubenodeError) as error:
+        kubelet_rules(version, field='kubeletVersion')
+    assert (error.value.field, error.value.value) == ('kubeletVersion', version)
+    assert 'must be a string such as "1.34"' in str(error.value)

@@ -195,6 +195,38 @@ def test_no_swap_limit_without_the_swap_controller_or_before_1_30(run_module):
     assert swap_of(run(run_module, [pod], kubelet_version='1.29')) == [('app', None, None, None)]
 
 
+def test_a_node_without_swap_gives_no_container_swap(run_module):
+    pod = {'containers': [container('app', {'memory': '1Gi'}, {'memory': '2Gi'})]}
+    # cgroup_info reports swap.capacity 0 on such a node: calcSwapForBurstablePods gives 0.
+    assert swap_of(run(run_module, [pod], swap_behavior='LimitedSwap', swap_capacity='0')) == [
+        ('app', 'LimitedSwap', 0, None)]
+
+
+@pytest.mark.parametrize('request_, limit, behavior', [
+    ('1000500m', '1001', 'LimitedSwap'),  # Value() rounds both to 1001 bytes; Quantity.Cmp tells them apart
+    ('1001', '1001', 'NoSwap'),
+    ('1Ki', '1024', 'NoSwap'),  # the same amount in other units is equal for Cmp
+])
+def test_swap_compares_request_and_limit_exactly_as_quantity_cmp(run_module, request_, limit, behavior):
+    pod = {'containers': [container('app', {'memory': request_}, {'memory': limit})]}
+    result = run(run_module, [pod], swap_behavior='LimitedSwap', swap_capacity='1Gi', api_defaults=False)
+    assert swap_of(result)[0][1] == behavior
+
+
+@pytest.mark.parametrize('args, message', [
+    ({'swap_capacity': '9223372036854775808'},
+     'swap_capacity: must be at most 9223372036854775807 bytes: kubelet converts it with int64() (got '
+     '"9223372036854775808")'),
+    ({'memory_capacity': '10E'}, 'memory_capacity: must be at most 9223372036854775807 bytes'),
+    ({'swap_capacity': '-1'}, 'swap_capacity: must be a non-negative quantity (got "-1")'),
+])
+def test_node_byte_counts_beyond_int64_or_negative_are_refused(run_module, args, message):
+    pod = {'containers': [container('app', {'memory': '1Gi'}, {'memory': '2Gi'})]}
+    with pytest.raises(ModuleFail) as failure:
+        run(run_module, [pod], swap_behavior='LimitedSwap', **dict({'swap_capacity': '1Gi'}, **args))
+    assert message in failure.value.result['msg']
+
+
 @pytest.mark.parametrize('args, message', [
     ({'swap_behavior': 'UnlimitedSwap'},
      'memorySwap.swapBehavior "UnlimitedSwap" must be one of: "", "LimitedSwap" or "NoSwap"'),
@@ -249,6 +281,13 @@ def test_an_unquoted_kubelet_version_gets_a_hint(run_module, version, hinted):
     message = failure.value.result['msg']
     assert 'is not supported' in message
     assert ('quote it, "1.30"' in message) == hinted
+
+
+@pytest.mark.parametrize('version', [1.3, 1, True])
+def test_a_runtime_version_that_is_not_a_string_is_refused(run_module, version):
+    with pytest.raises(ModuleFail) as failure:
+        run(run_module, [{'containers': [container('app')]}], oci_runtime={'name': 'crun', 'version': version})
+    assert failure.value.result['msg'].startswith('oci_runtime.version: must be a string such as "1.3.0"')
 
 
 @pytest.mark.parametrize('name, version, formula', [
