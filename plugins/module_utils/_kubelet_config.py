@@ -58,8 +58,8 @@ OTHER_KUBELET_KEYS = (
     'imageMinimumGCAge', 'kubeletCgroups', 'logging', 'memoryManagerPolicy', 'nodeStatusReportFrequency',
     'nodeStatusUpdateFrequency', 'podsPerCore', 'port', 'readOnlyPort', 'registerNode', 'resolvConf', 'rotateCertificates',
     'runtimeRequestTimeout', 'serializeImagePulls', 'serverTLSBootstrap', 'shutdownGracePeriod',
-    'shutdownGracePeriodCriticalPods', 'staticPodPath', 'streamingConnectionIdleTimeout', 'syncFrequency',
-    'systemCgroups', 'tlsCertFile', 'tlsPrivateKeyFile', 'volumeStatsAggPeriod',
+    'shutdownGracePeriodCriticalPods', 'singleProcessOOMKill', 'staticPodPath', 'streamingConnectionIdleTimeout',
+    'syncFrequency', 'systemCgroups', 'tlsCertFile', 'tlsPrivateKeyFile', 'volumeStatsAggPeriod',
 )
 _TYPES = {
     'mergeDefaultEvictionSettings': bool, 'cgroupsPerQOS': bool, 'cpuCFSQuota': bool, 'failCgroupV1': bool,
@@ -286,6 +286,9 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
     if config.get('maxPods') is not None and config['maxPods'] < 0:
         raise KubenodeError('invalid configuration: maxPods (--max-pods) %d must not be a negative number'
                             % config['maxPods'], field='maxPods', value=config['maxPods'])
+    if config.get('singleProcessOOMKill') is not None and not kubelet_rules(rules_version).has_single_process_oom_kill:
+        raise KubenodeError('singleProcessOOMKill exists only from kubelet 1.32', field='singleProcessOOMKill',
+                            value=config['singleProcessOOMKill'])
     if config.get('failCgroupV1') is not None and int(rules_version.split('.')[1]) < 31:
         raise KubenodeError('failCgroupV1 exists only from kubelet 1.31', field='failCgroupV1',
                             value=config['failCgroupV1'])

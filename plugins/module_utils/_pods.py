@@ -341,6 +341,7 @@ class PodSettings(object):
         # kubelet writes v1 files on a hybrid host: the unified hierarchy holds no controllers there.
         self.cgroup_version = 'v2' if mode == 'v2' else 'v1'
         self._swap_settings(params)
+        self._oom_settings(params.get('single_process_oom_kill'))
         self.oci_runtime = None
         runtime = params.get('oci_runtime')
         if runtime is not None:
@@ -354,6 +355,18 @@ class PodSettings(object):
             name, version = str(runtime['name']), version or ''
             self.oci_runtime = {'name': name, 'version': version,
                                 'formula': cgmath.oci_weight_formula(name, version)}
+
+    def _oom_settings(self, single_process_oom_kill):
+        """Whether containers get memory.oom.group=1 (kubelet.go: singleProcessOOMKill, false by default on cgroup
+        v2 and always true on v1; validation_linux.go refuses an explicit false on v1)."""
+        if single_process_oom_kill is not None and not self.rules.has_single_process_oom_kill:
+            raise KubenodeError('singleProcessOOMKill exists only from kubelet 1.32', field='single_process_oom_kill',
+                                value=single_process_oom_kill)
+        if single_process_oom_kill is False and self.cgroup_version == 'v1':
+            raise KubenodeError('invalid configuration: singleProcessOOMKill must not be explicitly set to false when '
+                                'using cgroup v1', field='single_process_oom_kill', value=False)
+        self.memory_oom_group = (self.cgroup_version == 'v2' and self.rules.sets_memory_oom_group
+                                 and not single_process_oom_kill)
 
     def _swap_settings(self, params):
         """memorySwap.swapBehavior as kubelet validates it, and what the swap limit formula needs."""
@@ -591,6 +604,8 @@ def container_values(pod, container, qos, settings):
     values['memory_low'] = memory_low
     values['memory_high'] = memory_high(request_bytes, limit_bytes, settings) if settings.memory_qos else None
     values['oom_score_adj'] = oom_score_adj(pod, container, settings.memory_capacity, qos, settings.pod_level)
+    # calculateLinuxResources: the kernel kills the container's processes together on an OOM.
+    values['memory_oom_group'] = 1 if settings.memory_oom_group else None
     values['swap_behavior'], values['memory_swap_max'], values['memory_memsw_limit'] = container_swap(
         pod, container, qos, settings, limit_bytes)
     return values

@@ -49,6 +49,9 @@ class KubeletRules(object):
         self.node_swap_locked = minor >= 34
         # PR #125277: containers of critical pods never get swap.
         self.critical_pods_never_swap = minor >= 31
+        # PR #117793: memory.oom.group=1 on every container on cgroup v2; PR #126096: singleProcessOOMKill (1.32).
+        self.sets_memory_oom_group = minor >= 28
+        self.has_single_process_oom_kill = minor >= 32
         self.known_enforcement_keys = ['pods', 'system-reserved', 'kube-reserved', 'none']
         if self.has_compressible_enforcement:
             self.known_enforcement_keys = ['pods', 'system-reserved', 'system-reserved-compressible',

@@ -147,6 +147,12 @@ options:
         Without it kubelet writes no swap limit at all.
     type: bool
     default: true
+  single_process_oom_kill:
+    description:
+      - KubeletConfiguration C(singleProcessOOMKill) (kubelet 1.32 and later). Unset, kubelet takes false on cgroup v2
+        (every container gets C(memory.oom.group=1): its processes are OOM-killed together) and true on v1.
+      - An explicit false on cgroup v1 is refused, as kubelet refuses it.
+    type: bool
 notes:
   - Pod cgroup paths are returned only for pods with C(metadata.uid).
   - C(cpu_quota) 0 means no quota; -1 means quota disabled (C(cpu_cfs_quota=false)).
@@ -201,7 +207,8 @@ pods:
     - Each container has C(name), C(init), C(sidecar), C(cpu_shares), C(cpu_weight) (C(linear), kubelet's formula, C(quadratic),
       that of runc 1.3.2 and crun 1.23 and later, and, with C(oci_runtime), C(runtime) - what that runtime writes), C(cpu_quota),
       C(cpu_period), C(memory_limit), C(memory_min), C(memory_low),
-      C(memory_high), C(oom_score_adj), C(swap_behavior) (C(NoSwap) or C(LimitedSwap), as kubelet decides it for
+      C(memory_high), C(oom_score_adj), C(memory_oom_group) (C(1) where kubelet sets C(memory.oom.group): cgroup v2
+      from kubelet 1.28, unless C(single_process_oom_kill)), C(swap_behavior) (C(NoSwap) or C(LimitedSwap), as kubelet decides it for
       this container), C(memory_swap_max) (cgroup v2 C(memory.swap.max) in bytes, also the runtime's systemd
       C(MemorySwapMax)) and C(memory_memsw_limit) (cgroup v1 C(memory.memsw.limit_in_bytes) - the memory limit,
       so no swap above it). Swap values are null when kubelet writes none (no swap controller, kubelet
@@ -279,6 +286,7 @@ def main():
             swap_behavior=dict(type='str', default=''),
             swap_capacity=dict(type='str'),
             swap_controller=dict(type='bool', default=True),
+            single_process_oom_kill=dict(type='bool'),
         ),
         supports_check_mode=True,
     )

@@ -200,3 +200,13 @@ def test_a_kubelet_release_that_is_not_a_string_is_refused(version):
         kubelet_rules(version, field='kubeletVersion')
     assert (error.value.field, error.value.value) == ('kubeletVersion', version)
     assert 'must be a string such as "1.34"' in str(error.value)
+
+
+def test_single_process_oom_kill_is_a_kubelet_field_from_1_32():
+    assert kc.validate({'singleProcessOOMKill': True}, '1.32')['kubelet_version'] == '1.32'
+    with pytest.raises(KubenodeError) as error:
+        kc.validate({'singleProcessOOMKill': True}, '1.31')
+    assert str(error.value) == 'singleProcessOOMKill: singleProcessOOMKill exists only from kubelet 1.32 (got True)'
+    with pytest.raises(KubenodeError) as error:
+        kc.check_settings({'singleProcessOOMKill': True}, field='kubelet_settings')
+    assert 'a KubeletConfiguration field this module does not manage' in str(error.value)

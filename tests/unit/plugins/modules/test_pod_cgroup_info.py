@@ -364,3 +364,32 @@ def test_auto_without_a_runtime_fails_and_says_what_to_give(run_module, tmp_path
         run(run_module, [{'containers': [container('app')]}], oci_runtime='auto',
             containerd_config_path=str(tmp_path / 'none.toml'), crio_config_paths=[])
     assert 'give oci_runtime as {name, version}' in failure.value.result['msg']
+
+
+@pytest.mark.parametrize('version, mode, single, group', [
+    ('1.27', 'v2', None, None),  # before PR #117793
+    ('1.28', 'v2', None, 1),
+    ('1.31', 'v1', None, None),
+    ('1.36', 'v2', None, 1),  # singleProcessOOMKill unset: false on cgroup v2
+    ('1.36', 'v2', False, 1),
+    ('1.36', 'v2', True, None),
+    ('1.36', 'hybrid', True, None),
+])
+def test_containers_get_memory_oom_group_on_cgroup_v2_unless_single_process_oom_kill(run_module, version, mode,
+                                                                                      single, group):
+    pod = {'initContainers': [container('init', {'cpu': '100m'})], 'containers': [container('app', {'cpu': '100m'})]}
+    result = run(run_module, [pod], kubelet_version=version, cgroup_mode=mode, single_process_oom_kill=single)
+    assert [c['memory_oom_group'] for c in result['pods'][0]['containers']] == [group, group]
+
+
+@pytest.mark.parametrize('args, message', [
+    ({'kubelet_version': '1.31', 'single_process_oom_kill': True},
+     'single_process_oom_kill: singleProcessOOMKill exists only from kubelet 1.32 (got True)'),
+    ({'cgroup_mode': 'v1', 'single_process_oom_kill': False},
+     'single_process_oom_kill: invalid configuration: singleProcessOOMKill must not be explicitly set to false when '
+     'using cgroup v1 (got False)'),
+])
+def test_single_process_oom_kill_kubelet_refuses_is_refused(run_module, args, message):
+    with pytest.raises(ModuleFail) as failure:
+        run(run_module, [{'containers': [container('app')]}], **args)
+    assert failure.value.result['msg'] == message
