@@ -162,7 +162,7 @@ vm-image: vm-deps
 	tests/vm/build-image.sh
 
 # Longest first: tests/vm/run-scenarios.sh runs them as one queue that two lanes take from, side by side.
-SCENARIOS ?= role_systemd_v2 systemd_hybrid systemd_v2 role_cgroupfs_v1 cgroupfs_v1 cgroupfs_v2
+SCENARIOS ?= role_systemd_v2 systemd_hybrid role_cgroupfs_v1 systemd_v2 cgroupfs_v1 cgroupfs_v2
 
 # Molecule destroys its VMs itself; the trap also stops any left by an interrupted run.
 molecule: venv link vm-image

@@ -1,0 +1,60 @@
+#!/bin/sh
+# standin-kubelet.sh VERSION CONFIG_DIR: install the stand-in kubelet's files, one ssh round trip instead of a module
+# per file (each costs seconds under TCG). Prints the path of each file it changed, nothing when all are in place.
+# VERSION: what `kubelet --version` answers (the collection plans for the release the node's kubelet reports).
+# CONFIG_DIR: true gives kubelet a --config-dir, as kubeadm's KUBELET_EXTRA_ARGS would.
+set -eu
+version="$1"
+config_dir="$2"
+
+# put MODE PATH: stdin becomes PATH (directories made) unless PATH already holds exactly that.
+put() {
+  tmp="$(mktemp)"
+  cat > "$tmp"
+  if [ -f "$2" ] && cmp -s "$tmp" "$2" && [ "$(stat -c %a "$2")" = "$1" ]; then
+    rm -f "$tmp"
+    return
+  fi
+  mkdir -p "$(dirname "$2")"
+  install -m "$1" "$tmp" "$2"
+  rm -f "$tmp"
+  echo "$2"
+}
+
+# A static file server answers kubelet's healthz on 127.0.0.1:10248, for the role's health gate.
+printf 'ok' | put 644 /var/lib/standin-kubelet/healthz
+
+put 755 /usr/local/bin/kubelet <<SCRIPT
+#!/bin/sh
+case "\$1" in --version) echo "Kubernetes v$version"; exit 0;; esac
+exec /usr/bin/python3 -m http.server --bind 127.0.0.1 --directory /var/lib/standin-kubelet 10248
+SCRIPT
+
+put 644 /etc/systemd/system/kubelet.service <<'UNIT'
+[Unit]
+Description=Stand-in kubelet for kubenode.cgroups tests
+After=containerd.service
+[Service]
+ExecStart=/usr/local/bin/kubelet
+Restart=always
+[Install]
+WantedBy=multi-user.target
+UNIT
+
+# Laid out as kubeadm lays out the real one: the flags come from 10-kubeadm.conf's Environment= and its
+# environment files, where the collection must find --config (and --config-dir) itself.
+put 644 /etc/systemd/system/kubelet.service.d/10-kubeadm.conf <<'DROPIN'
+[Service]
+Environment="KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf"
+Environment="KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml"
+EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env
+EnvironmentFile=-/etc/default/kubelet
+ExecStart=
+ExecStart=/usr/local/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS
+DROPIN
+
+if [ "$config_dir" = true ]; then
+  echo 'KUBELET_EXTRA_ARGS=--config-dir=/etc/kubernetes/kubelet.conf.d' | put 644 /etc/default/kubelet
+else
+  echo 'KUBELET_EXTRA_ARGS=' | put 644 /etc/default/kubelet
+fi
