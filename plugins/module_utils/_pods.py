@@ -342,6 +342,14 @@ class PodSettings(object):
         self.cgroup_version = 'v2' if mode == 'v2' else 'v1'
         self._swap_settings(params)
         self._oom_settings(params.get('single_process_oom_kill'))
+        self.cpu_manager_policy = params.get('cpu_manager_policy') or 'none'
+        if self.cpu_manager_policy not in ('none', 'static'):
+            raise KubenodeError('must be "none" or "static"', field='cpu_manager_policy',
+                                value=self.cpu_manager_policy)
+        # kuberuntime and the pod container manager: no CFS quota where the static policy gives exclusive CPUs.
+        self.quota_off_with_exclusive_cpus = self.cpu_manager_policy == 'static' and self.gates.get(
+            'DisableCPUQuotaWithExclusiveCPUs', self.rules.minor >= 33)
+        self.pod_level_resource_managers = self.gates.get('PodLevelResourceManagers', False)
         self.oci_runtime = None
         runtime = params.get('oci_runtime')
         if runtime is not None:
@@ -407,6 +415,30 @@ def _optional_bytes(value, field, zero_allowed=False):
         raise KubenodeError('must be at most %d bytes: kubelet converts it with int64()' % MAX_INT64, field=field,
                             value=value)
     return quantity.value()
+
+
+def exclusive_cpus(pod, container, qos, settings):
+    """The CPUs the static CPU manager policy gives the container for itself (policy_static.go's
+    guaranteedCPUs): an integer CPU request in a Guaranteed pod; with PodLevelResourceManagers and pod-level
+    resources, only a container whose own requests equal its limits (cpu and memory)."""
+    if settings.cpu_manager_policy != 'static' or qos != GUARANTEED:
+        return 0
+    if settings.pod_level and settings.pod_level_resource_managers and _pod_level_resources_set(pod):
+        for name in ('cpu', 'memory'):
+            request, limit = container.requests.get(name), container.limits.get(name)
+            if request is None or limit is None or request.nano != limit.nano:
+                return 0
+    cpu = container.requests.get('cpu')
+    if cpu is None or cpu.value() * 1000 != cpu.milli_value():
+        return 0
+    return cpu.value()
+
+
+def pod_has_exclusive_cpus(pod, qos, settings):
+    """PodHasExclusiveCPUs: an app or sidecar container with exclusive CPUs (regular init containers release
+    theirs before the pod runs)."""
+    return any(exclusive_cpus(pod, c, qos, settings) for c in pod.containers + pod.init_containers
+               if not c.init or c.sidecar)
 
 
 def resource_config_for_pod(pod, settings, enforce_cpu_limits=None):
@@ -593,11 +625,14 @@ def container_values(pod, container, qos, settings):
     if settings.oci_runtime:
         # What the container's cpu.weight holds on cgroup v2: the runtime converts the shares kubelet sends.
         values['cpu_weight']['runtime'] = cgmath.shares_to_weight(shares, settings.oci_runtime['formula'])
+    values['exclusive_cpus'] = exclusive_cpus(pod, container, qos, settings)
     if settings.cpu_cfs_quota:
         period = settings.cpu_period if settings.custom_period else cgmath.QUOTA_PERIOD_US
         values['cpu_period'] = period
         values['cpu_quota'] = cgmath.container_milli_cpu_to_quota(
             cpu_limit.milli_value() if cpu_limit is not None else 0, period)
+        if values['exclusive_cpus'] and settings.quota_off_with_exclusive_cpus:
+            values['cpu_quota'] = -1  # calculateLinuxResources: disableCPUQuota
     request_bytes = _memory_request(container)
     memory_min, memory_low = settings.memory_protection(qos, request_bytes)
     values['memory_min'] = memory_min
@@ -625,7 +660,11 @@ def plan_pods(params):
     for index, data in enumerate(pods):
         field = 'pods[%d]' % index
         pod = parse_pod(data, field, settings.api_defaults)
-        qos, requests, config = resource_config_for_pod(pod, settings)
+        qos = qos_class(pod, settings.pod_level)
+        # The pod container manager turns its CPU limit off for a pod with exclusive CPUs.
+        enforce = settings.cpu_cfs_quota and not (
+            settings.quota_off_with_exclusive_cpus and pod_has_exclusive_cpus(pod, qos, settings))
+        qos, requests, config = resource_config_for_pod(pod, settings, enforce)
         if qos == BURSTABLE and 'cpu' in requests:
             burstable_milli += requests['cpu'].milli_value()
         if qos != BESTEFFORT and 'memory' in requests:

@@ -147,6 +147,14 @@ options:
         Without it kubelet writes no swap limit at all.
     type: bool
     default: true
+  cpu_manager_policy:
+    description:
+      - KubeletConfiguration C(cpuManagerPolicy). With C(static), a container of a Guaranteed pod with an integer
+        CPU request gets CPUs of its own (C(exclusive_cpus)), and with the C(DisableCPUQuotaWithExclusiveCPUs)
+        gate (on by default from kubelet 1.33) no CFS quota, nor does its pod cgroup.
+    type: str
+    choices: [none, static]
+    default: none
   single_process_oom_kill:
     description:
       - KubeletConfiguration C(singleProcessOOMKill) (kubelet 1.32 and later). Unset, kubelet takes false on cgroup v2
@@ -207,7 +215,8 @@ pods:
     - Each container has C(name), C(init), C(sidecar), C(cpu_shares), C(cpu_weight) (C(linear), kubelet's formula, C(quadratic),
       that of runc 1.3.2 and crun 1.23 and later, and, with C(oci_runtime), C(runtime) - what that runtime writes), C(cpu_quota),
       C(cpu_period), C(memory_limit), C(memory_min), C(memory_low),
-      C(memory_high), C(oom_score_adj), C(memory_oom_group) (C(1) where kubelet sets C(memory.oom.group): cgroup v2
+      C(memory_high), C(exclusive_cpus) (the CPUs the static CPU manager gives it alone, 0 for none),
+      C(oom_score_adj), C(memory_oom_group) (C(1) where kubelet sets C(memory.oom.group): cgroup v2
       from kubelet 1.28, unless C(single_process_oom_kill)), C(swap_behavior) (C(NoSwap) or C(LimitedSwap), as kubelet decides it for
       this container), C(memory_swap_max) (cgroup v2 C(memory.swap.max) in bytes, also the runtime's systemd
       C(MemorySwapMax)) and C(memory_memsw_limit) (cgroup v1 C(memory.memsw.limit_in_bytes) - the memory limit,
@@ -287,6 +296,7 @@ def main():
             swap_capacity=dict(type='str'),
             swap_controller=dict(type='bool', default=True),
             single_process_oom_kill=dict(type='bool'),
+            cpu_manager_policy=dict(type='str', choices=['none', 'static'], default='none'),
         ),
         supports_check_mode=True,
     )

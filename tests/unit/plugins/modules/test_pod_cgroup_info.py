@@ -393,3 +393,39 @@ def test_single_process_oom_kill_kubelet_refuses_is_refused(run_module, args, me
     with pytest.raises(ModuleFail) as failure:
         run(run_module, [{'containers': [container('app')]}], **args)
     assert failure.value.result['msg'] == message
+
+
+def _guaranteed(name, cpu, **extra):
+    return container(name, {'cpu': cpu, 'memory': '1Gi'}, {'cpu': cpu, 'memory': '1Gi'}, **extra)
+
+
+@pytest.mark.parametrize('args, exclusive, quotas, pod_quota', [
+    # static policy, 1.33+: the gate is on by default, quota -1 for the container and its pod.
+    ({'cpu_manager_policy': 'static'}, [2, 0], [-1, 50000], -1),
+    # the default policy gives nobody CPUs of their own
+    ({}, [0, 0], [200000, 50000], 250000),
+    # before 1.33 the gate does not exist: the quota stays
+    ({'cpu_manager_policy': 'static', 'kubelet_version': '1.32'}, [2, 0], [200000, 50000], 250000),
+    ({'cpu_manager_policy': 'static', 'feature_gates': {'DisableCPUQuotaWithExclusiveCPUs': False}}, [2, 0],
+     [200000, 50000], 250000),
+    # cpuCFSQuota false: no quota anywhere, exclusive or not
+    ({'cpu_manager_policy': 'static', 'cpu_cfs_quota': False}, [2, 0], [None, None], -1),
+])
+def test_exclusive_cpus_of_the_static_policy_have_no_cfs_quota(run_module, args, exclusive, quotas, pod_quota):
+    pod = {'containers': [_guaranteed('whole', '2'), _guaranteed('part', '500m')]}
+    result = run(run_module, [pod], **args)['pods'][0]
+    assert [c['exclusive_cpus'] for c in result['containers']] == exclusive
+    assert [c['cpu_quota'] for c in result['containers']] == quotas
+    assert result['resources']['cpu_quota'] == pod_quota
+
+
+def test_only_guaranteed_app_and_sidecar_containers_take_the_pod_quota_off(run_module):
+    burstable = {'containers': [container('app', {'cpu': '2'}, {'cpu': '2'})]}  # no memory limit: Burstable
+    setup_only = {'initContainers': [_guaranteed('setup', '1')], 'containers': [_guaranteed('app', '500m')]}
+    sidecar = {'initContainers': [_guaranteed('proxy', '1', restartPolicy='Always')],
+               'containers': [_guaranteed('app', '500m')]}
+    result = run(run_module, [burstable, setup_only, sidecar], cpu_manager_policy='static')['pods']
+    assert [[c['exclusive_cpus'] for c in pod['containers']] for pod in result] == [[0], [1, 0], [1, 0]]
+    assert [c['cpu_quota'] for c in result[1]['containers']] == [-1, 50000]
+    # setup: the pod limit is max(500m, the init container's 1) = 1 CPU, with its quota kept
+    assert [pod['resources'].get('cpu_quota') for pod in result] == [200000, 100000, -1]
