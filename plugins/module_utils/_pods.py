@@ -29,6 +29,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable impo
     parse_qos_reserved, qos_tiers)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import MAX_INT64, Quantity, parse_quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import is_hugepages
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 
 GUARANTEED, BURSTABLE, BESTEFFORT = 'Guaranteed', 'Burstable', 'BestEffort'
@@ -189,11 +190,16 @@ def _pod_level_resources_set(pod):
     return any(name in _POD_LEVEL_RESOURCES for name in list(pod.requests) + list(pod.limits))
 
 
-def pod_requests(pod, pod_level, exclude_overhead=False):
+def _pod_level(name, hugepages):
+    """IsSupportedPodLevelResource: cpu and memory, and hugepages-* from kubelet 1.33."""
+    return name in _POD_LEVEL_RESOURCES or hugepages and is_hugepages(name)
+
+
+def pod_requests(pod, pod_level, exclude_overhead=False, hugepages=False):
     requests = aggregate_containers(pod, 'requests')
-    if pod_level and _pod_level_requests_set(pod):
+    if pod_level and any(_pod_level(name, hugepages) for name in pod.requests):
         for name, value in pod.requests.items():
-            if name in _POD_LEVEL_RESOURCES:
+            if _pod_level(name, hugepages):
                 requests[name] = value
     if not exclude_overhead:
         _add(requests, pod.overhead)
@@ -342,6 +348,7 @@ class PodSettings(object):
         self.cgroup_version = 'v2' if mode == 'v2' else 'v1'
         self._swap_settings(params)
         self._oom_settings(params.get('single_process_oom_kill'))
+        self.hugepage_sizes = _hugepage_sizes(params.get('hugepage_sizes'))
         self.cpu_manager_policy = params.get('cpu_manager_policy') or 'none'
         if self.cpu_manager_policy not in ('none', 'static'):
             raise KubenodeError('must be "none" or "static"', field='cpu_manager_policy',
@@ -402,6 +409,23 @@ class PodSettings(object):
         return (request, None) if qos == GUARANTEED else (None, request)
 
 
+def _hugepage_sizes(sizes, field='hugepage_sizes'):
+    """The node's hugepage sizes in bytes, from quantities ("2Mi") or hugepages-* resource names."""
+    if sizes is None:
+        return []
+    if not isinstance(sizes, list):
+        raise KubenodeError('must be a list of page sizes such as ["2Mi", "1Gi"]', field=field, value=sizes)
+    result = set()
+    for index, size in enumerate(sizes):
+        text = size[len('hugepages-'):] if isinstance(size, str) and size.startswith('hugepages-') else size
+        quantity = parse_quantity(text, '%s[%d]' % (field, index))
+        if quantity.sign() <= 0:
+            raise KubenodeError('must be a positive page size', field='%s[%d]' % (field, index), value=size)
+        cgmath.hugepage_unit(quantity.value(), '%s[%d]' % (field, index))
+        result.add(quantity.value())
+    return sorted(result)
+
+
 def _optional_bytes(value, field, zero_allowed=False):
     """A byte count of the node (cadvisor's MachineInfo), which kubelet converts with int64(): above
     2^63-1 it would turn negative there, so it is refused here. zero_allowed: a node without swap has 0."""
@@ -415,6 +439,18 @@ def _optional_bytes(value, field, zero_allowed=False):
         raise KubenodeError('must be at most %d bytes: kubelet converts it with int64()' % MAX_INT64, field=field,
                             value=value)
     return quantity.value()
+
+
+def container_hugetlb(pod, container, settings):
+    """GetHugepageLimitsFromResources: {page size bytes: limit} - 0 for every page size of the node, the
+    container's own hugepages limits over them; from kubelet 1.34 a container that names none gets its pod's
+    pod-level hugepage limits (PR #131089)."""
+    limits = dict((size, 0) for size in settings.hugepage_sizes)
+    own = hugepage_limits(container.limits)
+    if not own and settings.pod_level and settings.rules.pod_level_hugepages_to_containers:
+        own = hugepage_limits(pod.limits) or hugepage_limits(pod.requests)
+    limits.update(own)
+    return limits
 
 
 def exclusive_cpus(pod, container, qos, settings):
@@ -451,7 +487,7 @@ def resource_config_for_pod(pod, settings, enforce_cpu_limits=None):
             if name not in limits or limits[name].is_zero():
                 declared[name] = False
 
-    requests = pod_requests(pod, settings.pod_level)
+    requests = pod_requests(pod, settings.pod_level, hugepages=settings.rules.pod_level_hugepages)
     limits = pod_limits(pod, settings.pod_level, note_limits)
     if settings.pod_level and _pod_level_resources_set(pod):
         for name in declared:
@@ -625,6 +661,8 @@ def container_values(pod, container, qos, settings):
     if settings.oci_runtime:
         # What the container's cpu.weight holds on cgroup v2: the runtime converts the shares kubelet sends.
         values['cpu_weight']['runtime'] = cgmath.shares_to_weight(shares, settings.oci_runtime['formula'])
+    values['hugetlb'] = dict((cgmath.hugepage_unit(size), limit)
+                             for size, limit in sorted(container_hugetlb(pod, container, settings).items()))
     values['exclusive_cpus'] = exclusive_cpus(pod, container, qos, settings)
     if settings.cpu_cfs_quota:
         period = settings.cpu_period if settings.custom_period else cgmath.QUOTA_PERIOD_US
@@ -678,7 +716,7 @@ def plan_pods(params):
         values['hugetlb'] = dict((cgmath.hugepage_unit(s), v) for s, v in sorted(config['hugetlb'].items()))
         values['cpu_weight'] = cgmath.linear_weight(config['cpu_shares'])
         entry['resources'] = values
-        entry.update(cgmath.resource_files(config, []))
+        entry.update(cgmath.resource_files(config, settings.hugepage_sizes))
         entry['containers'] = [container_values(pod, c, qos, settings) for c in pod.init_containers + pod.containers]
         results.append(entry)
     absolute = {}

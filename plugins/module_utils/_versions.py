@@ -52,6 +52,10 @@ class KubeletRules(object):
         # PR #117793: memory.oom.group=1 on every container on cgroup v2; PR #126096: singleProcessOOMKill (1.32).
         self.sets_memory_oom_group = minor >= 28
         self.has_single_process_oom_kill = minor >= 32
+        # PR #130577: hugepages-* are pod-level resources (IsSupportedPodLevelResource); PR #131089: a container that
+        # names no hugepages gets the pod-level hugepage limits.
+        self.pod_level_hugepages = minor >= 33
+        self.pod_level_hugepages_to_containers = minor >= 34
         self.known_enforcement_keys = ['pods', 'system-reserved', 'kube-reserved', 'none']
         if self.has_compressible_enforcement:
             self.known_enforcement_keys = ['pods', 'system-reserved', 'system-reserved-compressible',

@@ -147,6 +147,14 @@ options:
         Without it kubelet writes no swap limit at all.
     type: bool
     default: true
+  hugepage_sizes:
+    description:
+      - The node's hugepage sizes (C(2Mi), C(1Gi), or C(hugepages-2Mi)), as C(ls /sys/kernel/mm/hugepages) shows
+        them. kubelet writes a limit for each on every pod (C(0) for a size the pod does not request) and every
+        container (C(0) unless its limits, or from kubelet 1.34 its pod's pod-level limits, name it).
+    type: list
+    elements: str
+    default: []
   cpu_manager_policy:
     description:
       - KubeletConfiguration C(cpuManagerPolicy). With C(static), a container of a Guaranteed pod with an integer
@@ -215,7 +223,8 @@ pods:
     - Each container has C(name), C(init), C(sidecar), C(cpu_shares), C(cpu_weight) (C(linear), kubelet's formula, C(quadratic),
       that of runc 1.3.2 and crun 1.23 and later, and, with C(oci_runtime), C(runtime) - what that runtime writes), C(cpu_quota),
       C(cpu_period), C(memory_limit), C(memory_min), C(memory_low),
-      C(memory_high), C(exclusive_cpus) (the CPUs the static CPU manager gives it alone, 0 for none),
+      C(memory_high), C(hugetlb) (C({2MB: bytes}), a limit for each of C(hugepage_sizes) and each size the container
+      names), C(exclusive_cpus) (the CPUs the static CPU manager gives it alone, 0 for none),
       C(oom_score_adj), C(memory_oom_group) (C(1) where kubelet sets C(memory.oom.group): cgroup v2
       from kubelet 1.28, unless C(single_process_oom_kill)), C(swap_behavior) (C(NoSwap) or C(LimitedSwap), as kubelet decides it for
       this container), C(memory_swap_max) (cgroup v2 C(memory.swap.max) in bytes, also the runtime's systemd
@@ -297,6 +306,7 @@ def main():
             swap_controller=dict(type='bool', default=True),
             single_process_oom_kill=dict(type='bool'),
             cpu_manager_policy=dict(type='str', choices=['none', 'static'], default='none'),
+            hugepage_sizes=dict(type='list', elements='str', default=[]),
         ),
         supports_check_mode=True,
     )

@@ -429,3 +429,44 @@ def test_only_guaranteed_app_and_sidecar_containers_take_the_pod_quota_off(run_m
     assert [c['cpu_quota'] for c in result[1]['containers']] == [-1, 50000]
     # setup: the pod limit is max(500m, the init container's 1) = 1 CPU, with its quota kept
     assert [pod['resources'].get('cpu_quota') for pod in result] == [200000, 100000, -1]
+
+
+MI = 1024 * 1024
+
+
+@pytest.mark.parametrize('version, pod_hugetlb', [
+    ('1.32', {}),  # hugepages are not a pod-level resource yet, and the containers name none
+    ('1.33', {'2MB': 64 * MI}),  # PR #130577: ResourceConfigForPod takes the pod-level request
+])
+def test_pod_level_hugepages_give_the_pod_cgroup_its_hugetlb_limit(run_module, version, pod_hugetlb):
+    pod = {'spec': {'resources': {'requests': {'cpu': '1', 'hugepages-2Mi': '64Mi'}},
+                    'containers': [container('app', {'cpu': '500m'})]}}
+    result = run(run_module, [pod], kubelet_version=version, hugepage_sizes=['2Mi', 'hugepages-1Gi'],
+                 feature_gates={'PodLevelResources': True})['pods'][0]
+    assert result['resources']['hugetlb'] == pod_hugetlb
+    # every page size of the node gets a limit on the pod cgroup, 0 where the pod requests none
+    assert result['v2_files']['hugetlb.2MB.max'] == str(pod_hugetlb.get('2MB', 0))
+    assert result['v2_files']['hugetlb.1GB.max'] == result['v1_files']['hugetlb.1GB.limit_in_bytes'] == '0'
+
+
+@pytest.mark.parametrize('version, passed_down', [('1.33', 0), ('1.34', 64 * MI)])
+def test_containers_get_every_node_page_size_and_from_1_34_the_pod_level_hugepages(run_module, version, passed_down):
+    pod = {'spec': {'resources': {'requests': {'hugepages-2Mi': '64Mi'}, 'limits': {'hugepages-2Mi': '64Mi'}},
+                    'containers': [container('plain', {'cpu': '500m'}),
+                                   container('own', {'cpu': '500m', 'hugepages-1Gi': '1Gi'},
+                                             {'hugepages-1Gi': '1Gi'})]}}
+    result = run(run_module, [pod], kubelet_version=version, hugepage_sizes=['2Mi', '1Gi'])['pods'][0]
+    # GetHugepageLimitsFromResources: 0 for each node size, the container's own limits over them; a container
+    # that names none takes the pod-level limits from 1.34 (PR #131089).
+    assert [c['hugetlb'] for c in result['containers']] == [
+        {'2MB': passed_down, '1GB': 0}, {'2MB': 0, '1GB': 1024 * MI}]
+
+
+@pytest.mark.parametrize('sizes, fragment', [
+    (['3000'], 'hugepage_sizes[0]'),
+    (['-2Mi'], 'hugepage_sizes[0]: must be a positive page size'),
+])
+def test_bad_hugepage_sizes_are_refused(run_module, sizes, fragment):
+    with pytest.raises(ModuleFail) as failure:
+        run(run_module, [{'containers': [container('app')]}], hugepage_sizes=sizes)
+    assert fragment in failure.value.result['msg']
