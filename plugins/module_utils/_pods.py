@@ -54,7 +54,8 @@ class Container(object):
 
 class Pod(object):
     __slots__ = ('name', 'namespace', 'uid', 'containers', 'init_containers', 'overhead', 'requests', 'limits',
-                 'has_pod_resources', 'priority', 'priority_class_name', 'annotations', 'status_qos')
+                 'has_pod_resources', 'priority', 'priority_class_name', 'annotations', 'status_qos', 'resize',
+                 'status_resources')
 
 
 def _resource_list(value, field):
@@ -140,8 +141,47 @@ def parse_pod(data, field, api_defaults=False):
         priority = _CLASS_PRIORITIES.get(pod.priority_class_name, 0)
     pod.priority = int(priority)
     status = data.get('status') if spec is not data else None
-    pod.status_qos = (status or {}).get('qosClass') or None
+    status = status if isinstance(status, dict) else {}
+    pod.status_qos = status.get('qosClass') or None
+    pod.resize = _resize_state(status)
+    pod.status_resources = {}
+    for init, key in ((False, 'containerStatuses'), (True, 'initContainerStatuses')):
+        for index, container_status in enumerate(status.get(key) or []):
+            found = _status_resources(container_status, '%s.status.%s[%d]' % (field, key, index))
+            if found is not None:
+                pod.status_resources[(init, container_status.get('name') or '')] = found
     return pod
+
+
+def _resize_state(status):
+    """{state: pending or in_progress, reason, message} of an in-place resize, or None: the PodResizePending and
+    PodResizeInProgress conditions (kubelet 1.33 and later), else status.resize (before)."""
+    for condition in status.get('conditions') or []:
+        if not isinstance(condition, dict) or str(condition.get('status')) != 'True':
+            continue
+        state = {'PodResizePending': 'pending', 'PodResizeInProgress': 'in_progress'}.get(condition.get('type'))
+        if state:
+            return {'state': state, 'reason': condition.get('reason') or '', 'message': condition.get('message') or ''}
+    legacy = status.get('resize')
+    if legacy in ('Proposed', 'Deferred', 'Infeasible'):
+        return {'state': 'pending', 'reason': legacy, 'message': ''}
+    if legacy == 'InProgress':
+        return {'state': 'in_progress', 'reason': '', 'message': ''}
+    return None
+
+
+def _status_resources(container_status, field):
+    """(requests, limits or None) a container status reports as allocated: resources (what the runtime was
+    given), else allocatedResources (requests only, kubelet 1.27 to 1.32); None when it reports neither."""
+    if not isinstance(container_status, dict):
+        raise KubenodeError('must be a container status mapping', field=field, value=container_status)
+    resources = container_status.get('resources')
+    if isinstance(resources, dict) and (resources.get('requests') or resources.get('limits')):
+        return (_resource_list(resources.get('requests'), field + '.resources.requests'),
+                _resource_list(resources.get('limits'), field + '.resources.limits'))
+    if container_status.get('allocatedResources'):
+        return _resource_list(container_status['allocatedResources'], field + '.allocatedResources'), None
+    return None
 
 
 def _add(target, source):
@@ -357,6 +397,8 @@ class PodSettings(object):
         self.quota_off_with_exclusive_cpus = self.cpu_manager_policy == 'static' and self.gates.get(
             'DisableCPUQuotaWithExclusiveCPUs', self.rules.minor >= 33)
         self.pod_level_resource_managers = self.gates.get('PodLevelResourceManagers', False)
+        # InPlacePodVerticalScaling: beta and on from 1.33, GA in 1.35; a pod's allocation can differ from its spec.
+        self.in_place_resize = self.gates.get('InPlacePodVerticalScaling', self.rules.minor >= 33)
         self.oci_runtime = None
         runtime = params.get('oci_runtime')
         if runtime is not None:
@@ -684,6 +726,46 @@ def container_values(pod, container, qos, settings):
     return values
 
 
+def pod_values(pod, settings):
+    """(QoS class, requests, the pod's entry values): what kubelet writes to the pod cgroup and sends for each
+    container, for a pod as kubelet's allocation has it."""
+    qos = qos_class(pod, settings.pod_level)
+    # The pod container manager turns its CPU limit off for a pod with exclusive CPUs.
+    enforce = settings.cpu_cfs_quota and not (
+        settings.quota_off_with_exclusive_cpus and pod_has_exclusive_cpus(pod, qos, settings))
+    qos, requests, config = resource_config_for_pod(pod, settings, enforce)
+    values = dict(config)
+    values['hugetlb'] = dict((cgmath.hugepage_unit(s), v) for s, v in sorted(config['hugetlb'].items()))
+    values['cpu_weight'] = cgmath.linear_weight(config['cpu_shares'])
+    entry = {'resources': values}
+    entry.update(cgmath.resource_files(config, settings.hugepage_sizes))
+    entry['containers'] = [container_values(pod, c, qos, settings) for c in pod.init_containers + pod.containers]
+    return qos, requests, entry
+
+
+def allocated_pod(pod, settings):
+    """UpdatePodFromAllocation: the pod with the resources kubelet allocated, which its cgroups are built from.
+    With in-place resize, a resize not yet admitted (pending) leaves the allocation where it was: the
+    resources the containers' statuses report. Otherwise the allocation is the spec."""
+    if not settings.in_place_resize or not pod.resize or pod.resize['state'] != 'pending':
+        return pod
+    allocated = Pod()
+    for name in Pod.__slots__:
+        setattr(allocated, name, getattr(pod, name))
+    allocated.containers = [_allocated_container(c, pod.status_resources) for c in pod.containers]
+    allocated.init_containers = [_allocated_container(c, pod.status_resources) for c in pod.init_containers]
+    return allocated
+
+
+def _allocated_container(container, status_resources):
+    found = status_resources.get((container.init, container.name))
+    if found is None:
+        return container
+    requests, limits = found
+    return Container(container.name, requests, container.limits if limits is None else limits, container.sidecar,
+                     container.init)
+
+
 def plan_pods(params):
     """Per-pod and per-container values plus the QoS tier values the pods imply."""
     settings = PodSettings(params)
@@ -698,11 +780,7 @@ def plan_pods(params):
     for index, data in enumerate(pods):
         field = 'pods[%d]' % index
         pod = parse_pod(data, field, settings.api_defaults)
-        qos = qos_class(pod, settings.pod_level)
-        # The pod container manager turns its CPU limit off for a pod with exclusive CPUs.
-        enforce = settings.cpu_cfs_quota and not (
-            settings.quota_off_with_exclusive_cpus and pod_has_exclusive_cpus(pod, qos, settings))
-        qos, requests, config = resource_config_for_pod(pod, settings, enforce)
+        qos, requests, values = pod_values(allocated_pod(pod, settings), settings)
         if qos == BURSTABLE and 'cpu' in requests:
             burstable_milli += requests['cpu'].milli_value()
         if qos != BESTEFFORT and 'memory' in requests:
@@ -712,12 +790,12 @@ def plan_pods(params):
         entry = {'name': pod.name, 'namespace': pod.namespace, 'uid': pod.uid, 'qos_class': qos}
         if parts is not None:
             entry['cgroup'] = names.describe(parts, settings.driver)
-        values = dict(config)
-        values['hugetlb'] = dict((cgmath.hugepage_unit(s), v) for s, v in sorted(config['hugetlb'].items()))
-        values['cpu_weight'] = cgmath.linear_weight(config['cpu_shares'])
-        entry['resources'] = values
-        entry.update(cgmath.resource_files(config, settings.hugepage_sizes))
-        entry['containers'] = [container_values(pod, c, qos, settings) for c in pod.init_containers + pod.containers]
+        entry.update(values)
+        if settings.in_place_resize and pod.resize:
+            entry['resize'] = dict(pod.resize)
+            if pod.resize['state'] == 'pending':
+                # What the cgroups become once kubelet admits the resize and carries it out: the spec's values.
+                entry['resize']['once_done'] = pod_values(pod, settings)[2]
         results.append(entry)
     absolute = {}
     if settings.allocatable_memory:

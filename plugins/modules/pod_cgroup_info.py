@@ -38,6 +38,11 @@ options:
         List), or bare pod specs with C(containers).
       - Pods are taken as the API server stores them. kubelet does not copy limits into missing
         requests; set O(api_defaults) to do that for bare specs first.
+      - A pod's C(status) is read for an in-place resize (kubelet 1.33 and later, or with the
+        C(InPlacePodVerticalScaling) gate). While a resize is pending (the C(PodResizePending) condition, or
+        C(status.resize) before 1.33), kubelet keeps the cgroups at the allocation the containers' statuses report
+        (C(resources), else C(allocatedResources)); the pod's C(resize) then says so and what its cgroups become
+        once the resize is done.
     type: raw
     required: true
   api_defaults:
@@ -219,7 +224,10 @@ pods:
   description:
     - One entry per pod - C(name), C(namespace), C(uid), C(qos_class), C(cgroup) (paths under both
       drivers, when the pod has a uid), C(resources) (the pod ResourceConfig), C(v1_files),
-      C(v2_files), C(systemd_properties) and C(containers).
+      C(v2_files), C(systemd_properties) and C(containers), all from the resources kubelet allocated.
+    - A pod with an in-place resize under way has C(resize) - C(state) (C(pending) or C(in_progress)), C(reason),
+      C(message) and, when pending, C(once_done) (C(resources), the files and C(containers) the spec gives, which
+      the cgroups get once kubelet admits and carries out the resize).
     - Each container has C(name), C(init), C(sidecar), C(cpu_shares), C(cpu_weight) (C(linear), kubelet's formula, C(quadratic),
       that of runc 1.3.2 and crun 1.23 and later, and, with C(oci_runtime), C(runtime) - what that runtime writes), C(cpu_quota),
       C(cpu_period), C(memory_limit), C(memory_min), C(memory_low),

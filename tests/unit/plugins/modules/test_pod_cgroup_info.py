@@ -470,3 +470,54 @@ def test_bad_hugepage_sizes_are_refused(run_module, sizes, fragment):
     with pytest.raises(ModuleFail) as failure:
         run(run_module, [{'containers': [container('app')]}], hugepage_sizes=sizes)
     assert fragment in failure.value.result['msg']
+
+
+def _resizing(condition=None, legacy=None, status_resources=None, allocated=None):
+    status = {'conditions': [condition] if condition else [],
+              'containerStatuses': [dict({'name': 'app'}, **(
+                  {'resources': status_resources} if status_resources else {}), **(
+                  {'allocatedResources': allocated} if allocated else {}))]}
+    if legacy:
+        status['resize'] = legacy
+    return {'metadata': {'name': 'web', 'uid': 'u-1'},
+            'spec': {'containers': [container('app', {'cpu': '2', 'memory': '1Gi'}, {'cpu': '2', 'memory': '2Gi'})]},
+            'status': status}
+
+
+PENDING = {'type': 'PodResizePending', 'status': 'True', 'reason': 'Deferred', 'message': 'Node didn\'t have enough '
+           'capacity: cpu, requested: 2000, capacity: 1500'}
+WAS = {'requests': {'cpu': '1', 'memory': '1Gi'}, 'limits': {'cpu': '1', 'memory': '2Gi'}}
+
+
+def test_a_pending_resize_keeps_the_allocation_and_says_what_the_cgroups_become(run_module):
+    result = run(run_module, [_resizing(PENDING, status_resources=WAS)], kubelet_version='1.35')
+    pod = result['pods'][0]
+    # UpdatePodFromAllocation: the cgroups follow the allocation (1 CPU), not the spec's 2 CPUs.
+    assert (pod['resources']['cpu_shares'], pod['resources']['cpu_quota']) == (1024, 100000)
+    assert pod['containers'][0]['cpu_shares'] == 1024
+    assert result['qos']['burstable']['resources']['cpu_shares'] == 1024  # the QoS tier sums the allocation
+    assert pod['resize']['state'] == 'pending' and pod['resize']['reason'] == 'Deferred'
+    assert 'capacity: 1500' in pod['resize']['message']
+    done = pod['resize']['once_done']
+    assert (done['resources']['cpu_shares'], done['resources']['cpu_quota']) == (2048, 200000)
+    assert done['containers'][0]['cpu_quota'] == 200000 and done['v2_files']['cpu.max'] == '200000 100000'
+
+
+def test_a_resize_in_progress_is_carried_out_to_the_spec(run_module):
+    in_progress = {'type': 'PodResizeInProgress', 'status': 'True'}
+    pod = run(run_module, [_resizing(in_progress, status_resources=WAS)], kubelet_version='1.35')['pods'][0]
+    assert pod['resources']['cpu_shares'] == 2048 and pod['resize'] == {'state': 'in_progress', 'reason': '',
+                                                                        'message': ''}
+
+
+@pytest.mark.parametrize('version, gates, shares, resize', [
+    ('1.32', {'InPlacePodVerticalScaling': True}, 1024, 'pending'),  # status.resize and allocatedResources
+    ('1.32', {}, 2048, None),  # the gate is off by default before 1.33: spec resources are immutable
+])
+def test_a_resize_before_1_33_reads_status_resize_and_allocated_resources(run_module, version, gates, shares, resize):
+    pod = _resizing(legacy='Infeasible', allocated={'cpu': '1', 'memory': '1Gi'})
+    result = run(run_module, [pod], kubelet_version=version, feature_gates=gates)['pods'][0]
+    assert result['containers'][0]['cpu_shares'] == shares
+    assert (result.get('resize') or {}).get('state') == resize
+    # allocatedResources holds requests only: the limits stay the spec's
+    assert result['containers'][0]['cpu_quota'] == 200000
