@@ -16,7 +16,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import contextlib
 import os
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
@@ -145,19 +144,6 @@ def summary(change):
 def diff(change):
     return {'before_header': change['path'], 'after_header': change['path'],
             'before': change['before'] or '', 'after': change['after']}
-
-
-@contextlib.contextmanager
-def failures_raise(module):
-    """AnsibleModule.atomic_move and backup_local end the module with fail_json on an OSError; inside this
-    block they raise KubenodeError instead, so the caller can report what it had already applied."""
-    def raise_instead(msg, **kwargs):
-        raise KubenodeError(msg)
-    module.fail_json = raise_instead
-    try:
-        yield
-    finally:
-        del module.fail_json  # the class's own fail_json again
 
 
 def write(module, change, backup=False, unsafe_writes=False):

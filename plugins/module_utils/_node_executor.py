@@ -22,8 +22,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import contextlib
 import errno
 import os
+
+from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _boot_persistence as boot
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as cgfiles
@@ -43,19 +46,43 @@ def drift(item, check, live, planned):
     return {'item': item, 'check': check, 'live': live, 'planned': planned}
 
 
+class NodeModule(AnsibleModule):
+    """The AnsibleModule of the modules that write a node. AnsibleModule's file methods (atomic_move,
+    backup_local) end the module with fail_json on an OSError; inside raising_failures() they raise
+    KubenodeError instead, so that the run can report what it had applied before (an honest partial result)."""
+
+    def __init__(self, *args, **kwargs):
+        self._raise_failures = False
+        super(NodeModule, self).__init__(*args, **kwargs)
+
+    @contextlib.contextmanager
+    def raising_failures(self):
+        self._raise_failures = True
+        try:
+            yield
+        finally:
+            self._raise_failures = False
+
+    def fail_json(self, msg, **kwargs):
+        if self._raise_failures:
+            raise KubenodeError(msg)
+        super(NodeModule, self).fail_json(msg=msg, **kwargs)
+
+
 class ModuleHost(object):
-    """What an executor needs of the module: systemctl, and atomic file replacement through it."""
+    """What an executor needs of the module: systemctl, and atomic file replacement through it (a NodeModule,
+    for the runs that write)."""
 
     def __init__(self, module):
         self.module = module
         self.systemctl = systemd.runner(module)
 
     def replace_file(self, path, content, mode):
-        with kc_file.failures_raise(self.module):
+        with self.module.raising_failures():
             replace_file(self.module, path, content, mode)
 
     def write_kubelet_config(self, change, backup):
-        with kc_file.failures_raise(self.module):
+        with self.module.raising_failures():
             return kc_file.write(self.module, change, backup)
 
 

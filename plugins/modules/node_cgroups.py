@@ -405,17 +405,17 @@ applied:
   elements: str
 """
 
-from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+from ansible.module_utils.basic import missing_required_lib
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_executor import ModuleHost
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_executor import ModuleHost, NodeModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import NodeSpec, node_cgroups_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_run import apply
 
 
 def main():
-    module = AnsibleModule(argument_spec=node_cgroups_argument_spec(), supports_check_mode=True)
+    module = NodeModule(argument_spec=node_cgroups_argument_spec(), supports_check_mode=True)
     if module.params['kubelet_config'] and module.params['state'] == 'absent':
         module.fail_json(msg='kubelet_config is written only with state=present, not with state=absent')
     if module.params['kubelet_config'] and not kc.HAS_YAML:
