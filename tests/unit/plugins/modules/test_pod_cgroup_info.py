@@ -375,8 +375,8 @@ def test_auto_without_a_runtime_fails_and_says_what_to_give(run_module, tmp_path
     ('1.36', 'v2', True, None),
     ('1.36', 'hybrid', True, None),
 ])
-def test_containers_get_memory_oom_group_on_cgroup_v2_unless_single_process_oom_kill(run_module, version, mode,
-                                                                                      single, group):
+def test_containers_get_memory_oom_group_on_cgroup_v2_unless_single_process_oom_kill(
+        run_module, version, mode, single, group):
     pod = {'initContainers': [container('init', {'cpu': '100m'})], 'containers': [container('app', {'cpu': '100m'})]}
     result = run(run_module, [pod], kubelet_version=version, cgroup_mode=mode, single_process_oom_kill=single)
     assert [c['memory_oom_group'] for c in result['pods'][0]['containers']] == [group, group]
