@@ -32,3 +32,14 @@ def fail_json(self, msg, **kwargs):
     kwargs['failed'] = True
     kwargs['msg'] = msg
     raise ModuleFail(kwargs)
+
+
+# ansible-core logs a module's arguments to syslog when the host has no journal, and syslog refuses a NUL byte:
+# AnsibleModule then fails before the module's own code runs (nothing is written either).
+ANSIBLE_NUL_REFUSAL = 'Failed to log to syslog (embedded null character)'
+
+
+def refused_for_nul(message, field):
+    """Whether a module's failure message refuses a NUL byte in the option named field: ours, naming it, or
+    AnsibleModule's own refusal that comes first where syslog is the log."""
+    return message.startswith('%s: must not contain a NUL byte' % field) or message.startswith(ANSIBLE_NUL_REFUSAL)
