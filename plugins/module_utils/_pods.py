@@ -25,11 +25,11 @@ import re
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math as cgmath
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import (
-    MemoryRules, PodRequests, hugepage_limits, kubepods_memory_qos, memory_reservation_policy, parse_feature_gates,
+    MemoryRules, PodRequests, kubepods_memory_qos, memory_reservation_policy, parse_feature_gates,
     parse_qos_reserved, qos_tiers)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import MAX_INT64, Quantity, parse_quantity
-from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import is_hugepages
+from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import hugepage_size_bytes, is_hugepages
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 
 GUARANTEED, BURSTABLE, BESTEFFORT = 'Guaranteed', 'Burstable', 'BestEffort'
@@ -488,10 +488,27 @@ def container_hugetlb(pod, container, settings):
     container's own hugepages limits over them; from kubelet 1.34 a container that names none gets its pod's
     pod-level hugepage limits (PR #131089)."""
     limits = dict((size, 0) for size in settings.hugepage_sizes)
-    own = hugepage_limits(container.limits)
+    own = _named_hugepage_limits(container.limits)
     if not own and settings.pod_level and settings.rules.pod_level_hugepages_to_containers:
-        own = hugepage_limits(pod.limits) or hugepage_limits(pod.requests)
+        own = _named_hugepage_limits(pod.limits) or _named_hugepage_limits(pod.requests)
     limits.update(own)
+    return limits
+
+
+def _named_hugepage_limits(resources, summed=False):
+    """{page size bytes: limit} of the hugepages-* resources whose size kubelet can read: a name it cannot
+    ("hugepages-2MB") is skipped, as GetHugepageLimitsFromResources skips it (and the cgroup manager skips the
+    pod's). summed: two names of one size add up (HugePageLimits), else the last one counts."""
+    limits = {}
+    for name, value in resources.items():
+        if not is_hugepages(name):
+            continue
+        try:
+            size = hugepage_size_bytes(name)
+            cgmath.hugepage_unit(size)
+        except KubenodeError:
+            continue
+        limits[size] = value.value() + (limits.get(size, 0) if summed else 0)
     return limits
 
 
@@ -554,7 +571,7 @@ def resource_config_for_pod(pod, settings, enforce_cpu_limits=None):
             config['memory'] = memory_limits
     else:
         config['cpu_shares'] = cgmath.MIN_SHARES
-    config['hugetlb'] = hugepage_limits(requests)
+    config['hugetlb'] = _named_hugepage_limits(requests, summed=True)
     memory_request = requests['memory'].value() if 'memory' in requests else 0
     memory_min, memory_low = settings.memory_protection(qos, memory_request)
     if memory_min is not None:

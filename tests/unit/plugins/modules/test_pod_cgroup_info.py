@@ -521,3 +521,39 @@ def test_a_resize_before_1_33_reads_status_resize_and_allocated_resources(run_mo
     assert (result.get('resize') or {}).get('state') == resize
     # allocatedResources holds requests only: the limits stay the spec's
     assert result['containers'][0]['cpu_quota'] == 200000
+
+
+# kuberuntime_container_linux_test.go, TestGetHugepageLimitsFromResources, on a node with 2MB and 1GB pages.
+@pytest.mark.parametrize('name, limits, expected', [
+    ('Success2MB', {'hugepages-2Mi': '2Mi'}, {'2MB': 2097152, '1GB': 0}),
+    ('Success1GB', {'hugepages-1Gi': '2Gi'}, {'2MB': 0, '1GB': 2147483648}),
+    ('Skip2MB', {'hugepages-2MB': '2Mi'}, {'2MB': 0, '1GB': 0}),
+    ('Skip1GB', {'hugepages-1GB': '2Gi'}, {'2MB': 0, '1GB': 0}),
+    ('Success2MBand1GB', {'cpu': '0', 'hugepages-2Mi': '2Mi', 'hugepages-1Gi': '2Gi'},
+     {'2MB': 2097152, '1GB': 2147483648}),
+    ('Skip2MBand1GB', {'cpu': '0', 'hugepages-2MB': '2Mi', 'hugepages-1GB': '2Gi'}, {'2MB': 0, '1GB': 0}),
+])
+def test_kubelet_vectors_get_hugepage_limits_from_resources(run_module, name, limits, expected):
+    pod = {'containers': [container('c', None, limits)]}
+    result = run(run_module, [pod], hugepage_sizes=['2Mi', '1Gi'], kubelet_version='1.33')
+    assert result['pods'][0]['containers'][0]['hugetlb'] == expected, name
+
+
+# kuberuntime_container_linux_test.go, TestGenerateLinuxContainerResources: MemoryCapacity 17179860387, no CFS quota.
+@pytest.mark.parametrize('mode, single, requests, limits, shares, memory, adjust', [
+    ('v1', True, {'cpu': '250m', 'memory': '500Mi'}, {'cpu': '250m', 'memory': '500Mi'}, 256, 524288000, -997),
+    ('v1', True, {'cpu': '250m', 'memory': '500Mi'}, {'cpu': '500m', 'memory': '750Mi'}, 256, 786432000, 970),
+    ('v1', True, None, None, 2, None, 1000),
+    ('v2', False, {'cpu': '250m', 'memory': '500Mi'}, {'cpu': '250m', 'memory': '500Mi'}, 256, 524288000, -997),
+    ('v2', False, {'cpu': '250m', 'memory': '500Mi'}, {'cpu': '500m', 'memory': '750Mi'}, 256, 786432000, 970),
+    ('v2', False, None, None, 2, None, 1000),
+])
+def test_kubelet_vectors_generate_linux_container_resources(run_module, mode, single, requests, limits, shares, memory,
+                                                           adjust):
+    result = run(run_module, [{'containers': [container('c1', requests, limits)]}], cgroup_mode=mode,
+                 single_process_oom_kill=single, memory_capacity='17179860387', cpu_cfs_quota=False,
+                 swap_controller=False)
+    values = result['pods'][0]['containers'][0]
+    assert (values['cpu_shares'], values['memory_limit'], values['oom_score_adj']) == (shares, memory, adjust)
+    assert values['memory_oom_group'] == (1 if mode == 'v2' else None)
+    assert values['cpu_quota'] is None
