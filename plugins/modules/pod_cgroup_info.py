@@ -272,6 +272,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import Ku
 from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import plan_pods
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import runtime_files_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import detect_oci_runtime
+from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import DEFAULT_KUBELET_VERSION
 
 
 def detected_runtime(module):
@@ -307,7 +308,7 @@ def main():
             qos_reserved=dict(type='dict'),
             page_size=dict(type='int', default=4096),
             pod_pids_limit=dict(type='int'),
-            kubelet_version=dict(type='str', default='1.36'),
+            kubelet_version=dict(type='str', default=DEFAULT_KUBELET_VERSION),
             cgroup_mode=dict(type='str', choices=['v1', 'v2', 'hybrid'], default='v2', aliases=['cgroup_version']),
             swap_behavior=dict(type='str', default=''),
             swap_capacity=dict(type='str'),
