@@ -545,8 +545,8 @@ def test_kubelet_vectors_get_hugepage_limits_from_resources(run_module, name, li
     ('v2', False, {'cpu': '250m', 'memory': '500Mi'}, {'cpu': '500m', 'memory': '750Mi'}, 256, 786432000, 970),
     ('v2', False, None, None, 2, None, 1000),
 ])
-def test_kubelet_vectors_generate_linux_container_resources(run_module, mode, single, requests, limits, shares, memory,
-                                                           adjust):
+def test_kubelet_vectors_generate_linux_container_resources(
+        run_module, mode, single, requests, limits, shares, memory, adjust):
     result = run(run_module, [{'containers': [container('c1', requests, limits)]}], cgroup_mode=mode,
                  single_process_oom_kill=single, memory_capacity='17179860387', cpu_cfs_quota=False,
                  swap_controller=False)
@@ -599,8 +599,8 @@ def _swap_pod(qos, c2='requests', critical=False):
     ('Best-effort QoS, cgroups v2, LimitedSwap, critical pod', 'v2', 'Burstable', 'requests', 'LimitedSwap', True,
      True, [(0, None), (0, None)]),
 ])
-def test_kubelet_vectors_generate_linux_container_resources_with_swap(run_module, name, mode, qos, c2, behavior,
-                                                                      controller, critical, expected):
+def test_kubelet_vectors_generate_linux_container_resources_with_swap(
+        run_module, name, mode, qos, c2, behavior, controller, critical, expected):
     result = run(run_module, [_swap_pod(qos, c2, critical)], cgroup_mode=mode, swap_behavior=behavior,
                  swap_controller=controller, memory_capacity='40Gi', swap_capacity='5Gi')
     containers = result['pods'][0]['containers']
