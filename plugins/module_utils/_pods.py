@@ -222,22 +222,22 @@ def aggregate_containers(pod, which, container_fn=None):
     return total
 
 
-def _pod_level_requests_set(pod):
-    return any(name in _POD_LEVEL_RESOURCES for name in pod.requests)
-
-
-def _pod_level_resources_set(pod):
-    return any(name in _POD_LEVEL_RESOURCES for name in list(pod.requests) + list(pod.limits))
-
-
-def _pod_level(name, hugepages):
+def _pod_level(name, hugepages=False):
     """IsSupportedPodLevelResource: cpu and memory, and hugepages-* from kubelet 1.33."""
     return name in _POD_LEVEL_RESOURCES or hugepages and is_hugepages(name)
 
 
+def _pod_level_requests_set(pod, hugepages=False):
+    return any(_pod_level(name, hugepages) for name in pod.requests)
+
+
+def _pod_level_resources_set(pod):
+    return any(_pod_level(name) for name in list(pod.requests) + list(pod.limits))
+
+
 def pod_requests(pod, pod_level, exclude_overhead=False, hugepages=False):
     requests = aggregate_containers(pod, 'requests')
-    if pod_level and any(_pod_level(name, hugepages) for name in pod.requests):
+    if pod_level and _pod_level_requests_set(pod, hugepages):
         for name, value in pod.requests.items():
             if _pod_level(name, hugepages):
                 requests[name] = value
@@ -459,12 +459,15 @@ def _hugepage_sizes(sizes, field='hugepage_sizes'):
         raise KubenodeError('must be a list of page sizes such as ["2Mi", "1Gi"]', field=field, value=sizes)
     result = set()
     for index, size in enumerate(sizes):
-        text = size[len('hugepages-'):] if isinstance(size, str) and size.startswith('hugepages-') else size
-        quantity = parse_quantity(text, '%s[%d]' % (field, index))
-        if quantity.sign() <= 0:
-            raise KubenodeError('must be a positive page size', field='%s[%d]' % (field, index), value=size)
-        cgmath.hugepage_unit(quantity.value(), '%s[%d]' % (field, index))
-        result.add(quantity.value())
+        name = size if isinstance(size, str) and is_hugepages(size) else 'hugepages-%s' % size
+        item = '%s[%d]' % (field, index)
+        try:
+            size_bytes = hugepage_size_bytes(name, item)
+        except KubenodeError as error:
+            raise KubenodeError('must be a positive page size such as "2Mi" (%s)' % error.message, field=item,
+                                value=size)
+        result.add(size_bytes)
+        cgmath.hugepage_unit(size_bytes, item)
     return sorted(result)
 
 
