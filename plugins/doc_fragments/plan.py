@@ -125,9 +125,9 @@ options:
     choices: [None, TieredReservation]
   kubelet_version:
     description:
-      - The kubelet release whose rules apply (1.22 to 1.36), such as C(1.34) or C(v1.34.2).
+      - The kubelet release whose rules apply (1.22 to 1.37), such as C(1.34) or C(v1.34.2).
     type: str
-    default: '1.36'
+    default: '1.37'
   profile:
     description:
       - Size C(kubeReserved) (and, when O(eviction_hard) is unset, C(evictionHard)) like a managed

@@ -48,6 +48,11 @@ def parse_feature_gates(gates, field='feature_gates', rules=None, accepted=()):
                                 value=enabled)
     if rules is not None:
         check_gate_names(gates, rules, field, accepted)
+        for name, locked in sorted(rules.locked_gates.items()):
+            if name in gates and gates[name] != locked:
+                raise KubenodeError('cannot set feature gate %s to %s, feature is locked to %s'
+                                    % (name, str(gates[name]).lower(), str(locked).lower()),
+                                    field='%s.%s' % (field, name), value=gates[name])
     return dict(gates)
 
 
@@ -329,9 +334,10 @@ def plan_node(options):
     system_cgroup, kube_cgroup = options.system_reserved_cgroup, options.kube_reserved_cgroup
     reserved_cpus_text = options.reserved_system_cpus
     validate_enforcement(enforce, cgroups_per_qos, system_cgroup, kube_cgroup, reserved_cpus_text, rules)
-    memory_qos = gates.get('MemoryQoS', False)
+    memory_qos = rules.gate(gates, 'MemoryQoS')
     policy = memory_reservation_policy(options.memory_reservation_policy, rules, memory_qos)
-    qos_reserved = parse_qos_reserved(options.qos_reserved, gates)
+    memory_rules = MemoryRules(memory_qos, policy, parse_qos_reserved(options.qos_reserved, gates),
+                               rules.clears_memory_qos_when_off)
 
     if options.capacity is None:
         raise KubenodeError('the node capacity is required', field='capacity')
@@ -410,11 +416,11 @@ def plan_node(options):
         if cgroups_per_qos:
             # The QoS manager's minute loop sets kubepods (the Guaranteed tier) hugetlb unbounded.
             config['hugetlb'] = dict((size, cgmath.HUGETLB_UNBOUNDED) for size in page_sizes)
-            config.update(kubepods_memory_qos(memory_qos, policy))
+            config.update(kubepods_memory_qos(memory_rules))
         cgroups['kubepods'] = cgroup_entry(root_parts, driver, config, page_sizes, enforced=True,
                                            source='allocatable' if source is internal_absolute else 'capacity')
     if cgroups_per_qos:
-        cgroups.update(qos_tiers(root_parts, driver, page_sizes, absolute, MemoryRules(memory_qos, policy, qos_reserved)))
+        cgroups.update(qos_tiers(root_parts, driver, page_sizes, absolute, memory_rules))
     for scope, cgroup_name, reserved in (('system', system_cgroup, system), ('kube', kube_cgroup, kube)):
         entry = _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy,
                                  bool(options.keep_reserved_out_of_swap))
@@ -449,22 +455,26 @@ def plan_node(options):
     }
 
 
-def kubepods_memory_qos(memory_qos, policy, guaranteed_requests=0, burstable_requests=0):
-    if not memory_qos:
-        return {}
+def kubepods_memory_qos(rules, guaranteed_requests=0, burstable_requests=0):
+    """kubepods' memory.min as the QoS manager's UpdateCgroups sets it: the Guaranteed and Burstable requests,
+    under TieredReservation only from 1.36; 0 where a release resets it (the gate off from 1.37)."""
+    if not rules.memory_qos:
+        return {'memory_min': 0} if rules.clears_when_off else {}
     total = guaranteed_requests + burstable_requests
-    if policy is None:
+    if rules.policy is None:
         return {'memory_min': total} if total > 0 else {}
-    return {'memory_min': total if policy == 'TieredReservation' else 0}
+    return {'memory_min': total if rules.policy == 'TieredReservation' else 0}
 
 
 class MemoryRules(object):
-    """What decides the QoS tiers' memory values: the MemoryQoS gate, memoryReservationPolicy, qosReserved."""
+    """What decides the QoS tiers' memory values: the MemoryQoS gate, memoryReservationPolicy, qosReserved, and
+    whether the release resets the protections when the gate is off."""
 
-    __slots__ = ('memory_qos', 'policy', 'qos_reserved')
+    __slots__ = ('memory_qos', 'policy', 'qos_reserved', 'clears_when_off')
 
-    def __init__(self, memory_qos, policy, qos_reserved):
+    def __init__(self, memory_qos, policy, qos_reserved, clears_when_off=False):
         self.memory_qos, self.policy, self.qos_reserved = memory_qos, policy, qos_reserved or {}
+        self.clears_when_off = clears_when_off
 
 
 class PodRequests(object):
@@ -492,6 +502,8 @@ def qos_tiers(root_parts, driver, page_sizes, absolute, rules, requests=NO_PODS)
                 burstable['memory_min'] = burstable_requests
         else:
             burstable['memory_low'] = burstable_requests if policy == 'TieredReservation' else 0
+    elif rules.clears_when_off:
+        burstable['memory_low'] = 0
     percent = rules.qos_reserved.get('memory')
     allocatable_memory = absolute['memory'].value() if 'memory' in absolute else 0
     if percent is not None and allocatable_memory:

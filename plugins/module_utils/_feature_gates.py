@@ -15,7 +15,8 @@ Each line below is "Name first last": the first and the last kubelet minor relea
 name ("-": still known in the newest release here). Sources:
 - kube_features.go's versioned specs in the 1.33 and 1.36 development trees (first release);
 - the documentation's feature gate tables of 1.27 and its removed-gates table of 1.29 (first and last);
-- the documentation pages of the gates added in 1.36.
+- the documentation pages of the gates added in 1.36;
+- the 1.37 changelog and skyhook-io/radar's 1.37 upgrade checks (the gates 1.37 removed, and added).
 Where a source cannot pin a release the window is taken wide: a gate missing from a later tree is known
 up to the release before that tree, a gate whose first release is not recorded is known from the start.
 So a name is refused only where no source places it in that release.
@@ -36,8 +37,6 @@ AllBeta 0 -
 AllowDNSOnlyNodeCSR 0 -
 AllowInsecureKubeletCertificateSigningRequests 0 -
 AllowOverwriteTerminationGracePeriodSeconds 0 -
-AnyVolumeDataSource 18 -
-AuthorizeNodeWithSelectors 31 -
 AuthorizePodWebsocketUpgradeCreatePermission 35 -
 CustomCPUCFSQuotaPeriod 12 -
 CPUManagerPolicyAlphaOptions 23 -
@@ -73,7 +72,6 @@ EnvFiles 34 -
 EventedPLEG 26 -
 ExecProbeTimeout 20 -
 ExternalServiceAccountTokenSigner 32 -
-GangScheduling 35 -
 GenericWorkload 35 -
 GitRepoVolumeDriver 0 -
 GracefulNodeShutdown 20 -
@@ -91,10 +89,7 @@ InPlacePodVerticalScalingAllocatedStatus 32 -
 InPlacePodVerticalScalingExclusiveCPUs 32 -
 InPlacePodVerticalScalingExclusiveMemory 34 -
 InTreePluginPortworxUnregister 23 -
-JobBackoffLimitPerIndex 28 -
 JobManagedBy 30 -
-JobPodReplacementPolicy 28 -
-JobSuccessPolicy 30 -
 KubeletCgroupDriverFromCRI 28 -
 KubeletCrashLoopBackOffMax 32 -
 KubeletEnsureSecretPulledImages 33 -
@@ -109,7 +104,6 @@ KubeletSeparateDiskGC 29 -
 KubeletServiceAccountTokenForCredentialProviders 33 -
 KubeletTracing 25 -
 LocalStorageCapacityIsolationFSQuotaMonitoring 15 -
-LogarithmicScaleDown 21 -
 MatchLabelKeysInPodAffinity 29 -
 MatchLabelKeysInPodTopologySpread 25 -
 MatchLabelKeysInPodTopologySpreadSelectorMerge 34 -
@@ -128,13 +122,10 @@ NodeLogQuery 27 -
 NodeSwap 22 -
 NominatedNodeNameForExpectation 34 -
 OpportunisticBatching 35 -
-OrderedNamespaceDeletion 30 -
 PodAndContainerStatsFromCRI 23 -
 PodCertificateRequest 34 -
 PodDeletionCost 21 -
 PodLevelResources 32 -
-PodLifecycleSleepAction 29 -
-PodLifecycleSleepActionAllowZero 32 -
 PodLogsQuerySplitStreams 32 -
 PodObservedGenerationTracking 33 -
 PodReadyToStartContainersCondition 28 -
@@ -142,13 +133,11 @@ PodSchedulingReadiness 26 -
 PodTopologyLabelsAdmission 33 -
 PortForwardWebsockets 30 -
 PreferSameTrafficDistribution 33 -
-PreventStaticPodAPIReferences 34 -
 ProcMountType 12 -
 QOSReserved 11 -
 RecoverVolumeExpansionFailure 23 -
 RecursiveReadOnlyMounts 30 -
 ReduceDefaultCrashLoopBackOffDecay 33 -
-RelaxedDNSSearchValidation 32 -
 RelaxedEnvironmentVariableValidation 30 -
 RelaxedServiceNameValidation 34 -
 ReloadKubeletServerCertificateFile 31 -
@@ -162,7 +151,6 @@ SELinuxMountReadWriteOncePod 25 -
 SchedulerAsyncAPICalls 34 -
 SchedulerAsyncPreemption 32 -
 SchedulerPopFromBackoffQ 33 -
-SchedulerQueueingHints 28 -
 SeparateTaintEvictionController 29 -
 ServiceAccountNodeAudienceRestriction 32 -
 ServiceAccountTokenJTI 29 -
@@ -170,13 +158,10 @@ ServiceAccountTokenNodeBinding 29 -
 ServiceAccountTokenNodeBindingValidation 29 -
 ServiceAccountTokenPodNodeInfo 29 -
 ServiceTrafficDistribution 30 -
-SidecarContainers 28 -
 StatefulSetSemanticRevisionComparison 0 -
 StorageCapacityScoring 33 -
 StorageNamespaceIndex 30 -
 StorageVersionMigrator 30 -
-StreamingCollectionEncodingToJSON 33 -
-StreamingCollectionEncodingToProtobuf 33 -
 StrictIPCIDRValidation 33 -
 SupplementalGroupsPolicy 31 -
 SystemdWatchdog 32 -
@@ -200,17 +185,12 @@ CRDValidationRatcheting 28 -
 CustomResourceFieldSelectors 30 -
 APIResponseCompression 8 -
 APIServerIdentity 20 -
-APIServerTracing 22 -
 APIServingWithRoutine 30 -
 AggregatedDiscoveryRemoveBetaType 0 -
 AllowParsingUserUIDFromCertAuth 33 -
 AllowUnsafeMalformedObjectDeletion 32 -
-AnonymousAuthConfigurableEndpoints 31 -
-AuthorizeWithSelectors 31 -
-BtreeWatchCache 32 -
 CBORServingAndStorage 32 -
 ConcurrentWatchObjectDecode 31 -
-ConsistentListFromCache 28 -
 ConstrainedImpersonation 35 -
 CoordinatedLeaderElection 31 -
 DeclarativeValidation 33 -
@@ -221,13 +201,10 @@ ListFromCacheSnapshot 33 -
 MutatingAdmissionPolicy 32 -
 OpenAPIEnums 23 -
 RemoteRequestHeaderUID 32 -
-ResilientWatchCacheInitialization 31 -
-RetryGenerateName 30 -
 SeparateCacheWatchRPC 28 -
 SizeBasedListCostEstimate 34 -
 StorageVersionAPI 20 -
 StorageVersionHash 14 -
-StructuredAuthenticationConfiguration 29 -
 StructuredAuthenticationConfigurationEgressSelector 34 -
 StructuredAuthenticationConfigurationJWKSMetrics 35 -
 StructuredAuthorizationConfiguration 29 -
@@ -241,6 +218,38 @@ CloudControllerManagerWatchBasedRoutesReconciliation 35 -
 CloudControllerManagerWebhook 27 -
 ComponentFlagz 32 -
 ComponentStatusz 32 -
+# added in 1.37 (its changelog; a gate locked there whose first release is not recorded: from the start)
+ConsistentListFromCacheSkipTimeoutFallback 37 -
+EtcdRangeStream 37 -
+InPlacePodVerticalScalingInitContainers 0 -
+KubeProxyIPVS 37 -
+PLEGOnDemandRelist 0 -
+# removed in 1.37 (its changelog; the list of skyhook-io/radar's 1.37 upgrade checks)
+APIServerTracing 22 36
+AnonymousAuthConfigurableEndpoints 31 36
+AnyVolumeDataSource 18 36
+AuthorizeNodeWithSelectors 31 36
+AuthorizeWithSelectors 31 36
+BtreeWatchCache 32 36
+ConsistentListFromCache 28 36
+GangScheduling 35 36
+JobBackoffLimitPerIndex 28 36
+JobPodReplacementPolicy 28 36
+JobSuccessPolicy 30 36
+LogarithmicScaleDown 21 36
+OrderedNamespaceDeletion 30 36
+PodLifecycleSleepAction 29 36
+PodLifecycleSleepActionAllowZero 32 36
+PreventStaticPodAPIReferences 34 36
+RelaxedDNSSearchValidation 32 36
+ResilientWatchCacheInitialization 31 36
+RetryGenerateName 30 36
+SchedulerQueueingHints 28 36
+SidecarContainers 28 36
+StreamingCollectionEncodingToJSON 33 36
+StreamingCollectionEncodingToProtobuf 33 36
+StructuredAuthenticationConfiguration 29 36
+WorkloadAwarePreemption 36 36
 # documented as added in 1.36
 CRIListStreaming 36 -
 ControllerManagerReleaseLeaderElectionLockOnExit 36 -
@@ -260,7 +269,6 @@ StaleControllerConsistencyDaemonSet 36 -
 StaleControllerConsistencyReplicaSet 36 -
 StaleControllerConsistencyStatefulSet 36 -
 TopologyAwareWorkloadScheduling 36 -
-WorkloadAwarePreemption 36 -
 WorkloadWithJob 36 -
 # registered beside kube_features.go (logging, metrics, client-go) or documented without a first release
 AtomicFIFO 0 -

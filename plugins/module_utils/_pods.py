@@ -340,9 +340,8 @@ class PodSettings(object):
         self.rules = kubelet_rules(params.get('kubelet_version'))
         self.gates = parse_feature_gates(params.get('feature_gates'), rules=self.rules,
                                          accepted=params.get('extra_feature_gates') or ())
-        self.pod_level = self.gates.get('PodLevelResources', self.rules.minor >= 34)
+        self.pod_level = self.rules.gate(self.gates, 'PodLevelResources')
         self.custom_period = self.gates.get('CustomCPUCFSQuotaPeriod', False)
-        self.memory_qos = self.gates.get('MemoryQoS', False)
         self.cpu_cfs_quota = params.get('cpu_cfs_quota')
         self.cpu_cfs_quota = True if self.cpu_cfs_quota is None else bool(self.cpu_cfs_quota)
         self.cpu_period = parse_duration_us(params.get('cpu_cfs_quota_period') or '100ms', 'cpu_cfs_quota_period')
@@ -356,10 +355,12 @@ class PodSettings(object):
         factor = params.get('memory_throttling_factor')
         if factor is None:
             factor = self.rules.default_memory_throttling_factor
-        if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not 0 < factor <= 1:
+        if factor is not None and (isinstance(factor, bool) or not isinstance(factor, (int, float))
+                                   or not 0 < factor <= 1):
             raise KubenodeError('invalid configuration: memoryThrottlingFactor %s must be greater than 0 and less than '
                                 'or equal to 1.0' % factor, field='memory_throttling_factor', value=factor)
-        self.memory_throttling_factor = float(factor)
+        # None from 1.37 unless set: no memory.high.
+        self.memory_throttling_factor = None if factor is None else float(factor)
         self.page_size = params.get('page_size') or 4096
         if isinstance(self.page_size, bool) or not isinstance(self.page_size, int) or self.page_size <= 0 \
                 or self.page_size & (self.page_size - 1):
@@ -371,7 +372,7 @@ class PodSettings(object):
         if self.allocatable_memory is None:
             self.allocatable_memory = self.memory_capacity
         self.policy = memory_reservation_policy(params.get('memory_reservation_policy'), self.rules,
-                                                self.gates.get('MemoryQoS', False))
+                                                self.rules.gate(self.gates, 'MemoryQoS'))
         self.qos_reserved = parse_qos_reserved(params.get('qos_reserved'), self.gates)
         self.driver = params.get('cgroup_driver') or 'cgroupfs'
         if self.driver not in names.DRIVERS:
@@ -386,6 +387,10 @@ class PodSettings(object):
             raise KubenodeError('must be "v1", "v2" or "hybrid"', field='cgroup_mode', value=mode)
         # kubelet writes v1 files on a hybrid host: the unified hierarchy holds no controllers there.
         self.cgroup_version = 'v2' if mode == 'v2' else 'v1'
+        # kuberuntime and the QoS manager enforce MemoryQoS only on cgroup v2 (isCgroup2UnifiedMode).
+        self.memory_qos = self.rules.gate(self.gates, 'MemoryQoS') and self.cgroup_version == 'v2'
+        self.memory_qos_cleared = self.rules.clears_memory_qos_when_off and self.cgroup_version == 'v2' \
+            and not self.memory_qos
         self._swap_settings(params)
         self._oom_settings(params.get('single_process_oom_kill'))
         self.hugepage_sizes = _hugepage_sizes(params.get('hugepage_sizes'))
@@ -394,11 +399,11 @@ class PodSettings(object):
             raise KubenodeError('must be "none" or "static"', field='cpu_manager_policy',
                                 value=self.cpu_manager_policy)
         # kuberuntime and the pod container manager: no CFS quota where the static policy gives exclusive CPUs.
-        self.quota_off_with_exclusive_cpus = self.cpu_manager_policy == 'static' and self.gates.get(
-            'DisableCPUQuotaWithExclusiveCPUs', self.rules.minor >= 33)
+        self.quota_off_with_exclusive_cpus = self.cpu_manager_policy == 'static' and self.rules.gate(
+            self.gates, 'DisableCPUQuotaWithExclusiveCPUs')
         self.pod_level_resource_managers = self.gates.get('PodLevelResourceManagers', False)
         # InPlacePodVerticalScaling: beta and on from 1.33, GA in 1.35; a pod's allocation can differ from its spec.
-        self.in_place_resize = self.gates.get('InPlacePodVerticalScaling', self.rules.minor >= 33)
+        self.in_place_resize = self.rules.gate(self.gates, 'InPlacePodVerticalScaling')
         self.oci_runtime = None
         runtime = params.get('oci_runtime')
         if runtime is not None:
@@ -439,6 +444,9 @@ class PodSettings(object):
             if self.memory_capacity is None:
                 raise KubenodeError('LimitedSwap divides the swap space by the node memory capacity: give '
                                     'memory_capacity', field='memory_capacity', value=None)
+
+    def memory_rules(self):
+        return MemoryRules(self.memory_qos, self.policy, self.qos_reserved, self.memory_qos_cleared)
 
     def memory_protection(self, qos, request):
         """(memory.min, memory.low) MemoryQoS writes for a request, by kubelet version and policy."""
@@ -644,11 +652,17 @@ def _effective_limit(pod, container, name, settings):
     return limit
 
 
-def memory_high(request, limit, settings):
-    """MemoryQoS memory.high for a container, or None when kubelet writes none."""
-    if request == limit:
-        return None
+def memory_high(request, limit, qos, settings):
+    """MemoryQoS memory.high for a container (kuberuntime's generateLinuxContainerResources), 'max' where kubelet
+    clears it, or None when kubelet sends none."""
+    if not settings.memory_qos:
+        return 'max' if settings.memory_qos_cleared else None
     factor = settings.memory_throttling_factor
+    if factor is None:
+        return None
+    # Guaranteed containers are never throttled; before 1.37 neither were BestEffort ones (request = limit = 0).
+    if request == limit and not (qos == BESTEFFORT and settings.rules.besteffort_memory_high):
+        return None
     ceiling = limit or settings.allocatable_memory or 0
     if not ceiling:
         return None
@@ -737,7 +751,7 @@ def container_values(pod, container, qos, settings):
     memory_min, memory_low = settings.memory_protection(qos, request_bytes)
     values['memory_min'] = memory_min
     values['memory_low'] = memory_low
-    values['memory_high'] = memory_high(request_bytes, limit_bytes, settings) if settings.memory_qos else None
+    values['memory_high'] = memory_high(request_bytes, limit_bytes, qos, settings)
     values['oom_score_adj'] = oom_score_adj(pod, container, settings.memory_capacity, qos, settings.pod_level)
     # calculateLinuxResources: the kernel kills the container's processes together on an OOM.
     values['memory_oom_group'] = 1 if settings.memory_oom_group else None
@@ -821,11 +835,11 @@ def plan_pods(params):
     if settings.allocatable_memory:
         absolute['memory'] = Quantity.from_int(settings.allocatable_memory)
     tiers = qos_tiers(root, settings.driver, [], absolute,
-                      MemoryRules(settings.memory_qos, settings.policy, settings.qos_reserved),
+                      settings.memory_rules(),
                       PodRequests(burstable_milli, memory_by_qos[GUARANTEED], memory_by_qos[BURSTABLE]))
     kubepods = names.describe(root, settings.driver)
-    kubepods['resources'] = kubepods_memory_qos(
-        settings.memory_qos, settings.policy, memory_by_qos[GUARANTEED], memory_by_qos[BURSTABLE])
+    kubepods['resources'] = kubepods_memory_qos(settings.memory_rules(), memory_by_qos[GUARANTEED],
+                                                memory_by_qos[BURSTABLE])
     kubepods.update(cgmath.resource_files(kubepods['resources'], []))
     return {'pods': results, 'qos': {'kubepods': kubepods, 'burstable': tiers['burstable'],
                                      'besteffort': tiers['besteffort']},

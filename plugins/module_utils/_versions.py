@@ -16,7 +16,7 @@ import re
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 
 OLDEST_MINOR = 22
-NEWEST_MINOR = 36
+NEWEST_MINOR = 37
 DEFAULT_KUBELET_VERSION = '1.%d' % NEWEST_MINOR
 
 _VERSION_RE = re.compile(r'^v?1\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.+-]*)?$')
@@ -38,7 +38,13 @@ class KubeletRules(object):
         self.none_enforcement_without_qos = minor >= 31
         # memory.high: floor((req + f*(limit-req))/page)*page since 1.27; limit*f before.
         self.memory_high_interpolates = minor >= 27
-        self.default_memory_throttling_factor = 0.9 if minor >= 27 else 0.8
+        # memoryThrottlingFactor: 0.8, 0.9 from 1.27, null (no memory.high) from 1.37 (KEP-2570 "Beta v1.37").
+        self.default_memory_throttling_factor = None if minor >= 37 else (0.9 if minor >= 27 else 0.8)
+        # PR #138139: BestEffort containers get memory.high (factor x allocatable) under MemoryQoS from 1.37.
+        self.besteffort_memory_high = minor >= 37
+        # PRs #138903 and #139377: with MemoryQoS off, kubelet 1.37 resets memory.min of kubepods and memory.low of
+        # the burstable tier to 0 at start, and sends memory.high=max for every container it creates or resizes.
+        self.clears_memory_qos_when_off = minor >= 37
         # failCgroupV1 defaults to true from 1.35.
         self.fail_cgroup_v1_default = minor >= 35
         # memoryReservationPolicy (None | TieredReservation) from 1.36.
@@ -56,10 +62,29 @@ class KubeletRules(object):
         # names no hugepages gets the pod-level hugepage limits.
         self.pod_level_hugepages = minor >= 33
         self.pod_level_hugepages_to_containers = minor >= 34
+        # The defaults of the gates whose values change what kubelet writes (kube_features.go of each release).
+        self.gate_defaults = {
+            'MemoryQoS': minor >= 37,
+            'PodLevelResources': minor >= 34,
+            'DisableCPUQuotaWithExclusiveCPUs': minor >= 33,
+            'InPlacePodVerticalScaling': minor >= 33,
+            'NodeSwap': self.node_swap_default,
+        }
+        # Gates locked to their default: kubelet refuses another value ("cannot set feature gate X to false,
+        # feature is locked to true"). 1.37: the changelog's GA gates, the ones this collection reads among them.
+        self.locked_gates = {}
+        if self.node_swap_locked:
+            self.locked_gates['NodeSwap'] = True
+        if minor >= 37:
+            self.locked_gates['DisableCPUQuotaWithExclusiveCPUs'] = True
         self.known_enforcement_keys = ['pods', 'system-reserved', 'kube-reserved', 'none']
         if self.has_compressible_enforcement:
             self.known_enforcement_keys = ['pods', 'system-reserved', 'system-reserved-compressible',
                                            'kube-reserved', 'kube-reserved-compressible', 'none']
+
+    def gate(self, gates, name):
+        """Whether gate name is on: as gates set it, else this release's default."""
+        return gates.get(name, self.gate_defaults.get(name, False))
 
 
 def kubelet_rules(version=None, field='kubelet_version'):

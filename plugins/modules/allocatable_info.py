@@ -78,7 +78,7 @@ kubelet_version:
   description: The kubelet release whose rules were applied.
   returned: success
   type: str
-  sample: '1.36'
+  sample: '1.37'
 cgroup_driver:
   description: The cgroup driver the paths are given for.
   returned: success

@@ -104,11 +104,11 @@ options:
     default: 50-kubenode.conf
   kubelet_version:
     description:
-      - The kubelet release whose rules and messages apply (1.22 to 1.36).
+      - The kubelet release whose rules and messages apply (1.22 to 1.37).
       - A C(featureGates) name this release does not know is refused (C(unrecognized feature gate)), unless
         it is already in the node's kubelet configuration or listed in O(extra_feature_gates).
     type: str
-    default: '1.36'
+    default: '1.37'
   capacity:
     description:
       - The node capacity, to refuse a reservation above it. Without it every other rule still runs.

@@ -182,7 +182,7 @@ plan:
   description: The plan compared with (as given), so that reports need nothing else.
   returned: always
   type: dict
-  sample: {cgroup_driver: systemd, kubelet_version: '1.36'}
+  sample: {cgroup_driver: systemd, kubelet_version: '1.37'}
 drivers:
   description: The cgroup drivers kubelet and the runtimes are configured with, and C(mismatch).
   returned: always

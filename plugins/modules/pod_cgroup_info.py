@@ -92,7 +92,8 @@ options:
   memory_throttling_factor:
     description:
       - KubeletConfiguration C(memoryThrottlingFactor), above 0 and at most 1. Defaults to kubelet's
-        default for O(kubelet_version) (0.9, or 0.8 before 1.27).
+        default for O(kubelet_version) (0.9, or 0.8 before 1.27); from 1.37 kubelet's default is null, no
+        C(memory.high) at all, until a factor is set.
     type: float
   memory_reservation_policy:
     description: KubeletConfiguration C(memoryReservationPolicy) (kubelet 1.36 and later).
@@ -110,9 +111,9 @@ options:
     description: KubeletConfiguration C(podPidsLimit); positive values limit each pod cgroup.
     type: int
   kubelet_version:
-    description: The kubelet release whose rules apply (1.22 to 1.36).
+    description: The kubelet release whose rules apply (1.22 to 1.37).
     type: str
-    default: '1.36'
+    default: '1.37'
   cgroup_mode:
     aliases: [cgroup_version]
     description:
@@ -263,7 +264,7 @@ kubelet_version:
   description: The kubelet release whose rules were applied.
   returned: success
   type: str
-  sample: '1.36'
+  sample: '1.37'
 """
 
 from ansible.module_utils.basic import AnsibleModule

@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import parse_feature_gates
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._feature_gates import (
     KNOWN_FEATURE_GATES, check_gate_names, known_to)
@@ -38,6 +39,9 @@ def test_the_gates_the_core_reads_are_known_from_their_first_release_on(name, fi
     ('CPUManager', [22, 32], [33, 36]),  # gone from the 1.33 tree
     ('CPUCFSQuotaPeriod', [], [22, 36]),  # the Go constant; the gate's name is CustomCPUCFSQuotaPeriod
     ('Accelerators', [], [22, 36]),  # removed in 1.12, before any supported kubelet
+    ('SidecarContainers', [28, 36], [27, 37]),  # removed in 1.37, locked on since 1.33
+    ('PreventStaticPodAPIReferences', [34, 36], [33, 37]),
+    ('KubeProxyIPVS', [37], [36]),  # added in 1.37
 ])
 def test_windows_follow_the_releases(name, known, unknown):
     assert all(known_to(name, minor) for minor in known)
@@ -51,3 +55,27 @@ def test_an_accepted_name_is_taken_as_it_is_and_only_that_one():
                          accepted={'VendorGate'})
     assert str(error.value).startswith('featureGates: unrecognized feature gate: Other (')
     assert 'extra_feature_gates' in str(error.value)
+
+
+@pytest.mark.parametrize('version, gates, refused', [
+    ('1.37', {'DisableCPUQuotaWithExclusiveCPUs': False}, 'cannot set feature gate DisableCPUQuotaWithExclusiveCPUs to '
+                                                          'false, feature is locked to true'),
+    ('1.36', {'DisableCPUQuotaWithExclusiveCPUs': False}, None),
+    ('1.37', {'DisableCPUQuotaWithExclusiveCPUs': True}, None),
+    ('1.34', {'NodeSwap': False}, 'cannot set feature gate NodeSwap to false, feature is locked to true'),
+    ('1.33', {'NodeSwap': False}, None),
+])
+def test_a_locked_gate_takes_only_its_locked_value(version, gates, refused):
+    if refused is None:
+        assert parse_feature_gates(gates, rules=kubelet_rules(version)) == gates
+        return
+    with pytest.raises(KubenodeError) as error:
+        parse_feature_gates(gates, rules=kubelet_rules(version))
+    assert error.value.field == 'feature_gates.%s' % list(gates)[0] and refused in error.value.message
+
+
+@pytest.mark.parametrize('version, memory_qos', [('1.36', False), ('1.37', True)])
+def test_memory_qos_is_on_by_default_from_1_37(version, memory_qos):
+    rules = kubelet_rules(version)
+    assert rules.gate({}, 'MemoryQoS') is memory_qos
+    assert rules.gate({'MemoryQoS': not memory_qos}, 'MemoryQoS') is (not memory_qos)

@@ -142,3 +142,37 @@ def test_memory_oom_group_follows_the_cgroup_version_and_single_process_oom_kill
                          'single_process_oom_kill': single})['pods'][0]
     expected = 1 if mode == 'v2' and minor >= 28 and not single else None
     assert [c['memory_oom_group'] for c in planned['containers']] == [expected] * len(planned['containers'])
+
+
+def _memory_high_as_the_kep_states_it(request, limit, qos, allocatable, factor, minor):
+    """KEP-2570's table: none for Guaranteed (and before 1.37 for BestEffort too); else
+    floor((request + factor x (limit or allocatable - request)) / page) x page, kept only above the request."""
+    if qos == 'Guaranteed' or (qos == 'BestEffort' and minor < 37) or request == limit and qos != 'BestEffort':
+        return None
+    ceiling = limit or allocatable
+    high = int((request + (ceiling - request) * factor) // 4096) * 4096
+    return high if high > request else None
+
+
+@given(pod=pods(), mode=st.sampled_from(['v1', 'v2']), version=st.sampled_from(['1.27', '1.36', '1.37']),
+       gate=st.sampled_from([None, True, False]), factor=st.sampled_from([None, 0.5, 0.9, 1.0]))
+def test_memory_high_follows_the_gate_the_release_and_the_factor(pod, mode, version, gate, factor):
+    minor = int(version.split('.')[1])
+    gates = {} if gate is None else {'MemoryQoS': gate}
+    planned = plan_pods({'pods': [pod], 'allocatable_memory': '8Gi', 'cgroup_mode': mode, 'kubelet_version': version,
+                         'feature_gates': gates, 'memory_throttling_factor': factor})['pods'][0]
+    enabled = gate if gate is not None else minor >= 37
+    effective = factor if factor is not None else (0.9 if minor < 37 else None)
+    for spec, values in zip(pod['spec']['containers'], planned['containers']):
+        if mode == 'v1':
+            expected = None
+        elif not enabled:
+            expected = 'max' if minor >= 37 else None
+        elif effective is None:
+            expected = None
+        else:
+            request = int(spec['resources']['requests'].get('memory', '0Mi')[:-2]) * MI
+            limit = int(spec['resources']['limits'].get('memory', '0Mi')[:-2]) * MI
+            expected = _memory_high_as_the_kep_states_it(request, limit, planned['qos_class'], 8 * 1024 * MI,
+                                                         effective, minor)
+        assert values['memory_high'] == expected, (spec, values)

@@ -244,7 +244,8 @@ def test_an_operator_map_keeps_the_other_signals_and_0_percent_switches_one_off(
      ['feature_gates: unrecognized feature gate: NodeSwapp', 'did you mean NodeSwap?', '"NodeSwapp"']),
     ({'feature_gates': {'KubeletPSI': True}, 'kubelet_version': '1.32'},
      ['unrecognized feature gate: KubeletPSI', 'kubelet 1.32 refuses', 'exists from kubelet 1.33']),
-    ({'memory_reservation_policy': 'TieredReservation'}, ['MemoryQoS feature gate']),
+    ({'memory_reservation_policy': 'TieredReservation', 'feature_gates': {'MemoryQoS': False}},
+     ['MemoryQoS feature gate']),
 ])
 def test_bad_input_fails_naming_option_and_value(run_module, args, fragments):
     with pytest.raises(ModuleFail) as failure:
@@ -257,7 +258,7 @@ def test_bad_input_fails_naming_option_and_value(run_module, args, fragments):
 
 def test_extra_feature_gates_accept_a_gate_the_table_misses(run_module):
     result = plan(run_module, feature_gates={'VendorGate': True, 'MemoryQoS': True}, extra_feature_gates=['VendorGate'])
-    assert result['kubelet_version'] == '1.36'
+    assert result['kubelet_version'] == '1.37'
     with pytest.raises(ModuleFail) as failure:
         plan(run_module, feature_gates={'VendorGate': True})
     assert 'unrecognized feature gate: VendorGate' in failure.value.result['msg']

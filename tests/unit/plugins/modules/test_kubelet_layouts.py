@@ -191,7 +191,7 @@ def test_a_cgroup_v1_node_is_refused_for_kubelet_1_35_and_later_unless_failcgrou
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='cgroupfs'))
     message = failure.value.result['msg']
-    assert message.startswith('kubelet_config.kubelet_settings.failCgroupV1: kubelet 1.36 refuses to start on this cgroup v1')
+    assert message.startswith('kubelet_config.kubelet_settings.failCgroupV1: kubelet 1.37 refuses to start on this cgroup v1')
     assert snapshot(str(tmp_path)) == before
     older = run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='cgroupfs', kubelet_version='1.34'),
                        check_mode=True)
@@ -338,7 +338,7 @@ def test_a_release_the_node_does_not_run_is_refused_unless_planned_for_an_upgrad
 
 
 @pytest.mark.parametrize('answer, fragment', [
-    ('Kubernetes v1.37.0', 'newer than the newest release this collection supports (1.22 to 1.36)'),
+    ('Kubernetes v1.38.0', 'newer than the newest release this collection supports (1.22 to 1.37)'),
     ('Kubernetes v1.21.14', 'older than the oldest release this collection supports'),
 ])
 def test_a_node_outside_the_supported_range_is_refused(run_module, tmp_path, monkeypatch, answer, fragment):
@@ -356,7 +356,7 @@ def test_no_kubelet_to_ask_plans_the_newest_release_and_says_so(run_module, tmp_
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
     kubeadm_node(tree, tmp_path)
     result = run_module(node_cgroups, node_args(tree, tmp_path), check_mode=True)
-    assert result['plan']['kubelet_version'] == '1.36'
+    assert result['plan']['kubelet_version'] == '1.37'
     assert result['plan']['kubelet_version_source'].startswith('the newest supported release, as ')
     assert any(w.startswith('the kubelet release could not be read from this node') for w in warnings)
     named = run_module(node_cgroups, node_args(tree, tmp_path, kubelet_version='1.34'), check_mode=True)

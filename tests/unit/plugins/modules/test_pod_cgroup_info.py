@@ -78,6 +78,52 @@ def test_memory_reservation_policy_1_36(run_module):
     assert 'memory_min' not in none['pods'][0]['resources']
 
 
+def _memory_qos_pods():
+    return [{'containers': [container('bounded', {'memory': '256Mi'}, {'memory': '1Gi'})]},
+            {'containers': [container('besteffort')]},
+            {'containers': [container('guaranteed', {'cpu': '1', 'memory': '1Gi'}, {'cpu': '1', 'memory': '1Gi'})]}]
+
+
+def _memory_values(result):
+    return [dict((key, pod['containers'][0][key]) for key in ('memory_high', 'memory_min', 'memory_low'))
+            for pod in result['pods']]
+
+
+def test_memory_qos_1_37_is_on_and_writes_nothing_until_configured(run_module):
+    """KEP-2570 "Beta v1.37": the gate is on, memoryThrottlingFactor is null and memoryReservationPolicy None by
+    default, so no memory.high, memory.min or memory.low; kubepods' memory.min and burstable's memory.low are 0."""
+    result = run(run_module, _memory_qos_pods(), allocatable_memory='16Gi', kubelet_version='1.37')
+    nothing = {'memory_high': None, 'memory_min': None, 'memory_low': None}
+    assert _memory_values(result) == [nothing] * 3
+    assert result['qos']['kubepods']['v2_files']['memory.min'] == '0'
+    assert result['qos']['burstable']['v2_files']['memory.low'] == '0'
+
+
+def test_memory_qos_1_37_throttles_besteffort_containers_once_a_factor_is_set(run_module):
+    """#138139: a BestEffort container gets memory.high = floor(factor x allocatable / page) x page from 1.37."""
+    newer = run(run_module, _memory_qos_pods(), allocatable_memory='16Gi', kubelet_version='1.37',
+                memory_throttling_factor=0.9)
+    assert [values['memory_high'] for values in _memory_values(newer)] == [993210368, 15461879808, None]
+    older = run(run_module, _memory_qos_pods(), allocatable_memory='16Gi', kubelet_version='1.36',
+                feature_gates={'MemoryQoS': True})
+    assert [values['memory_high'] for values in _memory_values(older)] == [993210368, None, None]
+
+
+@pytest.mark.parametrize('version, mode, high, kubepods_min, burstable_low', [
+    # #139377 and #138903: 1.37 with the gate off clears what an earlier run of the feature left
+    ('1.37', 'v2', 'max', '0', '0'),
+    ('1.37', 'v1', None, None, None),  # MemoryQoS is a cgroup v2 feature: nothing on v1
+    ('1.36', 'v2', None, None, None),  # before 1.37 nothing is written with the gate off
+])
+def test_memory_qos_off_in_1_37_clears_the_values_an_earlier_run_left(run_module, version, mode, high, kubepods_min,
+                                                                      burstable_low):
+    result = run(run_module, _memory_qos_pods(), allocatable_memory='16Gi', kubelet_version=version, cgroup_mode=mode,
+                 feature_gates={'MemoryQoS': False})
+    assert [values['memory_high'] for values in _memory_values(result)] == [high] * 3
+    assert result['qos']['kubepods'].get('v2_files', {}).get('memory.min') == kubepods_min
+    assert result['qos']['burstable'].get('v2_files', {}).get('memory.low') == burstable_low
+
+
 def test_oom_score_sidecar_and_pod_level(run_module):
     pod = {'initContainers': [container('proxy', restartPolicy='Always')],
            'containers': [container('app', {'memory': '1Gi'})]}
@@ -255,7 +301,7 @@ def test_swap_settings_kubelet_refuses_are_refused(run_module, args, message):
     ([{'containers': [container('app')]}], {'page_size': 3000}, 'power of two'),
     ([{'containers': [container('app')]}], {'cgroup_root': '/../x'}, 'must be an absolute cgroupfs path'),
     ([{'containers': [container('app')]}], {'feature_gates': {'memoryqos': True}},
-     'feature_gates: unrecognized feature gate: memoryqos (no kubelet release knows this name; kubelet 1.36 refuses'
+     'feature_gates: unrecognized feature gate: memoryqos (no kubelet release knows this name; kubelet 1.37 refuses'
      ' to start with it; did you mean MemoryQoS?; a gate this table misses goes in extra_feature_gates'
      ' (role: node_allocatable_extra_feature_gates))'),
     ([{'containers': [container('app')]}], {'feature_gates': {'DynamicKubeletConfig': False}, 'kubelet_version': '1.26'},
@@ -406,8 +452,9 @@ def _guaranteed(name, cpu, **extra):
     ({}, [0, 0], [200000, 50000], 250000),
     # before 1.33 the gate does not exist: the quota stays
     ({'cpu_manager_policy': 'static', 'kubelet_version': '1.32'}, [2, 0], [200000, 50000], 250000),
-    ({'cpu_manager_policy': 'static', 'feature_gates': {'DisableCPUQuotaWithExclusiveCPUs': False}}, [2, 0],
-     [200000, 50000], 250000),
+    # turned off (1.33-1.36; locked on from 1.37)
+    ({'cpu_manager_policy': 'static', 'kubelet_version': '1.36',
+      'feature_gates': {'DisableCPUQuotaWithExclusiveCPUs': False}}, [2, 0], [200000, 50000], 250000),
     # cpuCFSQuota false: no quota anywhere, exclusive or not
     ({'cpu_manager_policy': 'static', 'cpu_cfs_quota': False}, [2, 0], [None, None], -1),
 ])
