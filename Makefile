@@ -63,6 +63,7 @@ demo: $(DEMO_VENV)/.installed link
 	ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(DEMO_VENV)/bin/ansible-playbook -i localhost, -c local --check --diff \
 	  -e "ansible_python_interpreter=$(DEMO_VENV)/bin/python" -e node_allocatable_report_dir=$(DEMO_REPORT) \
 	  -e '{"node_allocatable_kubelet_settings": {"failCgroupV1": false}}' \
+	  -e node_allocatable_measure=true -e node_allocatable_sample_seconds=2 \
 	  kubenode.cgroups.node
 	@echo; cat $(DEMO_REPORT)/report.md; echo; echo "HTML report: $(DEMO_REPORT)/index.html"
 
@@ -183,7 +184,8 @@ vm-shell: vm-image
 # The module reference, from the modules' own DOCUMENTATION, EXAMPLES and RETURN.
 MODULE_DOCS = $(BIN)/ansible-doc -t module --json kubenode.cgroups.allocatable_info kubenode.cgroups.pod_cgroup_info \
 	  kubenode.cgroups.cgroup_info kubenode.cgroups.node_cgroups kubenode.cgroups.kubelet_config \
-	  kubenode.cgroups.node_drift_info kubenode.cgroups.role_variables kubenode.cgroups.role_node_cgroups
+	  kubenode.cgroups.node_drift_info kubenode.cgroups.reservation_info kubenode.cgroups.role_variables \
+	  kubenode.cgroups.role_node_cgroups
 
 docs: venv link
 	$(MODULE_DOCS) | $(BIN)/python hacking/render_module_docs.py docs/modules

@@ -32,7 +32,8 @@ SAME_NAME = ('profile', 'system_reserved', 'kube_reserved', 'merge_default_evict
              'enforce_node_allocatable', 'cgroup_driver', 'cgroup_root', 'keep_reserved_out_of_swap',
              'feature_gates', 'extra_feature_gates', 'allow_kubelet_version_mismatch', 'persist')
 # Options given only when the role variable is set (empty or null: the module's own default).
-WHEN_SET = ('capacity', 'max_pods', 'eviction_hard', 'reserved_system_cpus', 'qos_reserved', 'kubelet_binary')
+WHEN_SET = ('capacity', 'max_pods', 'eviction_hard', 'reserved_system_cpus', 'qos_reserved', 'kubelet_binary',
+            'measured_reservation')
 # kubelet_config's options and the role variables behind them.
 KUBELET_CONFIG_OPTIONS = (('kubelet_config_path', 'kubelet_config_path'), ('kubelet_config_dropin', 'kubelet_config_dropin'),
                           ('kubelet_dropin_dir', 'kubelet_dropin_dir'), ('allow_driver_mismatch', 'allow_driver_mismatch'),

@@ -136,10 +136,22 @@ options:
       - C(eks) - C(11*maxPods+255Mi), the CPU tiers, C(1Gi) of ephemeral storage. Needs O(max_pods).
       - C(aks) - AKS 1.29 and later, 20Mi per pod plus 50Mi, at most 25% of memory. Needs O(max_pods).
       - C(aks-legacy) - AKS before 1.29, the GKE memory tiers and C(memory.available<750Mi).
+      - C(openshift) - OpenShift's C(autoSizingReserved) (machine-config-operator's sizing script, version 2) -
+        1Gi up to 8Gi of memory then 6% and 2% tiers on whole GiB, C(60m + 12m) per further CPU with a
+        C(500m) floor, C(1Gi) of ephemeral storage. OpenShift writes it as C(systemReserved); here it is
+        C(kubeReserved) like the other profiles.
+      - C(measured) - what the node was seen to use - O(measured_reservation), the C(recommendation) of
+        M(kubenode.cgroups.reservation_info) for this node, each value held between a floor (128Mi, 100m) and
+        half the node; C(systemReserved) and C(kubeReserved) given explicitly win over it.
       - Fractions are floored - CPU per tier in millicores, memory to whole MiB.
     type: str
-    choices: [static, gke, eks, aks, aks-legacy]
+    choices: [static, gke, eks, aks, aks-legacy, openshift, measured]
     default: static
+  measured_reservation:
+    description:
+      - For O(profile=measured) - C(system_reserved) and C(kube_reserved), each a mapping of C(cpu) and
+        C(memory) quantities, as the C(recommendation) of M(kubenode.cgroups.reservation_info) gives them.
+    type: dict
   max_pods:
     description:
       - KubeletConfiguration C(maxPods). Adds C(pods) to the capacity, and sizes the C(eks) and

@@ -24,6 +24,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._feature_gates import check_gate_names
 from ansible_collections.kubenode.cgroups.plugins.module_utils._option_set import OptionSet
 from ansible_collections.kubenode.cgroups.plugins.module_utils._profiles import profile_reservation
+from ansible_collections.kubenode.cgroups.plugins.module_utils._reservation import MEASURED_PROFILE, measured_reserved
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import DECIMAL_SI, Quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import (
     cpu_quantity, format_cpuset, hugepage_size_bytes, is_hugepages, parse_capacity, parse_cpuset,
@@ -305,6 +306,7 @@ class PlanOptions(OptionSet):
         ('kube_reserved', None),
         ('eviction_hard', None),  # None: the release's defaults (or the profile's)
         ('profile', None),
+        ('measured_reservation', None),  # the measured profile's: reservation_info's recommendation
         ('merge_default_eviction_settings', False),
         ('keep_default_eviction_signals', False),
         ('keep_reserved_out_of_swap', False),
@@ -350,10 +352,18 @@ def plan_node(options):
     kube_raw = dict(options.kube_reserved or {})
     eviction_hard = options.eviction_hard
     profile = options.profile
-    sized = profile_reservation(profile, {
+    capacity_values = {
         'cpu': capacity['cpu'].milli_value() if 'cpu' in capacity else None,
         'memory': capacity['memory'].value() if 'memory' in capacity else None,
-    }, max_pods)
+    }
+    if profile == MEASURED_PROFILE:
+        measured_system, measured_kube = measured_reserved(options.measured_reservation, capacity_values)
+        measured_system.update(system_raw)
+        measured_kube.update(kube_raw)
+        system_raw, kube_raw = measured_system, measured_kube
+        sized = None
+    else:
+        sized = profile_reservation(profile, capacity_values, max_pods)
     if sized is not None:
         profile_kube, profile_eviction = sized
         profile_kube.update(kube_raw)

@@ -75,6 +75,20 @@ MEMORY_SWAP_V1 = ControlFile('memory_memsw', v1='memory.memsw.limit_in_bytes', h
 RESOURCES = (CPU_SHARES, CPU_WEIGHT, CPU_QUOTA, CPU_PERIOD, MEMORY_LIMIT, MEMORY_MIN, MEMORY_LOW, MEMORY_SWAP_MAX,
              PIDS_LIMIT, CPUSET_CPUS, CPUSET_MEMS, HUGETLB_LIMIT, HUGETLB_RESERVATION)
 
+# What a cgroup uses, read by reservation_info and never written: the same row shape, no setting.
+MEMORY_CURRENT = ControlFile('memory_current', v1='memory.usage_in_bytes', hierarchy='memory', v2='memory.current')
+# memory.peak: kernel 5.19 and later; v1 keeps the high-water mark since the cgroup was made (or reset).
+MEMORY_PEAK = ControlFile('memory_peak', v1='memory.max_usage_in_bytes', hierarchy='memory', v2='memory.peak',
+                          optional=True)
+# v2 counts oom, oom_kill, high and max events; v1's oom_control holds oom_kill (4.13 and later) and under_oom.
+MEMORY_EVENTS = ControlFile('memory_events', v1='memory.oom_control', hierarchy='memory', v2='memory.events')
+MEMORY_PRESSURE = ControlFile('memory_pressure', v2='memory.pressure', optional=True)
+CPU_PRESSURE = ControlFile('cpu_pressure', v2='cpu.pressure', optional=True)
+# v2: usage_usec in cpu.stat; v1: cpuacct.usage in nanoseconds.
+CPU_USAGE = ControlFile('cpu_usage', v1='cpuacct.usage', hierarchy='cpuacct', v2='cpu.stat')
+PIDS_CURRENT = ControlFile('pids_current', v1='pids.current', hierarchy='pids', v2='pids.current', optional=True)
+USAGE = (MEMORY_CURRENT, MEMORY_PEAK, MEMORY_EVENTS, MEMORY_PRESSURE, CPU_PRESSURE, CPU_USAGE, PIDS_CURRENT)
+
 # The v2 files that say which controllers a cgroup has and hands down.
 V2_CONTROLLERS_FILE = 'cgroup.controllers'
 V2_SUBTREE_CONTROL = 'cgroup.subtree_control'

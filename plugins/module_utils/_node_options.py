@@ -15,6 +15,7 @@ __metaclass__ = type
 
 import os
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils._reservation import PROFILE_CHOICES
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import PlanOptions
 from ansible_collections.kubenode.cgroups.plugins.module_utils._kubelet_discovery import (
     DEFAULT_DROPIN_NAME, KNOWN_CONFIGS)
@@ -105,7 +106,8 @@ def plan_argument_spec():
         extra_feature_gates=dict(type='list', elements='str', default=[]),
         memory_reservation_policy=dict(type='str', choices=['None', 'TieredReservation']),
         kubelet_version=dict(type='str', default=DEFAULT_KUBELET_VERSION),
-        profile=dict(type='str', choices=['static', 'gke', 'eks', 'aks', 'aks-legacy'], default='static'),
+        profile=dict(type='str', choices=list(PROFILE_CHOICES), default='static'),
+        measured_reservation=dict(type='dict'),
         max_pods=dict(type='int'),
         proc_path=_path_option('proc_path'),
         sys_path=_path_option('sys_path'),

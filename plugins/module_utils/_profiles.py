@@ -17,6 +17,16 @@ so that kubelet receives integer quantity strings:
   (between 2 and 4), other counts from 4 up follow the table's line 140m + 10m per core
   above 4 (an extrapolation: AKS publishes no other values). A fractional core count is
   refused: kubelet's capacity is a count of logical CPUs, and AKS has no rule for a part of one.
+- OpenShift (autoSizingReserved): machine-config-operator's dynamic-system-reserved-calc.sh
+  (templates/common/_base/files/kubelet-auto-sizing.yaml), sizing version 2, quirks and all:
+  memory is counted as `free -g` counts it (MemTotal floored to whole GiB, so a 15.6 GiB node is
+  15); 1 GiB up to 8 GiB, then 6% of the next 120 GiB - but above 128 GiB the script adds 6.72 GiB
+  (6% of 112) and takes 112 GiB off, so 8 GiB are counted again at 2% - then 2% of the rest, rounded
+  to the nearest whole GiB (a 16 GiB node gets 1 GiB, 1.42 rounded down). CPU: 0.06 + 0.012 per CPU
+  after the first, printed to hundredths, and never below 0.5 CPU, which decides every node up to 37
+  CPUs. ephemeral-storage 1Gi. OpenShift writes it as systemReserved; here, like every profile, it is
+  kubeReserved. Nodes sized by the script's version 1 (tiers like GKE's CPU) keep it there and are
+  not modelled; neither is the retuned 8 GiB tier (machine-config-operator#5847).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -27,7 +37,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import Ku
 
 MIB = 1024 * 1024
 GIB = 1024 * MIB
-PROFILES = ('static', 'gke', 'eks', 'aks', 'aks-legacy')
+PROFILES = ('static', 'gke', 'eks', 'aks', 'aks-legacy', 'openshift')
 PROFILES_NEEDING_MAX_PODS = ('eks', 'aks')
 
 # (start millicores, end millicores or None, basis points)
@@ -65,6 +75,27 @@ def aks_cpu_millicores(total_milli):
     return 140 + 10 * (cores - 4)
 
 
+def openshift_memory_gib(total_bytes):
+    """dynamic_memory_sizing: whole GiB, from `free -g`'s floored GiB."""
+    total = total_bytes // GIB
+    reserved_thousandths, rest = 1000, max(0, total - 8)
+    if rest <= 120:
+        reserved_thousandths += rest * 60
+        rest = 0
+    else:
+        reserved_thousandths += 6720
+        rest -= 112
+    reserved_thousandths += rest * 20
+    return (reserved_thousandths + 500) // 1000
+
+
+def openshift_cpu_millicores(total_milli):
+    """dynamic_cpu_sizing, version 2: 60m + 12m per further CPU, to hundredths of a CPU, at least 500m."""
+    cpus = total_milli // 1000
+    milli = 60 + 12 * (cpus - 1) if cpus > 1 else 60
+    return max(500, (milli + 5) // 10 * 10)
+
+
 def profile_reservation(profile, capacity, max_pods, field='profile'):
     """(kube_reserved dict of quantity strings, eviction_hard dict or None) for a profile.
 
@@ -96,6 +127,9 @@ def profile_reservation(profile, capacity, max_pods, field='profile'):
         kube = {'cpu': '%dm' % tiered_cpu_millicores(cpu_milli), 'memory': '%dMi' % (11 * max_pods + 255),
                 'ephemeral-storage': '1Gi'}
         return kube, {'memory.available': '100Mi', 'nodefs.available': '10%', 'nodefs.inodesFree': '5%'}
+    if profile == 'openshift':
+        return {'cpu': '%dm' % openshift_cpu_millicores(cpu_milli), 'memory': '%dGi' % openshift_memory_gib(memory_bytes),
+                'ephemeral-storage': '1Gi'}, None
     if profile == 'aks':
         memory_mib = min(20 * max_pods + 50, memory_bytes // 4 // MIB)
         return {'cpu': '%dm' % aks_cpu_millicores(cpu_milli), 'memory': '%dMi' % memory_mib}, \

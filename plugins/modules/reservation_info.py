@@ -1,0 +1,298 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: reservation_info
+short_description: Measure what the reserved cgroups use, and say what to reserve
+version_added: 0.2.0
+author:
+  - kubenode.cgroups contributors (@kubenode)
+description:
+  - Reads what the system-reserved and kube-reserved cgroups of a plan, and C(kubepods), use - memory in use
+    and its peak, the memory events (OOM kills), CPU and memory pressure, CPU used over O(sample_seconds), and
+    the tasks - on cgroup v1 and v2, under either cgroup driver, named as the plan names them.
+  - For each reserved cgroup and resource returns the reservation, the use, the headroom, a recommended
+    reservation and the rule that produced it (memory - the peak plus 25%, at least 128Mi; CPU - the use over
+    the window plus 50%, at least 100m; each at most half the node), and a verdict - C(under) (OOM
+    kills, sustained pressure, or a use above the reservation), C(over) (reserved more than twice what the use
+    calls for), C(ok), or C(unmeasured) for a cgroup with no processes of its own, whose use says nothing.
+  - Beside them, what the sizing profiles (C(gke), C(eks), C(aks), C(aks-legacy), C(openshift)) and the plan
+    itself (C(static)) reserve on this node.
+  - A plan that names no system-reserved cgroup is measured at C(/system.slice), where systemd runs the
+    system's services, and says so. The C(recommendation) is what O(kubenode.cgroups.node_cgroups#module:profile)
+    C(measured) takes.
+  - Never changes anything.
+extends_documentation_fragment:
+  - kubenode.cgroups.attributes
+  - kubenode.cgroups.attributes.info_module
+options:
+  plan:
+    description:
+      - A result of M(kubenode.cgroups.allocatable_info), or the C(plan) that M(kubenode.cgroups.node_cgroups)
+        returns.
+    type: dict
+    required: true
+  sample_seconds:
+    description: The window CPU use is measured over, in seconds (1 to 600).
+    type: int
+    default: 10
+  cgroupfs_path:
+    description: Where the cgroup filesystem is mounted.
+    type: path
+    default: /sys/fs/cgroup
+  proc_path:
+    description: Where C(/proc) is.
+    type: path
+    default: /proc
+notes:
+  - C(memory.peak) needs kernel 5.19 (cgroup v2); without it the peak is the current use, and the result says so.
+    Memory pressure and CPU pressure need PSI (cgroup v2, C(psi=1) or a kernel built with it on).
+  - The memory peak is the highest use since the cgroup was made (v1 - or since it was last reset); CPU is the
+    average over the window, so measure while the node does its usual work.
+seealso:
+  - module: kubenode.cgroups.allocatable_info
+  - module: kubenode.cgroups.node_drift_info
+"""
+
+EXAMPLES = r"""
+- name: Plan the node
+  kubenode.cgroups.allocatable_info:
+    capacity: {cpu: "4", memory: 16Gi}
+    profile: gke
+    cgroup_driver: systemd
+    system_reserved_cgroup: /system.slice
+    kube_reserved_cgroup: /kube.slice
+  register: plan
+
+- name: Measure its reserved cgroups for a minute
+  kubenode.cgroups.reservation_info:
+    plan: "{{ plan }}"
+    sample_seconds: 60
+  register: sizing
+
+- name: Say where the reservation is too small
+  ansible.builtin.debug:
+    msg: "{{ item.key }}: {{ item.value.memory.reasons + item.value.cpu.reasons }}"
+  loop: "{{ sizing.reserved | dict2items | selectattr('value.verdict', 'equalto', 'under') }}"
+"""
+
+RETURN = r"""
+cgroup_version:
+  description: The node's cgroup version (C(v1) for a hybrid host).
+  returned: success
+  type: str
+  sample: v2
+sample_seconds:
+  description: The window CPU use was measured over.
+  returned: success
+  type: int
+  sample: 10
+verdict:
+  description: The worst verdict of the reserved cgroups - C(under), C(over), C(ok) or C(unmeasured).
+  returned: success
+  type: str
+  sample: over
+reserved:
+  description:
+    - C(system) and C(kube) - the cgroup measured (C(cgroup)) and why that one (C(cgroup_source)), its verdict,
+      and for C(memory) and C(cpu) the reservation (C(reserved), bytes or millicores), C(used) (the memory peak,
+      the CPU over the window), C(headroom), C(recommended), the C(rule), the C(verdict) and its C(reasons);
+      memory adds C(current), C(peak) and C(peak_source). Besides, the memory C(events) and the C(pressure)
+      files as read, and the C(processes) the cgroup holds.
+    - An C(unmeasured) cgroup has only C(verdict) and C(reasons).
+  returned: success
+  type: dict
+  sample:
+    system:
+      cgroup: /system.slice
+      cgroup_source: the plan's system_reserved_cgroup
+      verdict: over
+      memory: {reserved: 1073741824, used: 209715200, headroom: 864026624, recommended: 262144000,
+               rule: "peak + 25%, at least 128Mi, at most 1/4 of the node's memory, rounded up to whole MiB",
+               verdict: over, reasons: ["1024Mi reserved, more than 2 times the 250Mi the use calls for"]}
+kubepods:
+  description: What the pods use - C(memory) (C(current), C(peak)), C(cpu) (C(used)), C(allocatable), C(events).
+  returned: success
+  type: dict
+recommendation:
+  description: The recommended C(system_reserved) and C(kube_reserved) as quantities - what the C(measured)
+    profile takes.
+  returned: success
+  type: dict
+  sample: {system_reserved: {cpu: 100m, memory: 250Mi}, kube_reserved: {cpu: 150m, memory: 384Mi}}
+profiles:
+  description:
+    - What each sizing profile reserves on this node (C(cpu) in millicores, C(memory) in bytes), the plan's own
+      system and kube reservations as C(static), and the recommendation as C(measured); a profile this node
+      cannot be sized by has C(error).
+  returned: success
+  type: dict
+use:
+  description: The reserved cgroups' use together - C(memory_peak) (bytes) and C(cpu_used) (millicores).
+  returned: success
+  type: dict
+"""
+
+import os
+import time
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as files
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _reservation as sizing
+from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroupfs import cgroup_path, detect_layout, read_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
+
+SYSTEM_SLICE = '/system.slice'
+
+
+def _directory(layout, root, path, hierarchy):
+    """Where a cgroup's files of one hierarchy are (v1), or its one directory (v2); None when absent."""
+    if layout['mode'] == 'v2':
+        base = root
+    else:
+        base = layout['v1_hierarchies'].get(hierarchy)
+        if base is None:
+            return None
+    directory = cgroup_path(base, path)
+    return directory if os.path.isdir(directory) else None
+
+
+def _processes(layout, root, path):
+    """The tasks of the cgroup and everything under it: pids.current where the pids controller counts them,
+    else the cgroup.procs lines of the subtree."""
+    version = 'v2' if layout['mode'] == 'v2' else 'v1'
+    directory = _directory(layout, root, path, files.PIDS_CURRENT.hierarchy)
+    counted = sizing.parse_int(read_file(os.path.join(directory, getattr(files.PIDS_CURRENT, version)))) \
+        if directory else None
+    if counted is not None:
+        return counted
+    directory = _directory(layout, root, path, files.MEMORY_CURRENT.hierarchy)
+    if directory is None:
+        return 0
+    total = 0
+    for current, _dirs, names in os.walk(directory):
+        if files.PROCS_FILE in names:
+            total += len((read_file(os.path.join(current, files.PROCS_FILE)) or '').split())
+    return total
+
+
+def read_usage(layout, root, path):
+    """{usage row key: file text or None} of one cgroup, and its tasks; (None, 0) when the cgroup is absent."""
+    version = 'v2' if layout['mode'] == 'v2' else 'v1'
+    raw, found = {}, False
+    for row in files.USAGE:
+        name = getattr(row, version)
+        if name is None:
+            continue
+        directory = _directory(layout, root, path, row.hierarchy)
+        if directory is None:
+            continue
+        found = True
+        raw[row.key] = read_file(os.path.join(directory, name))
+    if not found:
+        return None, 0
+    return raw, _processes(layout, root, path)
+
+
+def targets(plan, layout, root):
+    """{scope: (cgroup path, why this one)} of the reserved cgroups, and kubepods'."""
+    cgroups = plan['cgroups']
+    result = {}
+    for scope in sizing.SCOPES:
+        entry = cgroups.get('%s_reserved' % scope)
+        if entry:
+            result[scope] = (entry['path'], "the plan's %s_reserved_cgroup" % scope)
+        elif scope == 'system' and _directory(layout, root, SYSTEM_SLICE, 'memory'):
+            result[scope] = (SYSTEM_SLICE, 'the plan names no system-reserved cgroup: %s, where systemd runs the '
+                                           "system's services" % SYSTEM_SLICE)
+        else:
+            result[scope] = (None, 'the plan names no %s-reserved cgroup' % scope)
+    if cgroups.get('kubepods'):
+        result['kubepods'] = (cgroups['kubepods']['path'], "the plan's node allocatable cgroup")
+    return result
+
+
+def _values(plan, key):
+    return dict((kind, (plan.get(key) or {}).get(kind, {}).get('value')) for kind in ('cpu', 'memory')
+                if (plan.get(key) or {}).get(kind))
+
+
+def read_all(layout, root, where, version):
+    result = {}
+    for scope, (path, _why) in where.items():
+        if path:
+            raw, processes = read_usage(layout, root, path)
+            result[scope] = sizing.Usage(raw, version, processes)
+    return result
+
+
+def measure(plan, layout, root, seconds):
+    """Two reads of every target, seconds apart, judged by _reservation."""
+    version = 'v2' if layout['mode'] == 'v2' else 'v1'
+    where = targets(plan, layout, root)
+    first = read_all(layout, root, where, version)
+    time.sleep(seconds)
+    second = read_all(layout, root, where, version)
+    capacity = _values(plan, 'capacity')
+    reserved_of = plan.get('reserved') or {}
+    reserved = {}
+    for scope in sizing.SCOPES:
+        path, why = where[scope]
+        if path is None:
+            reserved[scope] = {'verdict': 'unmeasured', 'reasons': [why], 'cgroup': None, 'cgroup_source': why}
+            continue
+        amounts = dict((kind, value['value']) for kind, value in (reserved_of.get(scope) or {}).items()
+                       if kind in ('cpu', 'memory'))
+        entry = sizing.assess_reserved(amounts, first[scope], second[scope], seconds, capacity)
+        entry.update(cgroup=path, cgroup_source=why)
+        reserved[scope] = entry
+    result = {'cgroup_version': version, 'sample_seconds': seconds, 'reserved': reserved,
+              'verdict': sizing.worst([reserved[s]['verdict'] for s in sizing.SCOPES]),
+              'recommendation': sizing.recommendation(reserved)}
+    if 'kubepods' in where:
+        result['kubepods'] = sizing.pods_use(where['kubepods'][0], first['kubepods'], second['kubepods'], seconds,
+                                             _values(plan, 'allocatable'))
+    result['use'] = sizing.total_use(reserved)
+    result['profiles'] = sizing.profiles_side_by_side(capacity, _max_pods(plan), sizing.plan_total(reserved_of),
+                                                      result['recommendation'])
+    return result
+
+
+def _max_pods(plan):
+    pods = (plan.get('capacity') or {}).get('pods')
+    return pods['value'] if pods else (plan.get('max_pods') or 110)
+
+
+def main():
+    module = AnsibleModule(argument_spec=dict(
+        plan=dict(type='dict', required=True),
+        sample_seconds=dict(type='int', default=10),
+        cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
+        proc_path=dict(type='path', default='/proc'),
+    ), supports_check_mode=True)
+    params = module.params
+    plan = params['plan']
+    if not isinstance(plan.get('cgroups'), dict) or not isinstance(plan.get('capacity'), dict):
+        module.fail_json(msg='plan: not a result of kubenode.cgroups.allocatable_info (no cgroups or capacity)')
+    if not 1 <= params['sample_seconds'] <= 600:
+        module.fail_json(msg='sample_seconds: must be between 1 and 600 (got %s)' % params['sample_seconds'])
+    try:
+        layout = detect_layout(params['proc_path'], params['cgroupfs_path'])
+        result = measure(plan, layout, params['cgroupfs_path'], params['sample_seconds'])
+    except KubenodeError as error:
+        module.fail_json(msg=str(error))
+    except (IOError, OSError) as error:
+        module.fail_json(msg=str(host_error('read', error)))
+    module.exit_json(changed=False, **result)
+
+
+if __name__ == '__main__':
+    main()
