@@ -20,7 +20,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
 	@echo "make demo-vm  - the node playbook for real on a test VM, and its report"
-	@echo "make report-screenshot - the demo's HTML report in headless Chromium, to docs/report.png"
+	@echo "make report-screenshot - demo-vm's HTML report (the reservations measured) in headless Chromium, to docs/report.png"
 	@echo "make test     - sanity, lint, unit, integration and VM (Molecule) tests"
 	@echo "make vm-shell - boot a test VM and open a shell in it (MODE=v2|hybrid|v1)"
 	@echo "make docs     - regenerate docs/modules from the modules' documentation"
@@ -67,18 +67,18 @@ demo: $(DEMO_VENV)/.installed link
 	  kubenode.cgroups.node
 	@echo; cat $(DEMO_REPORT)/report.md; echo; echo "HTML report: $(DEMO_REPORT)/index.html"
 
-# The demo's HTML report rendered in headless Chromium (Debian's, installed when missing): its
-# screenshot is docs/report.png. Chromium's background services are off (the network is closed).
+# demo-vm's HTML report (a real node, its reservations measured) in headless Chromium (Debian's, installed
+# when missing): its screenshot is docs/report.png. Chromium's background services are off (no network).
 CHROMIUM := chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync --hide-scrollbars
-report-screenshot: demo
+report-screenshot: demo-vm
 	@command -v chromium >/dev/null || { apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 	@profile=$$(mktemp -d) && trap 'rm -rf "$$profile"' EXIT && \
-	  $(CHROMIUM) --user-data-dir="$$profile" --dump-dom file://$(DEMO_REPORT)/index.html 2>/dev/null \
+	  $(CHROMIUM) --user-data-dir="$$profile" --dump-dom file://$(DEMO_REPORT)-vm/index.html 2>/dev/null \
 	    | grep -q 'Node Allocatable fleet report' && \
-	  $(CHROMIUM) --user-data-dir="$$profile" --window-size=1200,900 --screenshot=docs/report.png \
-	    file://$(DEMO_REPORT)/index.html 2>/dev/null && echo "docs/report.png"
+	  $(CHROMIUM) --user-data-dir="$$profile" --window-size=1200,1150 --screenshot=docs/report.png \
+	    file://$(DEMO_REPORT)-vm/index.html 2>/dev/null && echo "docs/report.png"
 
 # The node playbook for real on a throw-away cgroup v2 VM with containerd and a stand-in kubelet.
 demo-vm: venv link vm-image
@@ -88,6 +88,7 @@ demo-vm: venv link vm-image
 	  ANSIBLE_HOST_KEY_CHECKING=false ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(BIN)/ansible-playbook -i $(CACHE)/demo-vm.ini \
 	    -e node_allocatable_report_dir=$(DEMO_REPORT)-vm \
 	    -e '{"node_allocatable_enforce_node_allocatable": ["pods", "kube-reserved"], "node_allocatable_verify": "always"}' \
+	    -e node_allocatable_measure=true -e node_allocatable_sample_seconds=5 \
 	    extensions/molecule/shared/standin_kubelet.yml kubenode.cgroups.node && \
 	  cat $(DEMO_REPORT)-vm/report.md
 

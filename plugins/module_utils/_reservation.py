@@ -166,7 +166,8 @@ def judge_memory(reserved, usage):
     if pressure is not None:
         reasons.append('memory pressure: its tasks waited %.1f%% of the last minute (some avg60)' % pressure)
     if peak is not None and peak > reserved:
-        reasons.append('peak %s above the %s reserved' % (_mib(peak), _mib(reserved)))
+        reasons.append('peak %s above the %s reserved' % (_mib(peak), _mib(reserved)) if reserved else
+                       'nothing reserved for it, and its peak was %s' % _mib(peak))
     return reasons, peak
 
 
@@ -177,7 +178,8 @@ def judge_cpu(reserved, used, usage):
     if pressure is not None:
         reasons.append('CPU pressure: its tasks waited %.1f%% of the last minute (some avg60)' % pressure)
     if used is not None and used > reserved:
-        reasons.append('used %dm over the window, above the %dm reserved' % (used, reserved))
+        reasons.append('used %dm over the window, above the %dm reserved' % (used, reserved) if reserved else
+                       'nothing reserved for it, and it used %dm over the window' % used)
     return reasons
 
 

@@ -115,3 +115,13 @@ def test_a_reservation_above_capacity_names_kubesprays_variables_in_kubespray_mo
     assert name_role_variables(message, role).startswith(
         'node_allocatable_system_reserved.memory: invalid Node Allocatable configuration. memory reserved = system '
         '512Mi (node_allocatable_system_reserved.memory) + kube 384Mi (node_allocatable_kube_reserved.memory)')
+
+
+def test_the_measured_profile_takes_the_recommendation_from_its_role_variable():
+    recommendation = {'system_reserved': {'cpu': '100m', 'memory': '375Mi'}, 'kube_reserved': {'memory': '1125Mi'}}
+    args, origin = build(node_allocatable_profile='measured', node_allocatable_measured_reservation=recommendation)
+    assert args['profile'] == 'measured' and args['measured_reservation'] == recommendation
+    assert name_role_variables('measured_reservation.kube_reserved.memory: bad', origin) == \
+        'node_allocatable_measured_reservation.kube_reserved.memory: bad'
+    args, _origin = build()
+    assert 'measured_reservation' not in args  # empty: not given, the module's own default

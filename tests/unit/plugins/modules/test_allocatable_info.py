@@ -122,6 +122,25 @@ def test_memory_qos_and_qos_reserved(run_module):
     assert tiered['cgroups']['burstable']['v2_files']['memory.low'] == '0'
 
 
+@pytest.mark.parametrize('args, kubepods_min, burstable_low, reserved_min', [
+    # 1.37: MemoryQoS on by default, memoryReservationPolicy None - kubepods and burstable at 0, no reserved memory.min
+    ({}, '0', '0', None),
+    # the gate off: 1.37 resets what an earlier run of the feature left (#138903)
+    ({'feature_gates': {'MemoryQoS': False}}, '0', '0', None),
+    ({'feature_gates': {'MemoryQoS': False}, 'kubelet_version': '1.36'}, None, None, None),
+    # TieredReservation: the enforced reserved cgroup's memory.min is its reservation
+    ({'memory_reservation_policy': 'TieredReservation'}, '0', '0', str(1024 ** 3)),
+])
+def test_memory_qos_of_kubelet_1_37_on_the_node_cgroups(run_module, args, kubepods_min, burstable_low, reserved_min):
+    result = plan(run_module, system_reserved={'memory': '1Gi'}, system_reserved_cgroup='/system',
+                  enforce_node_allocatable=['pods', 'system-reserved'], **args)
+    cgroups = result['cgroups']
+    assert cgroups['kubepods']['v2_files'].get('memory.min') == kubepods_min
+    assert cgroups['burstable']['v2_files'].get('memory.low') == burstable_low
+    assert cgroups['system_reserved']['v2_files'].get('memory.min') == reserved_min
+    assert 'memory.min' not in cgroups['kubepods']['v1_files'] and 'memory.low' not in cgroups['burstable']['v1_files']
+
+
 @pytest.mark.parametrize('profile, cpu, memory, max_pods, reserved_cpu, reserved_memory, allocatable_memory', [
     ('gke', '2', '8Gi', None, '70m', '1843Mi', '6249Mi'),
     ('eks', '2', '8Gi', 29, '70m', '574Mi', '7518Mi'),

@@ -211,3 +211,15 @@ def test_the_measured_profile_refuses_what_is_not_a_recommendation(measured, fie
         plan_node(PlanOptions(capacity={'cpu': '4', 'memory': '16Gi'}, profile='measured',
                               measured_reservation=measured))
     assert error.value.field == field
+
+
+def test_a_cgroup_with_nothing_reserved_for_it_says_so(run_module, tmp_path, monkeypatch):
+    # The profiles put the whole reservation in kubeReserved: system.slice has none of its own.
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    v2_cgroup(tree, '/system.slice', current=100 * MI, peak=150 * MI, usage_usec=0)
+    v2_cgroup(tree, '/kube.slice', current=100 * MI, peak=100 * MI)
+    later(monkeypatch, tree, {'/system.slice': ('cpu.stat', 'usage_usec 100000')})  # 0.1 s in 1 s: 100m
+    system = run(run_module, tree, plan(system_reserved={}), sample_seconds=1)['reserved']['system']
+    assert system['memory']['reasons'] == ['nothing reserved for it, and its peak was 150Mi']
+    assert system['cpu']['reasons'] == ['nothing reserved for it, and it used 100m over the window']
+    assert system['verdict'] == 'under' and system['memory']['recommended'] == 188 * MI  # 187.5Mi rounded up
