@@ -21,6 +21,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_files import MEMORY_PEAK
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._profiles import PROFILES, profile_reservation
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
@@ -102,14 +103,15 @@ def memory_events(text, version):
 class Usage(object):
     """What one cgroup used, parsed from one read of its usage files (raw: {row key: text or None})."""
 
-    __slots__ = ('exists', 'memory_current', 'memory_peak', 'events', 'memory_pressure', 'cpu_pressure',
-                 'cpu_ns', 'processes')
+    __slots__ = ('exists', 'memory_current', 'memory_peak', 'peak_file', 'events', 'memory_pressure',
+                 'cpu_pressure', 'cpu_ns', 'processes')
 
     def __init__(self, raw, version, processes):
         self.exists = raw is not None
         raw = raw or {}
         self.memory_current = parse_int(raw.get('memory_current'))
         self.memory_peak = parse_int(raw.get('memory_peak'))
+        self.peak_file = getattr(MEMORY_PEAK, version)
         self.events = memory_events(raw.get('memory_events'), version)
         self.memory_pressure = parse_pressure(raw.get('memory_pressure'))
         self.cpu_pressure = parse_pressure(raw.get('cpu_pressure'))
@@ -194,7 +196,10 @@ def _milli(value):
 def _judge(kind, reserved, used, under_reasons, recommended, rule):
     gap, show = (OVER_MEMORY_GAP, _mib) if kind == 'memory' else (OVER_CPU_GAP_MILLI, _milli)
     if under_reasons:
-        verdict, reasons = 'under', under_reasons
+        verdict, reasons = 'under', list(under_reasons)
+        if used is not None and recommended < used:
+            reasons.append('the recommendation is held at half the node: the use alone is more than this node '
+                           'should give its daemons')
     elif reserved > recommended * OVER_FACTOR and reserved - recommended >= gap:
         verdict = 'over'
         reasons = ['%s reserved, more than %d times the %s the use calls for'
@@ -217,7 +222,7 @@ def assess_reserved(reserved, first, second, seconds, capacity):
     memory = _judge('memory', memory_reserved, peak, reasons,
                     recommend_memory(peak or 0, capacity.get('memory')), MEMORY_RULE)
     memory.update({'current': second.memory_current, 'peak': peak,
-                   'peak_source': 'memory.peak' if second.memory_peak is not None else
+                   'peak_source': second.peak_file if second.memory_peak is not None else
                    'the current use (no peak file: memory.peak needs kernel 5.19)'})
     cpu_reserved = reserved.get('cpu', 0)
     used = cpu_used_milli(first, second, seconds)

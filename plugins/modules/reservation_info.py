@@ -31,6 +31,7 @@ description:
   - Never changes anything.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
+  - kubenode.cgroups.host_paths
   - kubenode.cgroups.attributes.info_module
 options:
   plan:
@@ -43,14 +44,6 @@ options:
     description: The window CPU use is measured over, in seconds (1 to 600).
     type: int
     default: 10
-  cgroupfs_path:
-    description: Where the cgroup filesystem is mounted.
-    type: path
-    default: /sys/fs/cgroup
-  proc_path:
-    description: Where C(/proc) is.
-    type: path
-    default: /proc
 notes:
   - C(memory.peak) needs kernel 5.19 (cgroup v2); without it the peak is the current use, and the result says so.
     Memory pressure and CPU pressure need PSI (cgroup v2, C(psi=1) or a kernel built with it on).
@@ -149,6 +142,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_fi
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _reservation as sizing
 from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroupfs import cgroup_path, detect_layout, read_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import host_paths_argument_spec
 
 SYSTEM_SLICE = '/system.slice'
 
@@ -272,12 +266,9 @@ def _max_pods(plan):
 
 
 def main():
-    module = AnsibleModule(argument_spec=dict(
-        plan=dict(type='dict', required=True),
-        sample_seconds=dict(type='int', default=10),
-        cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
-        proc_path=dict(type='path', default='/proc'),
-    ), supports_check_mode=True)
+    spec = dict(plan=dict(type='dict', required=True), sample_seconds=dict(type='int', default=10))
+    spec.update(host_paths_argument_spec())
+    module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
     params = module.params
     plan = params['plan']
     if not isinstance(plan.get('cgroups'), dict) or not isinstance(plan.get('capacity'), dict):

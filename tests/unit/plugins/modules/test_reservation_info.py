@@ -78,6 +78,7 @@ def test_v2_systemd_a_generous_reservation_is_over_and_an_oom_killed_one_under(r
     system, kube = result['reserved']['system'], result['reserved']['kube']
     assert system['cgroup'] == '/system.slice' and system['processes'] == 5
     assert system['memory']['peak'] == 300 * MI and system['memory']['recommended'] == 375 * MI
+    assert system['memory']['peak_source'] == 'memory.peak'
     assert system['memory']['verdict'] == 'over' and system['memory']['headroom'] == GI - 300 * MI
     assert system['cpu']['used'] == 50 and system['cpu']['recommended'] == 100 and system['cpu']['verdict'] == 'over'
     assert system['verdict'] == 'over'
@@ -158,10 +159,24 @@ def test_v1_cgroupfs_reads_each_hierarchy(run_module, tmp_path, monkeypatch):
     assert result['cgroup_version'] == 'v1'
     system = result['reserved']['system']
     assert system['events'] == {'oom_kill': 1, 'under_oom': 0} and system['processes'] == 4
+    assert system['memory']['peak_source'] == 'memory.max_usage_in_bytes'
     assert system['memory']['reasons'] == ['1 OOM kill in the cgroup (memory.events oom_kill)']
     assert system['cpu']['used'] == 2000 and system['cpu']['recommended'] == 2000  # half of 4 CPUs
+    assert system['cpu']['reasons'] == ['used 2000m over the window, above the 500m reserved']
     assert system['pressure'] == {'memory': None, 'cpu': None}
     assert result['reserved']['kube']['memory']['verdict'] == 'over'
+
+
+def test_a_use_beyond_half_the_node_is_capped_and_said_so(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    v2_cgroup(tree, '/system.slice', current=9 * GI, peak=10 * GI)  # on a 16Gi node
+    v2_cgroup(tree, '/kube.slice', current=100 * MI, peak=100 * MI)
+    later(monkeypatch, tree, {})
+    memory = run(run_module, tree, plan(), sample_seconds=1)['reserved']['system']['memory']
+    assert memory['recommended'] == 8 * GI and memory['verdict'] == 'under'
+    assert memory['reasons'] == ['peak 10240Mi above the 1024Mi reserved',
+                                 'the recommendation is held at half the node: the use alone is more than this node '
+                                 'should give its daemons']
 
 
 def test_bad_input_is_refused(run_module, tmp_path, monkeypatch):
