@@ -313,11 +313,9 @@ def parse_duration_us(text, field):
 
 
 def swap_setting(behavior, gates, rules, field='swap_behavior', gates_field='feature_gates'):
-    """(NodeSwap enabled, behaviour) for memorySwap.swapBehavior, refused as kubelet refuses it."""
-    if rules.node_swap_locked and gates.get('NodeSwap') is False:
-        raise KubenodeError('cannot set feature gate NodeSwap to false, feature is locked to true',
-                            field=gates_field + '.NodeSwap', value=False)
-    node_swap = gates.get('NodeSwap', rules.node_swap_default)
+    """(NodeSwap enabled, behaviour) for memorySwap.swapBehavior, refused as kubelet refuses it. gates come from
+    parse_feature_gates with the same rules, which refuses NodeSwap false where it is locked."""
+    node_swap = rules.gate(gates, 'NodeSwap')
     behavior = behavior or ''
     if behavior and not node_swap:
         raise KubenodeError('invalid configuration: memorySwap.swapBehavior cannot be set when NodeSwap feature '
