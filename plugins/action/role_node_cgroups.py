@@ -176,6 +176,7 @@ class ActionModule(ActionBase):
                 [root + path for path in usual] if isinstance(usual, list) else root + usual)
         if root:
             args['kubelet_config_paths'] = [root + path for path in KUBELET_CONFIG_PATHS]
+            args['node_root'] = root  # what the node names (kubelet's --config, ...) is read under it
         kubelet = {}
         for option, variable in KUBELET_CONFIG_OPTIONS:
             value = role(variable)

@@ -73,6 +73,7 @@ class KubeletConfigRequest(OptionSet):
         ('discovered', None),  # what _kubelet_discovery.discover found on the node
         ('known_configs', None),  # where to look when kubelet is not running (None: kubeadm's and the others)
         ('planned', None),  # _node_cgroups.plan_inputs_of: a plan the validation may reuse
+        ('node_root', discovery.HOST_ROOT),  # the node's root: nothing outside it is chosen or written
     )
     __slots__ = tuple(name for name, _default in DEFAULTS)
 
@@ -92,7 +93,7 @@ def compute_change(request, option_prefix='', files=NODE_FILES):
                             field=option_prefix + 'kubelet_dropin_name', value=dropin_name)
     choice = discovery.choose(request.discovered or {}, request.kubelet_config_path, request.kubelet_config_dropin,
                               request.kubelet_dropin_dir, exists=files.exists, option_prefix=option_prefix,
-                              known=request.known_configs)
+                              known=request.known_configs, root=request.node_root)
     base_text, base = load(choice['path'], files)
     dropin_path = os.path.join(choice['dropin_dir'], dropin_name)
     dropins = [(name, load(name, files)[1]) for name in files.matches(dropin_pattern(choice['dropin_dir']))

@@ -29,8 +29,34 @@ KNOWN_CONFIGS = ((KUBEADM_CONFIG, 'kubeadm'), (KUBESPRAY_CONFIG, 'kubespray'))
 DEFAULT_DROPIN_DIR = '/etc/kubernetes/kubelet.conf.d'
 # The drop-in the plan is written to, in the --config-dir.
 DEFAULT_DROPIN_NAME = '50-kubenode.conf'
+# The node's own filesystem root when it is seen from elsewhere (a fake node in tests, an image mounted to be
+# prepared): every path the node names is a path under it.
+HOST_ROOT = '/'
 _ARGV = re.compile(r'argv\[\]=(.*?) ;')
 _VARIABLE = re.compile(r'\$(?:\{(\w+)\}|(\w+))')
+
+
+def under_root(root, path):
+    """A path as the node names it (its unit's --config, an EnvironmentFile=, a process's binary), as this
+    machine reaches it: under the node's root. None stays None."""
+    if not path or not root or os.path.normpath(root) == HOST_ROOT:
+        return path
+    return os.path.join(root, path.lstrip('/'))
+
+
+def is_under(root, path):
+    """Whether path lies in the node's root (always, when the root is the host's own)."""
+    if not root or os.path.normpath(root) == HOST_ROOT:
+        return True
+    root, path = os.path.normpath(root), os.path.normpath(path)
+    return path == root or path.startswith(root.rstrip('/') + '/')
+
+
+def refuse_outside_root(root, path, field):
+    """A path a module would write must lie in the node's root: nothing outside it is written."""
+    if path and not is_under(root, path):
+        raise KubenodeError('lies outside node_root %s: with a node root, nothing outside it is read as the '
+                            "node's or written" % root, field=field, value=path)
 
 
 def kubelet_flags(argv):
@@ -108,13 +134,14 @@ def parse_unit(show_output):
     return unit
 
 
-def unit_command(unit, read):
-    """kubelet's argv as systemd would start it, or None: Environment= first, then each EnvironmentFile= over it."""
+def unit_command(unit, read, root=HOST_ROOT):
+    """kubelet's argv as systemd would start it, or None: Environment= first, then each EnvironmentFile= over it
+    (read under the node's root)."""
     if unit['load_state'] != 'loaded' or not unit['exec_start']:
         return None
     environment = dict(unit['environment'])
     for path in unit['environment_files']:
-        text = read(path)
+        text = read(under_root(root, path))
         if text is not None:
             environment.update(parse_environment_file(text))
     return expand_command(unit['exec_start'][-1], environment)
@@ -136,20 +163,26 @@ def running_kubelets(proc_path):
     return found
 
 
-def discover(proc_path, systemctl=None, service='kubelet.service'):
+def _found(argv, source, root):
+    """discover()'s answer from kubelet's argv: its paths as this machine reaches them, under the node's root."""
+    flags = kubelet_flags(argv[1:])
+    return {'source': source, 'config': under_root(root, flags['config']),
+            'config_dir': under_root(root, flags['config_dir']), 'binary': under_root(root, argv[0] if argv else None)}
+
+
+def discover(proc_path, systemctl=None, service='kubelet.service', root=HOST_ROOT):
     """{source, config, config_dir, binary}: where kubelet is told to read its configuration, and the
-    binary started. source is None when no kubelet unit or process was found.
+    binary started, as paths under the node's root. source is None when no kubelet unit or process was found.
 
     systemctl(*args) -> (rc, stdout, stderr), or None when systemd is not PID 1.
     """
     if systemctl is not None:
         rc, out, _err = systemctl('show', '--property=LoadState,ExecStart,Environment,EnvironmentFiles', service)
-        argv = unit_command(parse_unit(out), read_text) if rc == 0 else None
+        argv = unit_command(parse_unit(out), read_text, root) if rc == 0 else None
         if argv:
-            return dict(kubelet_flags(argv[1:]), source='the %s unit' % service, binary=argv[0])
+            return _found(argv, 'the %s unit' % service, root)
     for pid, argv in running_kubelets(proc_path):
-        return dict(kubelet_flags(argv[1:]), source='the running kubelet (pid %d)' % pid,
-                    binary=argv[0] if argv else None)
+        return _found(argv, 'the running kubelet (pid %d)' % pid, root)
     return {'source': None, 'config': None, 'config_dir': None, 'binary': None}
 
 
@@ -170,11 +203,11 @@ def ask_kubelet_version(binary, run):
     return {'version': version, 'binary': binary, 'output': (out if rc == 0 else err or out).strip()}
 
 
-def known_layouts(paths=None):
-    """[(path, layout)] of the places kubeadm and kubespray keep kubelet's configuration: KNOWN_CONFIGS, or
-    the paths given (the same places under a node root), each named by the layout whose path it ends with."""
+def known_layouts(paths=None, root=HOST_ROOT):
+    """[(path, layout)] of the places kubeadm and kubespray keep kubelet's configuration: KNOWN_CONFIGS under
+    the node's root, or the paths given, each named by the layout whose path it ends with."""
     if not paths:
-        return list(KNOWN_CONFIGS)
+        return [(under_root(root, path), layout) for path, layout in KNOWN_CONFIGS]
     named = []
     for path in paths:
         layout = next((name for known, name in KNOWN_CONFIGS if path.endswith(known)), 'given')
@@ -182,13 +215,14 @@ def known_layouts(paths=None):
     return named
 
 
-def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists, option_prefix='', known=None):
+def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists, option_prefix='', known=None,
+           root=HOST_ROOT):
     """{path, dropin, dropin_dir, reason, warnings}: the file (or drop-in) to write, from what discover()
     found and the options, which may each be None (decide from the node). known: the usual places
-    (known_layouts()), under a node root when one is given.
+    (known_layouts()); root: the node's root, under which everything found lies and everything is written.
 
     An option that names a file or directory kubelet does not read is refused: writing there would
-    change nothing while reporting success.
+    change nothing while reporting success; so is one outside the node's root.
     """
     for option, value in (('kubelet_config_path', path), ('kubelet_dropin_dir', dropin_dir)):
         if value is not None and (not os.path.isabs(value) or '..' in value.split('/')):
@@ -196,6 +230,7 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists
             # the directory (or node root) the operator meant: refused before anything is read or written.
             raise KubenodeError('must be an absolute path without ".." components', field=option_prefix + option,
                                 value=value)
+        refuse_outside_root(root, value, option_prefix + option)
     source = found.get('source')
     config, config_dir = found.get('config'), found.get('config_dir')
     warnings = []
@@ -212,7 +247,7 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists
     elif path:
         chosen, reason = path, 'set by the operator (no kubelet unit or process found)'
     else:
-        places = known_layouts(known)
+        places = known_layouts(known, root)
         existing = [(place, layout) for place, layout in places if exists(place)]
         if existing:
             chosen, reason = existing[0][0], 'no kubelet unit or process found; %s exists (%s layout)' % existing[0]
@@ -221,6 +256,7 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists
             warnings.append('this host has no kubelet yet (no kubelet.service, no kubelet process, none of %s): '
                             'the configuration is written to %s, where a kubeadm kubelet reads it'
                             % (', '.join(place for place, _layout in places), places[0][0]))
+    default_dropin_dir = under_root(root, DEFAULT_DROPIN_DIR)
     if dropin is None:
         dropin = bool(config_dir)
     if dropin:
@@ -232,6 +268,10 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists
             raise KubenodeError('kubelet never reads drop-ins here: %s starts it with --config-dir=%s; leave '
                                 '%skubelet_dropin_dir unset to use that one' % (source, config_dir, option_prefix),
                                 field=option_prefix + 'kubelet_dropin_dir', value=dropin_dir)
-        reason += '; a drop-in in --config-dir %s' % (config_dir or dropin_dir or DEFAULT_DROPIN_DIR)
-    return {'path': chosen, 'dropin': dropin, 'dropin_dir': config_dir or dropin_dir or DEFAULT_DROPIN_DIR,
-            'reason': reason, 'warnings': warnings}
+        reason += '; a drop-in in --config-dir %s' % (config_dir or dropin_dir or default_dropin_dir)
+    chosen_dir = config_dir or dropin_dir or default_dropin_dir
+    # What the node names (its --config, its --config-dir) is under the root by construction; a chosen file
+    # outside it means the root and the node disagree, and nothing is written.
+    refuse_outside_root(root, chosen, option_prefix + 'kubelet_config_path')
+    refuse_outside_root(root, chosen_dir if dropin else None, option_prefix + 'kubelet_dropin_dir')
+    return {'path': chosen, 'dropin': dropin, 'dropin_dir': chosen_dir, 'reason': reason, 'warnings': warnings}

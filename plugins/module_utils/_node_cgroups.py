@@ -366,7 +366,8 @@ def kubelet_change_for(spec, node, plan, version, planned):
             spec.kubelet_config, plan=plan, kubelet_version=version,
             extra_feature_gates=spec.extra_feature_gates, known_configs=spec.kubelet_config_paths,
             containerd_config_path=spec.containerd_config_path, discovered=node.kubelet,
-            crio_config_paths=spec.crio_config_paths, planned=planned), option_prefix='kubelet_config.',
+            crio_config_paths=spec.crio_config_paths, planned=planned, node_root=spec.node_root),
+            option_prefix='kubelet_config.',
             files=node.files)
     except KubenodeError as error:
         raise KubeletConfigRefused.from_error(error)

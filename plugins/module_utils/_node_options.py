@@ -18,7 +18,7 @@ import os
 from ansible_collections.kubenode.cgroups.plugins.module_utils._reservation import PROFILE_CHOICES
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import PlanOptions
 from ansible_collections.kubenode.cgroups.plugins.module_utils._kubelet_discovery import (
-    DEFAULT_DROPIN_NAME, KNOWN_CONFIGS)
+    DEFAULT_DROPIN_NAME, HOST_ROOT, KNOWN_CONFIGS, refuse_outside_root, under_root)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._option_set import refuse_nul
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
     CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS)
@@ -71,6 +71,26 @@ def lock_path_for(cgroupfs_path):
 # Doc fragment kubenode.cgroups.host_paths.
 def host_paths_argument_spec():
     return dict(cgroupfs_path=_path_option('cgroupfs_path'), proc_path=_path_option('proc_path'))
+
+
+# Doc fragment kubenode.cgroups.node_root.
+def node_root_argument_spec():
+    return dict(node_root=dict(type='path', default=HOST_ROOT))
+
+
+def paths_under_root(root, params, names):
+    """{name: value} of the path options named, as the node under root has them: an option left at its default
+    (a path of this machine's) is that path under the root; any other must lie in the root (nothing outside it
+    is read as the node's or written), and KubenodeError names the first that does not."""
+    placed = {}
+    for name in names:
+        value = params.get(name)
+        if value is not None and value == _PATH_DEFAULTS.get(name):
+            value = [under_root(root, v) for v in value] if isinstance(value, list) else under_root(root, value)
+        for index, path in enumerate(value if isinstance(value, list) else [value]):
+            refuse_outside_root(root, path, '%s[%d]' % (name, index) if isinstance(value, list) else name)
+        placed[name] = value
+    return placed
 
 
 # Doc fragment kubenode.cgroups.runtime_files.
@@ -135,6 +155,7 @@ def node_argument_spec():
     spec = plan_argument_spec()
     spec.update(runtime_files_argument_spec())
     spec.update(systemd_overrides_argument_spec())
+    spec.update(node_root_argument_spec())
     spec.update(
         plan=dict(type='dict'),
         cgroups=dict(type='list', elements='str', choices=list(MANAGEABLE)),
@@ -179,8 +200,12 @@ class NodeSpec(object):
             value = params.get(name, spec[name].get('default'))
             refuse_nul(value, name)
             setattr(self, name, list(value) if isinstance(value, (list, tuple)) else value)
+        for name, value in paths_under_root(self.node_root, dict((n, getattr(self, n)) for n, _u in NODE_PATHS),
+                                            [n for n, _usual in NODE_PATHS if n != 'lock_path']).items():
+            setattr(self, name, value)
         if self.lock_path is None:
             self.lock_path = lock_path_for(self.cgroupfs_path)
+        paths_under_root(self.node_root, {'lock_path': self.lock_path}, ['lock_path'])
         self.check_mode = check_mode
 
     def plan_options(self, **changes):

@@ -51,7 +51,7 @@ class NodeSnapshot(object):
 def kubelet_dropin_dirs(spec, kubelet):
     """The --config-dir directories a run may read or write: kubelet's, the operator's, the default."""
     return sorted(set(d for d in (kubelet['config_dir'], spec.kubelet_config_option('kubelet_dropin_dir'),
-                                  discovery.DEFAULT_DROPIN_DIR) if d))
+                                  discovery.under_root(spec.node_root, discovery.DEFAULT_DROPIN_DIR)) if d))
 
 
 def read_kubelet_release(spec, kubelet, run):
@@ -73,16 +73,18 @@ def read_node(spec, systemctl, run=None):
     run(argv) -> (rc, out, err) asks the kubelet binary its release (not asked when run is None)."""
     layout = fs.detect_layout(spec.proc_path, spec.cgroupfs_path)
     systemd_running = pid1_is_systemd(spec.proc_path)
-    kubelet = discovery.discover(spec.proc_path, systemctl if systemd_running else None, spec.kubelet_service)
+    kubelet = discovery.discover(spec.proc_path, systemctl if systemd_running else None, spec.kubelet_service,
+                                 spec.node_root)
     dropin_dirs = kubelet_dropin_dirs(spec, kubelet)
     dropin_name = spec.kubelet_config_option('kubelet_dropin_name', discovery.DEFAULT_DROPIN_NAME)
-    paths = (list(spec.kubelet_config_paths) + [known for known, _layout in discovery.KNOWN_CONFIGS]
+    paths = (list(spec.kubelet_config_paths) + [known for known, _layout in discovery.known_layouts(None, spec.node_root)]
              + [kubelet['config'], spec.kubelet_config_option('kubelet_config_path'), spec.containerd_config_path,
                 os.path.join(spec.kubelet_root_dir, CPU_MANAGER_CHECKPOINT)]
              + [os.path.join(d, dropin_name) for d in dropin_dirs])
     files = FileSnapshot.capture([p for p in paths if p], list(spec.crio_config_paths)
                                  + [dropin_pattern(d) for d in dropin_dirs])
-    sockets = [path for path in RUNTIME_SOCKETS if os.path.exists(path)]
+    sockets = [path for path in (discovery.under_root(spec.node_root, p) for p in RUNTIME_SOCKETS)
+               if os.path.exists(path)]
     capacity = online_cpus = None
     if spec.plan is None and spec.capacity is None:
         capacity, online_cpus = detect_capacity(spec.proc_path, spec.sys_path, spec.kubelet_root_dir)

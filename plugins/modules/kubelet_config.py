@@ -31,6 +31,7 @@ description:
     rewritten in place and new keys appended.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
+  - kubenode.cgroups.node_root
   - kubenode.cgroups.runtime_files
   - kubenode.cgroups.extra_feature_gates
   - ansible.builtin.files
@@ -180,15 +181,18 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd a
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._files import check_mode_option
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import (
-    KUBELET_SERVICE, default, kubelet_file_argument_spec, runtime_files_argument_spec)
+    KUBELET_SERVICE, default, kubelet_file_argument_spec, node_root_argument_spec, paths_under_root,
+    runtime_files_argument_spec)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import pid1_is_systemd
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import DEFAULT_KUBELET_VERSION
 
 
 def main():
+    argument_spec = runtime_files_argument_spec()
+    argument_spec.update(node_root_argument_spec())
     module = AnsibleModule(
         argument_spec=dict(
-            runtime_files_argument_spec(),
+            argument_spec,
             plan=dict(type='dict'),
             kubelet_version=dict(type='str', default=DEFAULT_KUBELET_VERSION),
             extra_feature_gates=dict(type='list', elements='str', default=[]),
@@ -203,10 +207,12 @@ def main():
     if not kc.HAS_YAML:
         module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
     params = module.params
-    systemctl = systemd.runner(module) if pid1_is_systemd(params['proc_path']) else None
     try:
         check_mode_option(params['mode'])
-        found = discovery.discover(params['proc_path'], systemctl, params['kubelet_service'])
+        params.update(paths_under_root(params['node_root'], params, ('proc_path', 'containerd_config_path',
+                                                                     'crio_config_paths')))
+        systemctl = systemd.runner(module) if pid1_is_systemd(params['proc_path']) else None
+        found = discovery.discover(params['proc_path'], systemctl, params['kubelet_service'], params['node_root'])
         change = kc_file.prepare(kc_file.KubeletConfigRequest.from_options(params, discovered=found))
     except KubenodeError as error:
         module.fail_json(msg=str(error))

@@ -49,6 +49,7 @@ description:
     kernel's error, and lists what was already applied.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
+  - kubenode.cgroups.node_root
   - kubenode.cgroups.runtime_files
   - kubenode.cgroups.plan
   - kubenode.cgroups.extra_feature_gates

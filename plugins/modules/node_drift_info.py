@@ -30,6 +30,7 @@ description:
   - Never changes anything.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
+  - kubenode.cgroups.node_root
   - kubenode.cgroups.runtime_files
   - kubenode.cgroups.host_paths
   - kubenode.cgroups.systemd_overrides

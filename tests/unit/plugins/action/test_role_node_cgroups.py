@@ -35,7 +35,7 @@ def test_the_defaults_ask_the_node_and_keep_the_usual_paths():
     args, origin = build()
     assert args['kubelet_version'] == 'auto' and args['profile'] == 'gke'
     assert args['cgroupfs_path'] == '/sys/fs/cgroup' and args['lock_path'] == '/run/lock/kubenode-cgroups.lock'
-    assert 'kubelet_binary' not in args and 'kubelet_config_paths' not in args
+    assert 'kubelet_binary' not in args and 'kubelet_config_paths' not in args and 'node_root' not in args
     assert args['kube_reserved_cgroup'] == '/kube.slice' and args['services'] == ['kubelet', 'containerd', 'crio']
     assert origin['kubelet_version'] == 'node_allocatable_kubelet_version'
 
@@ -47,6 +47,7 @@ def test_a_root_moves_every_path_and_the_lock_under_it_and_asks_no_kubelet_of_th
                                             '/srv/node/etc/kubernetes/kubelet-config.yaml']
     assert 'kubelet_config_path' not in args['kubelet_config']  # found under the root, as on a node
     assert args['kubelet_binary'] == ''
+    assert args['node_root'] == '/srv/node'  # what the node names (kubelet's --config, ...) is read under it
     every_path = [v for k, v in args.items() if k.endswith(('_path', '_dir', '_script'))]
     assert all(path.startswith('/srv/node/') for path in every_path)
 
