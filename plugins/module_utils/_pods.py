@@ -446,15 +446,30 @@ class PodSettings(object):
     def memory_rules(self):
         return MemoryRules(self.memory_qos, self.policy, self.qos_reserved, self.memory_qos_cleared)
 
-    def memory_protection(self, qos, request):
-        """(memory.min, memory.low) MemoryQoS writes for a request, by kubelet version and policy."""
+    def pod_memory_protection(self, qos, request):
+        """(memory.min, memory.low) ResourceConfigForPod writes to the pod cgroup with MemoryQoS enforced: the pod's
+        memory request as memory.min before 1.36; from 1.36 only under TieredReservation, as memory.min for a
+        Guaranteed pod and memory.low for the others; nothing without a request."""
         if not self.memory_qos or request <= 0:
             return None, None
         if self.policy is None:
             return request, None
-        if self.policy != 'TieredReservation' or qos == BESTEFFORT:
+        if self.policy != 'TieredReservation':
             return None, None
         return (request, None) if qos == GUARANTEED else (None, request)
+
+    def container_memory_protection(self, qos, request):
+        """(memory.min, memory.low) kuberuntime's generateLinuxContainerResources sends for a container with MemoryQoS
+        enforced: its memory request as memory.min before 1.36 (nothing without one); from 1.36, under
+        TieredReservation and with a request, memory.min for a Guaranteed pod's container and memory.low for the
+        others', and otherwise both 0 - sent for every container, request or not."""
+        if not self.memory_qos:
+            return None, None
+        if self.policy is None:
+            return (request, None) if request > 0 else (None, None)
+        if request > 0 and self.policy == 'TieredReservation':
+            return (request, None) if qos == GUARANTEED else (None, request)
+        return 0, 0
 
 
 def _hugepage_sizes(sizes, field='hugepage_sizes'):
@@ -582,7 +597,7 @@ def resource_config_for_pod(pod, settings, enforce_cpu_limits=None):
         config['cpu_shares'] = cgmath.MIN_SHARES
     config['hugetlb'] = _named_hugepage_limits(requests, summed=True)
     memory_request = requests['memory'].value() if 'memory' in requests else 0
-    memory_min, memory_low = settings.memory_protection(qos, memory_request)
+    memory_min, memory_low = settings.pod_memory_protection(qos, memory_request)
     if memory_min is not None:
         config['memory_min'] = memory_min
     if memory_low is not None:
@@ -650,17 +665,23 @@ def _effective_limit(pod, container, name, settings):
     return limit
 
 
-def memory_high(request, limit, qos, settings):
+def memory_high(pod, container, request, settings):
     """MemoryQoS memory.high for a container (kuberuntime's generateLinuxContainerResources), 'max' where kubelet
-    clears it, or None when kubelet sends none."""
+    clears it, or None when kubelet sends none. The container's own memory limit counts, never a pod-level one
+    passed down: without its own limit the ceiling is the node's allocatable memory."""
     if not settings.memory_qos:
         return 'max' if settings.memory_qos_cleared else None
     factor = settings.memory_throttling_factor
     if factor is None:
         return None
-    # Guaranteed containers are never throttled; before 1.37 neither were BestEffort ones (request = limit = 0).
-    if request == limit and not (qos == BESTEFFORT and settings.rules.besteffort_memory_high):
+    own_limit = container.limits.get('memory')
+    limit = own_limit.value() if own_limit is not None else 0
+    # Guaranteed containers (request = limit) are never throttled; from 1.37 a container with neither is.
+    if request == limit and not (request == 0 and settings.rules.memory_high_without_request):
         return None
+    if limit == 0 and settings.rules.pod_level_memory_high and settings.pod_level \
+            and _pod_level_resources_set(pod) and not _is_zero(pod.limits.get('memory')):
+        return None  # skipContainerMemoryHigh: the pod cgroup's memory.high throttles it
     ceiling = limit or settings.allocatable_memory or 0
     if not ceiling:
         return None
@@ -670,6 +691,10 @@ def memory_high(request, limit, qos, settings):
         return high if high != 0 and high > request else None
     high = int(float(ceiling) * factor)
     return high if high > request else None
+
+
+def _is_zero(quantity):
+    return quantity is None or quantity.is_zero()
 
 
 def container_swap_behavior(pod, container, qos, settings):
@@ -746,10 +771,10 @@ def container_values(pod, container, qos, settings):
         if values['exclusive_cpus'] and settings.quota_off_with_exclusive_cpus:
             values['cpu_quota'] = -1  # calculateLinuxResources: disableCPUQuota
     request_bytes = _memory_request(container)
-    memory_min, memory_low = settings.memory_protection(qos, request_bytes)
+    memory_min, memory_low = settings.container_memory_protection(qos, request_bytes)
     values['memory_min'] = memory_min
     values['memory_low'] = memory_low
-    values['memory_high'] = memory_high(request_bytes, limit_bytes, qos, settings)
+    values['memory_high'] = memory_high(pod, container, request_bytes, settings)
     values['oom_score_adj'] = oom_score_adj(pod, container, settings.memory_capacity, qos, settings.pod_level)
     # calculateLinuxResources: the kernel kills the container's processes together on an OOM.
     values['memory_oom_group'] = 1 if settings.memory_oom_group else None

@@ -40,8 +40,12 @@ class KubeletRules(object):
         self.memory_high_interpolates = minor >= 27
         # memoryThrottlingFactor: 0.8, 0.9 from 1.27, null (no memory.high) from 1.37 (KEP-2570 "Beta v1.37").
         self.default_memory_throttling_factor = None if minor >= 37 else (0.9 if minor >= 27 else 0.8)
-        # PR #138139: BestEffort containers get memory.high (factor x allocatable) under MemoryQoS from 1.37.
-        self.besteffort_memory_high = minor >= 37
+        # PR #138139: from 1.37 a container without a memory request and limit (BestEffort or not) gets memory.high
+        # (factor x allocatable) under MemoryQoS: kuberuntime's condition is "request != limit || request == 0";
+        # and a container without its own memory limit in a pod with a pod-level memory limit gets none (the pod
+        # cgroup's memory.high throttles it).
+        self.memory_high_without_request = minor >= 37
+        self.pod_level_memory_high = minor >= 37
         # PRs #138903 and #139377: with MemoryQoS off, kubelet 1.37 resets memory.min of kubepods and memory.low of
         # the burstable tier to 0 at start, and sends memory.high=max for every container it creates or resizes.
         self.clears_memory_qos_when_off = minor >= 37

@@ -89,12 +89,15 @@ def _memory_values(result):
             for pod in result['pods']]
 
 
-def test_memory_qos_1_37_is_on_and_writes_nothing_until_configured(run_module):
+def test_memory_qos_1_37_is_on_and_protects_nothing_until_configured(run_module):
     """KEP-2570 "Beta v1.37": the gate is on, memoryThrottlingFactor is null and memoryReservationPolicy None by
-    default, so no memory.high, memory.min or memory.low; kubepods' memory.min and burstable's memory.low are 0."""
+    default, so no memory.high, and every container gets memory.min and memory.low 0 (kuberuntime sends both for
+    each container unless TieredReservation protects its request; the kubelet judge showed it); the pod cgroups get
+    neither; kubepods' memory.min and burstable's memory.low are 0."""
     result = run(run_module, _memory_qos_pods(), allocatable_memory='16Gi', kubelet_version='1.37')
-    nothing = {'memory_high': None, 'memory_min': None, 'memory_low': None}
-    assert _memory_values(result) == [nothing] * 3
+    zero = {'memory_high': None, 'memory_min': 0, 'memory_low': 0}
+    assert _memory_values(result) == [zero] * 3
+    assert all('memory_min' not in pod['resources'] and 'memory_low' not in pod['resources'] for pod in result['pods'])
     assert result['qos']['kubepods']['v2_files']['memory.min'] == '0'
     assert result['qos']['burstable']['v2_files']['memory.low'] == '0'
 

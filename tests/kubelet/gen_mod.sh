@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# gen_mod.sh RELEASE [MODFILE]: a go.mod (default go.mod) that links k8s.io/kubernetes RELEASE (1.37.2), with a replace
+# line for every staging module kubernetes requires at v0.0.0, pinned to the matching v0.Y.Z; then go mod tidy, run
+# in a copy holding only the common files and this release's release_1XY.go (a plain `go mod tidy` here would see
+# every release's files and raise shared dependencies above what that kubelet release ships with).
+set -euo pipefail
+release="$1"; modfile="${2:-go.mod}"
+cd "$(dirname "$0")"
+go mod download -json "k8s.io/kubernetes@v$release" >/dev/null
+gomod="$(go env GOMODCACHE)/cache/download/k8s.io/kubernetes/@v/v$release.mod"
+staging="v0.${release#1.}"
+tmp="$(mktemp)"; trap 'rm -f "$tmp"' EXIT
+{
+  echo "module kubenode.example/kubelet-judge"
+  echo
+  echo "go 1.26.0"
+  echo
+  echo "require k8s.io/kubernetes v$release"
+  echo
+  echo "replace ("
+  awk '/^replace \(/{r=1;next} r&&/^\)/{r=0} r&&/=>/{print $1}' "$gomod" | while read -r module; do
+    if (cd / && GOFLAGS=-mod=mod go mod download "$module@$staging") >/dev/null 2>&1; then
+      echo "	$module => $module $staging"
+    fi
+  done
+  echo ")"
+} > "$tmp"
+work="$(mktemp -d)"; trap 'rm -rf "$tmp" "$work"' EXIT
+minor="${release#1.}"; minor="${minor%%.*}"
+cp main.go judge_common.go "release_1$minor.go" "$work/"
+cp "$tmp" "$work/go.mod"
+sed -i '/^\/\/go:build/d' "$work/release_1$minor.go"
+(cd "$work" && go mod tidy)
+cp "$work/go.mod" "$modfile"
+cp "$work/go.sum" "${modfile%.mod}.sum"

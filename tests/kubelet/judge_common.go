@@ -1,0 +1,177 @@
+// Calls into kubelet whose signatures are the same in every release the judge is built for. Unexported steps
+// are reached with go:linkname, which calls kubelet's own compiled function; each names the file it lives in.
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"unsafe"
+
+	libcontainercgroups "github.com/opencontainers/cgroups"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/types"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/component-base/featuregate"
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+	"k8s.io/klog/v2"
+	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
+	kubeletscheme "k8s.io/kubernetes/pkg/kubelet/apis/config/scheme"
+	kubeletvalidation "k8s.io/kubernetes/pkg/kubelet/apis/config/validation"
+	"k8s.io/kubernetes/pkg/kubelet/cm"
+	evictionapi "k8s.io/kubernetes/pkg/kubelet/eviction/api"
+	"k8s.io/kubernetes/pkg/kubelet/kubeletconfig/configfiles"
+	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
+	utilfs "k8s.io/kubernetes/pkg/util/filesystem"
+	"k8s.io/utils/cpuset"
+)
+
+func gateDependencies() map[featuregate.Feature][]featuregate.Feature {
+	return utilfeature.DefaultMutableFeatureGate.Dependencies()
+}
+
+func resetGate(name featuregate.Feature) {
+	if utilfeature.DefaultMutableFeatureGate.ExplicitlySet(name) {
+		_ = utilfeature.DefaultMutableFeatureGate.ResetFeatureValueToDefault(name)
+	}
+}
+
+// cm/helpers.go: what the hard eviction thresholds hold back from Allocatable.
+//
+//go:linkname hardEvictionReservation k8s.io/kubernetes/pkg/kubelet/cm.hardEvictionReservation
+func hardEvictionReservation(thresholds []evictionapi.Threshold, capacity v1.ResourceList) v1.ResourceList
+
+// cm/node_container_manager_linux.go: the kubepods cgroup's values from the absolute allocatable.
+//
+//go:linkname getCgroupConfig k8s.io/kubernetes/pkg/kubelet/cm.getCgroupConfigInternal
+func getCgroupConfig(rl v1.ResourceList, compressibleResourcesOnly bool) *cm.ResourceConfig
+
+type cpuAllocationReader interface {
+	GetExclusiveCPUs(podUID, containerName string) cpuset.CPUSet
+}
+
+// cm/container_manager.go: whether any container of the pod (init containers included) holds exclusive CPUs.
+//
+//go:linkname podHasExclusiveCPUsOf k8s.io/kubernetes/pkg/kubelet/cm.podHasExclusiveCPUs
+func podHasExclusiveCPUsOf(logger klog.Logger, cr cpuAllocationReader, pod *v1.Pod) bool
+
+//go:linkname containerHasExclusiveCPUsOf k8s.io/kubernetes/pkg/kubelet/cm.containerHasExclusiveCPUs
+func containerHasExclusiveCPUsOf(logger klog.Logger, cr cpuAllocationReader, pod *v1.Pod, container *v1.Container) bool
+
+func podHasExclusiveCPUs(cr cpuAllocationReader, pod *v1.Pod) bool {
+	return podHasExclusiveCPUsOf(klog.Background(), cr, pod)
+}
+
+// kuberuntime/kuberuntime_container_linux.go: the resources kubelet sends the runtime for a container.
+//
+//go:linkname generateLinuxContainerResources k8s.io/kubernetes/pkg/kubelet/kuberuntime.(*kubeGenericRuntimeManager).generateLinuxContainerResources
+func generateLinuxContainerResources(m unsafe.Pointer, ctx context.Context, pod *v1.Pod, container *v1.Container, enforceMemoryQoS bool) *runtimeapi.LinuxContainerResources
+
+func cgroup2Unified() bool { return libcontainercgroups.IsCgroup2UnifiedMode() }
+
+// nodeAllocatableReservation: containerManagerImpl.GetNodeAllocatableReservation's sum (a method of a manager only
+// NewContainerManager builds, which writes /var/lib/kubelet): system + kube reserved + hardEvictionReservation.
+func nodeAllocatableReservation(capacity, system, kube v1.ResourceList, thresholds []evictionapi.Threshold) v1.ResourceList {
+	evictionReservation := hardEvictionReservation(thresholds, capacity)
+	result := make(v1.ResourceList)
+	for k := range capacity {
+		value := resource.NewQuantity(0, resource.DecimalSI)
+		if system != nil {
+			value.Add(system[k])
+		}
+		if kube != nil {
+			value.Add(kube[k])
+		}
+		if evictionReservation != nil {
+			value.Add(evictionReservation[k])
+		}
+		if !value.IsZero() {
+			result[k] = *value
+		}
+	}
+	return result
+}
+
+// nodeAllocatableAbsolute: containerManagerImpl.getNodeAllocatableAbsoluteImpl (capacity less the reserved, never
+// below zero), for the same reason.
+func nodeAllocatableAbsolute(capacity, system, kube v1.ResourceList) v1.ResourceList {
+	result := make(v1.ResourceList)
+	for k, v := range capacity {
+		value := v.DeepCopy()
+		value.Sub(system[k])
+		value.Sub(kube[k])
+		if value.Sign() < 0 {
+			value.Set(0)
+		}
+		result[k] = value
+	}
+	return result
+}
+
+func hugepageSize(name v1.ResourceName) (int64, bool) {
+	const prefix = "hugepages-"
+	if len(name) <= len(prefix) || string(name[:len(prefix)]) != prefix {
+		return 0, false
+	}
+	q, err := resource.ParseQuantity(string(name[len(prefix):]))
+	if err != nil {
+		return 0, false
+	}
+	return q.Value(), true
+}
+
+type statusProvider struct{}
+
+func (statusProvider) GetPodStatus(types.UID) (v1.PodStatus, bool) { return v1.PodStatus{}, false }
+
+type noRuntime struct{}
+
+func (noRuntime) UpdateContainerResources(context.Context, string, *runtimeapi.ContainerResources) error {
+	return nil
+}
+
+type runtimeManager struct {
+	manager kuberuntime.KubeGenericRuntime
+}
+
+func (r runtimeManager) containerResources(pod *v1.Pod, container *v1.Container, enforceMemoryQoS bool) *runtimeapi.LinuxContainerResources {
+	// The *kubeGenericRuntimeManager inside the interface NewKubeGenericRuntimeManager returns: the method's receiver.
+	receiver := (*[2]unsafe.Pointer)(unsafe.Pointer(&r.manager))[1]
+	return generateLinuxContainerResources(receiver, context.Background(), pod, container, enforceMemoryQoS)
+}
+
+// loadKubeletConfig: kubelet's file loader (configfiles), as kubelet reads --config: strict decoding with kubelet's
+// scheme, then defaulting.
+func loadKubeletConfig(text string) (*kubeletconfig.KubeletConfiguration, error) {
+	path := filepath.Join(scratch, "kubelet-config.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		return nil, err
+	}
+	loader, err := configfiles.NewFsLoader(&utilfs.DefaultFs{}, path)
+	if err != nil {
+		return nil, err
+	}
+	return loader.Load(context.Background())
+}
+
+// strictDecodingError: kubelet's scheme with strict decoding (what DecodeKubeletConfiguration tries first, before it
+// falls back to a lenient decoder for v1beta1 and only logs); nil when the file decodes strictly.
+func strictDecodingError(text string) error {
+	_, codecs, err := kubeletscheme.NewSchemeAndCodecs(serializer.EnableStrict)
+	if err != nil {
+		return err
+	}
+	_, _, err = codecs.UniversalDecoder().Decode([]byte(text), nil, nil)
+	return err
+}
+
+// validateKubeletConfig: as kubelet's command does, the file's feature gates set first, then
+// ValidateKubeletConfiguration against them.
+func validateKubeletConfig(kc *kubeletconfig.KubeletConfiguration) error {
+	if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(kc.FeatureGates); err != nil {
+		return err
+	}
+	return kubeletvalidation.ValidateKubeletConfiguration(kc, utilfeature.DefaultFeatureGate)
+}
