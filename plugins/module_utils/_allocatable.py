@@ -21,7 +21,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_na
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import (
     hard_eviction_reservation, parse_thresholds, resolve_eviction_hard)
-from ansible_collections.kubenode.cgroups.plugins.module_utils._feature_gates import check_gate_names
+from ansible_collections.kubenode.cgroups.plugins.module_utils._feature_gates import check_gate_names, check_gate_values
 from ansible_collections.kubenode.cgroups.plugins.module_utils._option_set import OptionSet
 from ansible_collections.kubenode.cgroups.plugins.module_utils._profiles import profile_reservation
 from ansible_collections.kubenode.cgroups.plugins.module_utils._reservation import MEASURED_PROFILE, measured_reserved
@@ -49,6 +49,8 @@ def parse_feature_gates(gates, field='feature_gates', rules=None, accepted=()):
                                 value=enabled)
     if rules is not None:
         check_gate_names(gates, rules, field, accepted)
+        if check_gate_values(gates, rules, field):
+            return dict(gates)
         for name, locked in sorted(rules.locked_gates.items()):
             if name in gates and gates[name] != locked:
                 raise KubenodeError('cannot set feature gate %s to %s, feature is locked to %s'

@@ -42,7 +42,7 @@ CustomCPUCFSQuotaPeriod 12 -
 CPUManagerPolicyAlphaOptions 23 -
 CPUManagerPolicyBetaOptions 23 -
 CPUManagerPolicyOptions 22 -
-CSIMigrationPortworx 23 -
+CSIMigrationPortworx 23 35
 CSIServiceAccountTokenSecrets 35 -
 CSIVolumeHealth 21 -
 ChangeContainerStatusOnKubeletRestart 0 -
@@ -78,17 +78,17 @@ GracefulNodeShutdown 20 -
 GracefulNodeShutdownBasedOnPodPriority 23 -
 HPAConfigurableTolerance 33 -
 HPAScaleToZero 16 -
-HonorPVReclaimPolicy 23 -
+HonorPVReclaimPolicy 23 35
 HostnameOverride 34 -
 ImageMaximumGCAge 29 -
 ImageVolume 31 -
 ImageVolumeWithDigest 35 -
 InPlacePodLevelResourcesVerticalScaling 35 -
 InPlacePodVerticalScaling 27 -
-InPlacePodVerticalScalingAllocatedStatus 32 -
+InPlacePodVerticalScalingAllocatedStatus 32 35
 InPlacePodVerticalScalingExclusiveCPUs 32 -
 InPlacePodVerticalScalingExclusiveMemory 34 -
-InTreePluginPortworxUnregister 23 -
+InTreePluginPortworxUnregister 23 35
 JobManagedBy 30 -
 KubeletCgroupDriverFromCRI 28 -
 KubeletCrashLoopBackOffMax 32 -
@@ -108,7 +108,7 @@ MatchLabelKeysInPodAffinity 29 -
 MatchLabelKeysInPodTopologySpread 25 -
 MatchLabelKeysInPodTopologySpreadSelectorMerge 34 -
 MaxUnavailableStatefulSet 24 -
-MemoryManager 21 -
+MemoryManager 21 35
 MemoryQoS 22 -
 MultiCIDRServiceAllocator 27 -
 MutableCSINodeAllocatableCount 33 -
@@ -144,7 +144,7 @@ ReloadKubeletServerCertificateFile 31 -
 ResourceHealthStatus 31 -
 RestartAllContainersOnContainerExits 35 -
 RotateKubeletServerCertificate 7 -
-RuntimeClassInImageCriAPI 29 -
+RuntimeClassInImageCriAPI 29 35
 SELinuxChangePolicy 32 -
 SELinuxMount 30 -
 SELinuxMountReadWriteOncePod 25 -
@@ -157,7 +157,7 @@ ServiceAccountTokenJTI 29 -
 ServiceAccountTokenNodeBinding 29 -
 ServiceAccountTokenNodeBindingValidation 29 -
 ServiceAccountTokenPodNodeInfo 29 -
-ServiceTrafficDistribution 30 -
+ServiceTrafficDistribution 30 35
 StatefulSetSemanticRevisionComparison 0 -
 StorageCapacityScoring 33 -
 StorageNamespaceIndex 30 -
@@ -166,7 +166,7 @@ StrictIPCIDRValidation 33 -
 SupplementalGroupsPolicy 31 -
 SystemdWatchdog 32 -
 TaintTolerationComparisonOperators 35 -
-TopologyAwareHints 21 -
+TopologyAwareHints 21 35
 TopologyManagerPolicyAlphaOptions 26 -
 TopologyManagerPolicyBetaOptions 26 -
 TopologyManagerPolicyOptions 26 -
@@ -207,12 +207,12 @@ StorageVersionAPI 20 -
 StorageVersionHash 14 -
 StructuredAuthenticationConfigurationEgressSelector 34 -
 StructuredAuthenticationConfigurationJWKSMetrics 35 -
-StructuredAuthorizationConfiguration 29 -
+StructuredAuthorizationConfiguration 29 35
 TokenRequestServiceAccountUIDValidation 34 -
 UnauthenticatedHTTP2DOSMitigation 25 -
 UnknownVersionInteroperabilityProxy 28 -
 WatchCacheInitializationPostStartHook 31 -
-WatchFromStorageWithoutResourceVersion 27 -
+WatchFromStorageWithoutResourceVersion 27 35
 WatchList 27 -
 CloudControllerManagerWatchBasedRoutesReconciliation 35 -
 CloudControllerManagerWebhook 27 -
@@ -258,7 +258,6 @@ DRANodeAllocatableResources 36 -
 DRAResourcePoolStatus 36 -
 DeclarativeValidationBeta 36 -
 ExtendWebSocketsToKubelet 36 -
-HPAExternalMetricFallback 36 -
 ManifestBasedAdmissionControlConfig 36 -
 NativeHistograms 36 -
 PersistentVolumeClaimUnusedSinceTime 36 -
@@ -274,10 +273,10 @@ WorkloadWithJob 36 -
 AtomicFIFO 0 -
 ClientsAllowCBOR 0 -
 ClientsPreferCBOR 0 -
-CloudNodeAdditionalLabelsReconciliation 0 -
-ComponentSLIs 0 -
-CompositePodGroup 0 -
-ConditionalAuthorization 0 -
+CloudNodeAdditionalLabelsReconciliation 0 35
+ComponentSLIs 0 35
+CompositePodGroup 37 -
+ConditionalAuthorization 0 35
 ContextualLogging 0 -
 InOrderInformers 0 -
 InOrderInformersBatchProcess 0 -
@@ -520,6 +519,314 @@ WindowsEndpointSliceProxying 19 24
 WindowsGMSA 14 20
 WindowsHostProcessContainers 22 27
 WindowsRunAsUserName 16 20
+# from the kubelet judges (tests/kubelet/update_gates.py): kubelet's own registry of each judged release
+APIServerWebhookAuthenticationToken 37 -
+AllowServiceExternalIPs 36 -
+AtomicWriteVolumeUserFields 37 -
+ClientsAllowCARotation 36 -
+ClientsAllowTLSCacheGC 36 -
+DRADerivedAttributes 37 -
+DRADeviceCompatibilityGroups 37 -
+DRAFractionalCapacityRange 37 -
+DRAOptionalNodeOperations 37 -
+DRAPartitionableDevicesType 37 -
+DRAResourceClaimGranularStatusAuthorization 36 -
+DRAWorkloadResourceClaims 36 -
+DefaultPodSysctls 37 -
+EmptyDirVolumeMode 37 -
+EvictionRequestAPI 37 -
+ExcludeAdmissionWebhookVirtualResources 37 -
+GRPCContainerProbeTLS 37 -
+H2CContainerProbe 37 -
+HPAGeneration 37 -
+HPAOptimizedSelectorStore 37 -
+HugepageAwareEviction 37 -
+InPlacePodVerticalScalingMemoryBackedVolumes 37 -
+InPlacePodVerticalScalingSchedulerPreemption 37 -
+InterPodAffinityHostnameFastPath 37 -
+KubeProxyNFTablesLocalhostNodePorts 37 -
+KubeletAllocatedPodsEndpoint 37 -
+NFTablesNetlink 37 -
+NodeControllerLeaseCircuitBreaker 37 -
+NodeLifecycleConditions 37 -
+PodGroupPreemptionPolicy 37 -
+PodLevelResourcesFixDefaulting 37 -
+PodLevelResourcesFixKubeletQOSClass 37 -
+PodsAPI 36 -
+ResourceHealthStatusMessage 36 -
+RuntimeClassInImageCriApi 36 -
+SchedulerPreQueueingHints 37 -
+ServiceCIDRStatusFieldWiping 36 -
+StaleControllerConsistencyHPA 37 -
+StaleControllerConsistencyJob 36 -
+StatefulSetRecreateStrategy 37 -
+UnlockWhileProcessingFIFO 36 -
+VolumeBindMountOptions 37 -
+WatchListCompression 37 -
+WebhookRoundTripLoadBalancing 37 -
+"""
+
+
+# kubelet's own registry of each release the kubelet judge is built for (tests/kubelet/update_gates.py writes it):
+# "minor name default locked stage needs": the gates locked to their default, those that need others, and the gates
+# needed. kubelet refuses to start with a locked gate set to the other value, and with an enabled gate whose needs
+# are disabled (component-base featuregate: SetFromMap's checks); AllAlpha and AllBeta set every gate of their stage
+# that is not set by name.
+_REGISTRIES = """
+36 APIServerIdentity on free BETA -
+36 APIServerTracing on locked GA -
+36 AggregatedDiscoveryRemoveBetaType on locked DEPRECATED -
+36 AllowOverwriteTerminationGracePeriodSeconds off locked DEPRECATED -
+36 AnonymousAuthConfigurableEndpoints on locked GA -
+36 AnyVolumeDataSource on locked GA -
+36 AtomicFIFO on free BETA -
+36 AuthorizeNodeWithSelectors on locked GA AuthorizeWithSelectors
+36 AuthorizeWithSelectors on locked GA -
+36 BtreeWatchCache on locked GA -
+36 CPUManagerPolicyOptions on locked GA -
+36 CRDValidationRatcheting on locked GA -
+36 CSIServiceAccountTokenSecrets on locked GA -
+36 ClusterTrustBundle off free BETA -
+36 ClusterTrustBundleProjection off free BETA ClusterTrustBundle
+36 ConsistentListFromCache on locked GA -
+36 ContainerRestartRules on free BETA -
+36 CustomResourceFieldSelectors on locked GA -
+36 DRAAdminAccess on locked GA DynamicResourceAllocation
+36 DRAConsumableCapacity on free BETA DynamicResourceAllocation
+36 DRADeviceBindingConditions on free BETA DRAResourceClaimDeviceStatus,DynamicResourceAllocation
+36 DRADeviceTaintRules off free BETA DRADeviceTaints
+36 DRADeviceTaints on free BETA DynamicResourceAllocation
+36 DRAExtendedResource on free BETA DynamicResourceAllocation
+36 DRAListTypeAttributes off free ALPHA DynamicResourceAllocation
+36 DRANodeAllocatableResources off free ALPHA DynamicResourceAllocation
+36 DRAPartitionableDevices on free BETA DynamicResourceAllocation
+36 DRAPrioritizedList on free GA DynamicResourceAllocation
+36 DRAResourceClaimDeviceStatus on free BETA -
+36 DRAResourceClaimGranularStatusAuthorization on free BETA DRAResourceClaimDeviceStatus,DynamicResourceAllocation
+36 DRAResourcePoolStatus off free ALPHA DynamicResourceAllocation
+36 DRASchedulerFilterTimeout on free BETA DynamicResourceAllocation
+36 DRAWorkloadResourceClaims off free ALPHA DynamicResourceAllocation,GenericWorkload
+36 DeclarativeValidation on locked GA -
+36 DeclarativeValidationBeta on free BETA DeclarativeValidation
+36 DeclarativeValidationTakeover off free DEPRECATED DeclarativeValidation
+36 DisableAllocatorDualWrite on locked GA MultiCIDRServiceAllocator
+36 DisableNodeKubeProxyVersion on locked DEPRECATED -
+36 DynamicResourceAllocation on locked GA -
+36 ExecProbeTimeout on locked GA -
+36 ExtendWebSocketsToKubelet on free BETA NodeDeclaredFeatures
+36 ExternalServiceAccountTokenSigner on locked GA -
+36 GangScheduling off free ALPHA GenericWorkload
+36 GenericWorkload off free ALPHA -
+36 GitRepoVolumeDriver off locked DEPRECATED -
+36 GracefulNodeShutdown on free BETA -
+36 GracefulNodeShutdownBasedOnPodPriority on free BETA GracefulNodeShutdown
+36 ImageMaximumGCAge on locked GA -
+36 ImageVolume on locked GA -
+36 ImageVolumeWithDigest off free ALPHA ImageVolume
+36 InOrderInformers on locked GA -
+36 InPlacePodLevelResourcesVerticalScaling on free BETA InPlacePodVerticalScaling,NodeDeclaredFeatures,PodLevelResources
+36 InPlacePodVerticalScaling on locked GA -
+36 InPlacePodVerticalScalingExclusiveCPUs off free ALPHA InPlacePodVerticalScaling
+36 InPlacePodVerticalScalingExclusiveMemory off free ALPHA InPlacePodVerticalScaling
+36 InPlacePodVerticalScalingInitContainers on free BETA InPlacePodVerticalScaling,NodeDeclaredFeatures
+36 JobBackoffLimitPerIndex on locked GA -
+36 JobManagedBy on locked GA -
+36 JobPodReplacementPolicy on locked GA -
+36 JobSuccessPolicy on locked GA -
+36 KubeletCgroupDriverFromCRI on locked GA -
+36 KubeletFineGrainedAuthz on locked GA -
+36 KubeletPSI on locked GA -
+36 KubeletPodResourcesDynamicResources on locked GA -
+36 KubeletPodResourcesGet on locked GA -
+36 KubeletTracing on locked GA -
+36 LogarithmicScaleDown on locked GA -
+36 MatchLabelKeysInPodAffinity on locked GA -
+36 MatchLabelKeysInPodTopologySpread on free BETA -
+36 MatchLabelKeysInPodTopologySpreadSelectorMerge on free BETA MatchLabelKeysInPodTopologySpread
+36 MultiCIDRServiceAllocator on locked GA -
+36 MutableCSINodeAllocatableCount on locked GA -
+36 NFTablesProxyMode on locked GA -
+36 NodeDeclaredFeatures on free BETA -
+36 NodeInclusionPolicyInPodTopologySpread on locked GA -
+36 NodeLogQuery on locked GA -
+36 NodeSwap on locked GA -
+36 OrderedNamespaceDeletion on locked GA -
+36 PodCertificateRequest off free BETA AuthorizeNodeWithSelectors
+36 PodLevelResourceManagers off free ALPHA PodLevelResources
+36 PodLevelResources on free BETA -
+36 PodLifecycleSleepAction on locked GA -
+36 PodLifecycleSleepActionAllowZero on locked GA PodLifecycleSleepAction
+36 PodObservedGenerationTracking on locked GA -
+36 PodSchedulingReadiness on locked GA -
+36 PreferSameTrafficDistribution on locked GA -
+36 ProcMountType on locked GA UserNamespacesSupport
+36 RecoverVolumeExpansionFailure on locked GA -
+36 RecursiveReadOnlyMounts on locked GA -
+36 RelaxedDNSSearchValidation on locked GA -
+36 RelaxedEnvironmentVariableValidation on locked GA -
+36 ResilientWatchCacheInitialization on locked GA -
+36 ResourceHealthStatus on free BETA DynamicResourceAllocation
+36 ResourceHealthStatusMessage on free BETA ResourceHealthStatus
+36 RestartAllContainersOnContainerExits on free BETA ContainerRestartRules,NodeDeclaredFeatures
+36 RetryGenerateName on locked GA -
+36 SELinuxChangePolicy on locked GA -
+36 SELinuxMountReadWriteOncePod on locked GA -
+36 SchedulerQueueingHints on locked GA -
+36 SeparateCacheWatchRPC off locked DEPRECATED -
+36 SeparateTaintEvictionController on locked GA -
+36 ServiceAccountTokenJTI on locked GA -
+36 ServiceAccountTokenNodeBinding on locked GA ServiceAccountTokenNodeBindingValidation
+36 ServiceAccountTokenNodeBindingValidation on locked GA -
+36 ServiceAccountTokenPodNodeInfo on locked GA -
+36 SidecarContainers on locked GA -
+36 StaleControllerConsistencyDaemonSet on free BETA AtomicFIFO
+36 StaleControllerConsistencyJob on free BETA AtomicFIFO
+36 StaleControllerConsistencyReplicaSet on free BETA AtomicFIFO
+36 StaleControllerConsistencyStatefulSet on free BETA AtomicFIFO
+36 StorageVersionAPI off free ALPHA APIServerIdentity
+36 StreamingCollectionEncodingToJSON on locked GA -
+36 StreamingCollectionEncodingToProtobuf on locked GA -
+36 StructuredAuthenticationConfiguration on locked GA -
+36 StructuredAuthenticationConfigurationEgressSelector on free BETA StructuredAuthenticationConfiguration
+36 StructuredAuthenticationConfigurationJWKSMetrics on free BETA StructuredAuthenticationConfiguration
+36 SupplementalGroupsPolicy on locked GA -
+36 SystemdWatchdog on locked GA -
+36 TopologyAwareWorkloadScheduling off free ALPHA GenericWorkload
+36 TopologyManagerPolicyOptions on locked GA -
+36 UnknownVersionInteroperabilityProxy on free BETA APIServerIdentity
+36 UserNamespacesHostNetworkSupport off free ALPHA NodeDeclaredFeatures,UserNamespacesSupport
+36 UserNamespacesSupport on locked GA -
+36 VolumeAttributesClass on locked GA -
+36 WinDSR on locked GA -
+36 WinOverlay on locked GA -
+36 WindowsGracefulNodeShutdown on free BETA GracefulNodeShutdown
+36 WorkloadAwarePreemption off free ALPHA GangScheduling
+36 WorkloadWithJob off free ALPHA GenericWorkload
+37 APIServerIdentity on free BETA -
+37 AggregatedDiscoveryRemoveBetaType on locked DEPRECATED -
+37 AllowOverwriteTerminationGracePeriodSeconds off locked DEPRECATED -
+37 AtomicFIFO on free BETA -
+37 CPUManagerPolicyOptions on locked GA -
+37 CRDValidationRatcheting on locked GA -
+37 CSIServiceAccountTokenSecrets on locked GA -
+37 ClusterTrustBundle on free GA -
+37 ClusterTrustBundleProjection on free GA ClusterTrustBundle
+37 CompositePodGroup off free ALPHA GenericWorkload,TopologyAwareWorkloadScheduling
+37 ContainerRestartRules on free BETA -
+37 CustomResourceFieldSelectors on locked GA -
+37 DRAAdminAccess on locked GA DynamicResourceAllocation
+37 DRAConsumableCapacity on free BETA DynamicResourceAllocation
+37 DRADerivedAttributes off free ALPHA DynamicResourceAllocation
+37 DRADeviceBindingConditions on free BETA DRAResourceClaimDeviceStatus,DynamicResourceAllocation
+37 DRADeviceCompatibilityGroups off free ALPHA DRAPartitionableDevices,DynamicResourceAllocation
+37 DRADeviceTaintRules on free GA DRADeviceTaints
+37 DRADeviceTaints on free GA DynamicResourceAllocation
+37 DRAExtendedResource on locked GA DynamicResourceAllocation
+37 DRAFractionalCapacityRange off free BETA DRAConsumableCapacity
+37 DRAListTypeAttributes off free ALPHA DynamicResourceAllocation
+37 DRANodeAllocatableResources off free ALPHA DynamicResourceAllocation
+37 DRAOptionalNodeOperations off free ALPHA DynamicResourceAllocation,NodeDeclaredFeatures
+37 DRAPartitionableDevices on free BETA DynamicResourceAllocation
+37 DRAPartitionableDevicesType off free ALPHA DRAPartitionableDevices,DRAResourcePoolStatus,DynamicResourceAllocation
+37 DRAPrioritizedList on locked GA DynamicResourceAllocation
+37 DRAResourceClaimDeviceStatus on locked GA -
+37 DRAResourceClaimGranularStatusAuthorization on free BETA DRAResourceClaimDeviceStatus,DynamicResourceAllocation
+37 DRAResourcePoolStatus off free ALPHA DynamicResourceAllocation
+37 DRASchedulerFilterTimeout on free BETA DynamicResourceAllocation
+37 DRAWorkloadResourceClaims off free BETA DynamicResourceAllocation,GenericWorkload
+37 DeclarativeValidation on locked GA -
+37 DeclarativeValidationBeta on free BETA DeclarativeValidation
+37 DeclarativeValidationTakeover off locked DEPRECATED DeclarativeValidation
+37 DisableAllocatorDualWrite on locked GA MultiCIDRServiceAllocator
+37 DisableCPUQuotaWithExclusiveCPUs on locked DEPRECATED -
+37 DisableNodeKubeProxyVersion on locked DEPRECATED -
+37 DynamicResourceAllocation on locked GA -
+37 EventedPLEG off free ALPHA PLEGOnDemandRelist
+37 ExecProbeTimeout on locked GA -
+37 ExtendWebSocketsToKubelet on free BETA NodeDeclaredFeatures
+37 ExternalServiceAccountTokenSigner on locked GA -
+37 GenericWorkload off free BETA -
+37 GitRepoVolumeDriver off locked DEPRECATED -
+37 GracefulNodeShutdown on free BETA -
+37 GracefulNodeShutdownBasedOnPodPriority on free BETA GracefulNodeShutdown
+37 H2CContainerProbe off free ALPHA NodeDeclaredFeatures
+37 HPAConfigurableTolerance on locked GA -
+37 HostnameOverride on locked GA -
+37 ImageMaximumGCAge on locked GA -
+37 ImageVolume on locked GA -
+37 ImageVolumeWithDigest off free ALPHA ImageVolume
+37 InOrderInformers on locked GA -
+37 InPlacePodLevelResourcesVerticalScaling on free BETA InPlacePodVerticalScaling,NodeDeclaredFeatures,PodLevelResources
+37 InPlacePodVerticalScaling on locked GA -
+37 InPlacePodVerticalScalingExclusiveCPUs off free ALPHA InPlacePodVerticalScaling
+37 InPlacePodVerticalScalingExclusiveMemory off free ALPHA InPlacePodVerticalScaling
+37 InPlacePodVerticalScalingInitContainers on locked GA InPlacePodVerticalScaling,NodeDeclaredFeatures
+37 InPlacePodVerticalScalingMemoryBackedVolumes off free ALPHA InPlacePodVerticalScaling,NodeDeclaredFeatures
+37 InPlacePodVerticalScalingSchedulerPreemption off free ALPHA InPlacePodVerticalScaling
+37 JobManagedBy on locked GA -
+37 KubeletAllocatedPodsEndpoint off free ALPHA InPlacePodVerticalScaling
+37 KubeletCgroupDriverFromCRI on locked GA -
+37 KubeletFineGrainedAuthz on locked GA -
+37 KubeletPSI on locked GA -
+37 KubeletPodResourcesDynamicResources on locked GA -
+37 KubeletPodResourcesGet on locked GA -
+37 KubeletTracing on locked GA -
+37 MatchLabelKeysInPodAffinity on locked GA -
+37 MatchLabelKeysInPodTopologySpread on free BETA -
+37 MatchLabelKeysInPodTopologySpreadSelectorMerge on free BETA MatchLabelKeysInPodTopologySpread
+37 MultiCIDRServiceAllocator on locked GA -
+37 MutableCSINodeAllocatableCount on locked GA -
+37 NFTablesProxyMode on locked GA -
+37 NodeControllerLeaseCircuitBreaker on free BETA AtomicFIFO
+37 NodeDeclaredFeatures on locked GA -
+37 NodeInclusionPolicyInPodTopologySpread on locked GA -
+37 NodeLogQuery on locked GA -
+37 NodeSwap on locked GA -
+37 PLEGOnDemandRelist on locked GA -
+37 PodGroupPreemptionPolicy off free ALPHA GenericWorkload
+37 PodLevelResourceManagers off free BETA PodLevelResources
+37 PodLevelResources on free BETA -
+37 PodLevelResourcesFixDefaulting on free BETA PodLevelResources
+37 PodLevelResourcesFixKubeletQOSClass on free BETA PodLevelResources
+37 PodObservedGenerationTracking on locked GA -
+37 PodReadyToStartContainersCondition on locked GA -
+37 PodSchedulingReadiness on locked GA -
+37 PreferSameTrafficDistribution on locked GA -
+37 ProcMountType on locked GA UserNamespacesSupport
+37 RecoverVolumeExpansionFailure on locked GA -
+37 RecursiveReadOnlyMounts on locked GA -
+37 RelaxedEnvironmentVariableValidation on locked GA -
+37 RelaxedServiceNameValidation on locked GA -
+37 ResourceHealthStatus on free BETA DynamicResourceAllocation
+37 ResourceHealthStatusMessage on free BETA ResourceHealthStatus
+37 RestartAllContainersOnContainerExits on free BETA ContainerRestartRules,NodeDeclaredFeatures
+37 SELinuxChangePolicy on locked GA -
+37 SELinuxMountReadWriteOncePod on locked GA -
+37 SeparateCacheWatchRPC off locked DEPRECATED -
+37 SeparateTaintEvictionController on locked GA -
+37 ServiceAccountTokenJTI on locked GA -
+37 ServiceAccountTokenNodeBinding on locked GA ServiceAccountTokenNodeBindingValidation
+37 ServiceAccountTokenNodeBindingValidation on locked GA -
+37 ServiceAccountTokenPodNodeInfo on locked GA -
+37 StaleControllerConsistencyDaemonSet on free BETA AtomicFIFO
+37 StaleControllerConsistencyHPA on free BETA AtomicFIFO
+37 StaleControllerConsistencyJob on free BETA AtomicFIFO
+37 StaleControllerConsistencyReplicaSet on free BETA AtomicFIFO
+37 StaleControllerConsistencyStatefulSet on free BETA AtomicFIFO
+37 StorageVersionAPI off free ALPHA APIServerIdentity
+37 SupplementalGroupsPolicy on locked GA -
+37 SystemdWatchdog on locked GA -
+37 TopologyAwareWorkloadScheduling off free ALPHA GenericWorkload
+37 TopologyManagerPolicyOptions on locked GA -
+37 UnknownVersionInteroperabilityProxy on free BETA APIServerIdentity
+37 UserNamespacesHostNetworkSupport off free ALPHA NodeDeclaredFeatures,UserNamespacesSupport
+37 UserNamespacesSupport on locked GA -
+37 VolumeAttributesClass on locked GA -
+37 WatchCacheInitializationPostStartHook on locked GA -
+37 WinDSR on locked GA -
+37 WinOverlay on locked GA -
+37 WindowsGracefulNodeShutdown on free BETA GracefulNodeShutdown
+37 WorkloadWithJob off free ALPHA GenericWorkload
 """
 
 
@@ -533,6 +840,56 @@ def _parse_windows(text):
 
 
 KNOWN_FEATURE_GATES = _parse_windows(_WINDOWS)
+
+
+def _parse_registries(text):
+    registries = {}
+    for line in text.splitlines():
+        if line and not line.startswith('#'):
+            minor, name, default, locked, stage, needs = line.split()
+            registries.setdefault(int(minor), {})[name] = (default == 'on', locked == 'locked',
+                                                            tuple(needs.split(',')) if needs != '-' else (), stage)
+    return registries
+
+
+REGISTRIES = _parse_registries(_REGISTRIES)
+
+
+def check_gate_values(gates, rules, field):
+    """Refuse what kubelet rules.version refuses of the values, where its registry is known (REGISTRIES): a locked
+    gate set to the other value, and an enabled gate (set, or on by default) that needs a disabled one."""
+    registry = REGISTRIES.get(rules.minor)
+    if registry is None:
+        return False
+    for name in sorted(gates):
+        spec = registry.get(name)
+        if spec and spec[1] and gates[name] != spec[0]:
+            raise KubenodeError('cannot set feature gate %s to %s, feature is locked to %s'
+                                % (name, str(gates[name]).lower(), str(spec[0]).lower()),
+                                field='%s.%s' % (field, name), value=gates[name])
+
+    def enabled(name):
+        if name in gates:
+            return gates[name]
+        spec = registry.get(name, (False, False, (), 'GA'))
+        for special, stage in (('AllAlpha', 'ALPHA'), ('AllBeta', 'BETA')):
+            if special in gates and spec[3] == stage and not spec[1]:
+                return gates[special]
+        return spec[0]
+
+    broken = []
+    for name in sorted(registry):
+        disabled = [need for need in registry[name][2] if not enabled(need)]
+        if enabled(name) and disabled:
+            broken.append((name, disabled))
+    if broken:
+        turned_off = sorted(set(need for _name, needs in broken for need in needs) & set(gates))
+        culprit = turned_off[0] if turned_off else broken[0][0]
+        raise KubenodeError('%s (kubelet %s refuses to start; turn these off too, or leave %s on)' % (
+            ', '.join('%s is enabled, but depends on features that are disabled: [%s]' % (name, ' '.join(needs))
+                      for name, needs in broken), rules.version, culprit),
+            field='%s.%s' % (field, culprit), value=gates.get(culprit))
+    return True
 
 
 def known_to(name, minor):

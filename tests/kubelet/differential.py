@@ -26,7 +26,10 @@ import tempfile
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math as cgmath
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import PlanOptions, plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import (
+    PlanOptions, parse_feature_gates, plan_node)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._feature_gates import KNOWN_FEATURE_GATES, known_to
+from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import (
     hard_eviction_reservation, parse_thresholds)
@@ -502,7 +505,8 @@ def compare_quantity(case, ours, theirs):
         return []
     found = []
     # Go's MilliValue wraps around past int64 (1 << 63 milli-units): kubelet's figure there is no value at all.
-    keys = ('string', 'value', 'milli') if abs(ours['milli']) < 1 << 63 else ('string', 'value')
+    # Value wraps likewise past 1 << 63 units.
+    keys = ('string',) + tuple(key for key in ('value', 'milli') if abs(ours[key]) < 1 << 63)
     for key in keys:
         if ours[key] != theirs[key]:
             found.append('%r %s: ours %r, kubelet %r' % (case['text'], key, ours[key], theirs[key]))
@@ -535,9 +539,47 @@ def compare_config(case, ours, theirs, stricter):
     return []
 
 
-COMPARE = {'pod': compare_pod, 'allocatable': compare_allocatable, 'quantity': compare_quantity,
+def gate_cases(rules, gates_info):
+    """One case per gate kubelet registers: the gate set to the value it does not have by default."""
+    return [{'op': 'set_gates', 'gates': {name: not info['default']}, 'judge': {'op': 'set_gates',
+                                                                                'gates': {name: not info['default']}}}
+            for name, info in sorted(gates_info.items())]
+
+
+def ours_gates(case):
+    try:
+        parse_feature_gates(case['gates'], 'featureGates', kubelet_rules(case['release']))
+    except KubenodeError as error:
+        return {'refused': str(error)}
+    return {'accepted': True}
+
+
+def compare_gates(case, ours, theirs):
+    if ('refused' in ours) != ('error' in theirs):
+        return ['featureGates %r: ours %s, kubelet %s' % (case['gates'], ours.get('refused') or 'accepted',
+                                                          theirs.get('error') or 'accepted')]
+    return []
+
+
+def registry_disagreements(release, gates_info):
+    """The collection's view of kubelet's gate registry of the release against the registry itself."""
+    rules = kubelet_rules(release)
+    minor = rules.minor
+    found = []
+    ours = set(name for name in KNOWN_FEATURE_GATES if known_to(name, minor))
+    for name in sorted(set(gates_info) - ours):
+        found.append('feature gate %s: kubelet %s knows it, the collection does not' % (name, release))
+    for name in sorted(ours - set(gates_info)):
+        found.append('feature gate %s: the collection knows it for %s, kubelet does not' % (name, release))
+    for name, default in sorted(rules.gate_defaults.items()):
+        if name in gates_info and gates_info[name]['default'] != default:
+            found.append('feature gate %s: default ours %s, kubelet %s' % (name, default, gates_info[name]['default']))
+    return found
+
+
+COMPARE = {'set_gates': compare_gates, 'pod': compare_pod, 'allocatable': compare_allocatable, 'quantity': compare_quantity,
            'cgroup_name': compare_cgroup_name, 'cpu': compare_cpu}
-OURS = {'pod': ours_pod, 'allocatable': ours_allocatable, 'quantity': ours_quantity, 'config': ours_config,
+OURS = {'set_gates': ours_gates, 'pod': ours_pod, 'allocatable': ours_allocatable, 'quantity': ours_quantity, 'config': ours_config,
         'cgroup_name': lambda case: {}, 'cpu': lambda case: {}}
 
 
@@ -561,6 +603,10 @@ def main(argv=None):
         case['op'], case['release'] = op, args.release
         case['judge']['id'] = index + 1
         cases.append(case)
+    for case in gate_cases(kubelet_rules(args.release), info['gates']):
+        case['release'] = args.release
+        case['judge']['id'] = len(cases) + 1
+        cases.append(case)
     # Pods as the API server stores them (its defaults and PrepareForCreate, the judge's store op): what kubelet gets.
     pod_cases = [case for case in cases if case['op'] == 'pod']
     stored = judge.ask([{'id': case['judge']['id'], 'op': 'store', 'pod': case['judge']['pod'],
@@ -579,6 +625,9 @@ def main(argv=None):
                                  cpuCFSQuota=params['cpu_cfs_quota'], cpuManagerPolicy=params['cpu_manager_policy'])
     answers = judge.ask([case['judge'] for case in cases])
     disagreements, stricter, counts = [], [], {}
+    registry = registry_disagreements(args.release, info['gates'])
+    if registry:
+        disagreements.append(({'op': 'registry', 'judge': {'id': 0}}, registry, None, None))
     for case, theirs in zip(cases, answers):
         counts[case['op']] = counts.get(case['op'], 0) + 1
         if 'panic' in theirs:
@@ -602,7 +651,7 @@ def main(argv=None):
     print('seed %d; cases by kind: %s; configurations the collection refuses and kubelet accepts: %d'
           % (seed, ', '.join('%s %d' % item for item in sorted(counts.items())), len(stricter)))
     print('kubelet judge (k8s.io/kubernetes %s): %d cases, %d disagreements'
-          % (info['release'], len(cases), len(disagreements)))
+          % (info['release'], len(cases) + 1, len(disagreements)))
     return 1 if disagreements else 0
 
 

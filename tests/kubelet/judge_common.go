@@ -32,12 +32,6 @@ func gateDependencies() map[featuregate.Feature][]featuregate.Feature {
 	return utilfeature.DefaultMutableFeatureGate.Dependencies()
 }
 
-func resetGate(name featuregate.Feature) {
-	if utilfeature.DefaultMutableFeatureGate.ExplicitlySet(name) {
-		_ = utilfeature.DefaultMutableFeatureGate.ResetFeatureValueToDefault(name)
-	}
-}
-
 // cm/helpers.go: what the hard eviction thresholds hold back from Allocatable.
 //
 //go:linkname hardEvictionReservation k8s.io/kubernetes/pkg/kubelet/cm.hardEvictionReservation

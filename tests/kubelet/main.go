@@ -23,14 +23,15 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
+	logsapi "k8s.io/component-base/logs/api/v1"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/apis/core"
 	corev1defaults "k8s.io/kubernetes/pkg/apis/core/v1"
-	podregistry "k8s.io/kubernetes/pkg/registry/core/pod"
 	v1qos "k8s.io/kubernetes/pkg/apis/core/v1/helper/qos"
 	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
 	"k8s.io/kubernetes/pkg/kubelet/cm"
 	"k8s.io/kubernetes/pkg/kubelet/eviction"
+	podregistry "k8s.io/kubernetes/pkg/registry/core/pod"
 )
 
 // Case is one question; Op names it, the other fields are its input.
@@ -54,7 +55,13 @@ func main() {
 	// kubelet's code logs through klog; the answers are on stdout, and nothing else is wanted.
 	klog.SetOutput(io.Discard)
 	klog.LogToStderr(false)
+	// kubelet's command registers logging's feature gates beside kube_features.go's (cmd/kubelet/app/server.go init).
+	if err := logsapi.AddFeatureGates(utilfeature.DefaultMutableFeatureGate); err != nil {
+		fmt.Fprintln(os.Stderr, "kubelet judge:", err)
+		os.Exit(2)
+	}
 	initRelease()
+	resetGates()
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<26)
 	out := bufio.NewWriter(os.Stdout)
@@ -98,6 +105,14 @@ func judge(op string, raw []byte) (result answer) {
 		return judgeEviction(raw)
 	case "allocatable":
 		return judgeAllocatable(raw)
+	case "set_gates":
+		var c struct{ Gates map[string]bool }
+		decode(raw, &c)
+		resetGates()
+		if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(c.Gates); err != nil {
+			return answer{"error": err.Error()}
+		}
+		return answer{"accepted": true}
 	case "store":
 		return judgeStore(raw)
 	case "pod":
@@ -133,11 +148,19 @@ func knownGates() map[string]interface{} {
 	return gates
 }
 
-// resetGates: every feature gate back to its default, as a kubelet that starts afresh has them.
+// pristine: kubelet's feature gates as registered, before any case set one.
+var pristine featuregate.MutableVersionedFeatureGate
+
+// resetGates: every feature gate back to its default, as a kubelet that starts afresh has them: a copy of the
+// registry as it was registered (a SetFromMap that fails leaves some values set, and AllAlpha/AllBeta set gates that
+// resetting by name does not undo).
 func resetGates() {
-	for name := range utilfeature.DefaultMutableFeatureGate.GetAll() {
-		resetGate(name)
+	if pristine == nil {
+		pristine = utilfeature.DefaultMutableFeatureGate.DeepCopy()
 	}
+	fresh := pristine.DeepCopy()
+	utilfeature.DefaultMutableFeatureGate = fresh
+	utilfeature.DefaultFeatureGate = fresh
 }
 
 // setGates sets the feature gates a case names, each other gate the case's code reads back to its default.
