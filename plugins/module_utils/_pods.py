@@ -231,8 +231,9 @@ def _pod_level_requests_set(pod, hugepages=False):
     return any(_pod_level(name, hugepages) for name in pod.requests)
 
 
-def _pod_level_resources_set(pod):
-    return any(_pod_level(name) for name in list(pod.requests) + list(pod.limits))
+def _pod_level_resources_set(pod, hugepages=False):
+    """IsPodLevelResourcesSet: a pod-level request or limit of a resource that can be one (hugepages from 1.33)."""
+    return any(_pod_level(name, hugepages) for name in list(pod.requests) + list(pod.limits))
 
 
 def pod_requests(pod, pod_level, exclude_overhead=False, hugepages=False):
@@ -246,9 +247,9 @@ def pod_requests(pod, pod_level, exclude_overhead=False, hugepages=False):
     return requests
 
 
-def pod_limits(pod, pod_level, container_fn=None):
+def pod_limits(pod, pod_level, container_fn=None, hugepages=False):
     limits = aggregate_containers(pod, 'limits', container_fn)
-    if pod_level and _pod_level_resources_set(pod):
+    if pod_level and _pod_level_resources_set(pod, hugepages):
         for name, value in pod.limits.items():
             if name in _POD_LEVEL_RESOURCES:
                 limits[name] = value
@@ -443,6 +444,10 @@ class PodSettings(object):
                 raise KubenodeError('LimitedSwap divides the swap space by the node memory capacity: give '
                                     'memory_capacity', field='memory_capacity', value=None)
 
+    def pod_level_set(self, pod):
+        """Whether kubelet takes the pod's pod-level resources: the gate on and IsPodLevelResourcesSet."""
+        return self.pod_level and _pod_level_resources_set(pod, self.rules.pod_level_hugepages)
+
     def memory_rules(self):
         return MemoryRules(self.memory_qos, self.policy, self.qos_reserved, self.memory_qos_cleared)
 
@@ -508,15 +513,14 @@ def _optional_bytes(value, field, zero_allowed=False):
 
 
 def container_hugetlb(pod, container, settings):
-    """GetHugepageLimitsFromResources: {page size bytes: limit} - 0 for every page size of the node, the
-    container's own hugepages limits over them; from kubelet 1.34 a container that names none gets its pod's
-    pod-level hugepage limits (PR #131089)."""
-    limits = dict((size, 0) for size in settings.hugepage_sizes)
-    own = _named_hugepage_limits(container.limits)
-    if not own and settings.pod_level and settings.rules.pod_level_hugepages_to_containers:
-        own = _named_hugepage_limits(pod.limits) or _named_hugepage_limits(pod.requests)
-    limits.update(own)
-    return limits
+    """GetHugepageLimitsFromResources: {page size bytes: limit} - 0 for every page size of the node, then from kubelet
+    1.34 (PR #131089) the pod's pod-level hugepage limits, then the container's own limits over those, size by size;
+    a size the node does not have is dropped."""
+    required = {}
+    if settings.rules.pod_level_hugepages_to_containers and settings.pod_level_set(pod):
+        required.update(_named_hugepage_limits(pod.limits))
+    required.update(_named_hugepage_limits(container.limits))
+    return dict((size, required.get(size, 0)) for size in settings.hugepage_sizes)
 
 
 def _named_hugepage_limits(resources, summed=False):
@@ -542,7 +546,7 @@ def exclusive_cpus(pod, container, qos, settings):
     resources, only a container whose own requests equal its limits (cpu and memory)."""
     if settings.cpu_manager_policy != 'static' or qos != GUARANTEED:
         return 0
-    if settings.pod_level and settings.pod_level_resource_managers and _pod_level_resources_set(pod):
+    if settings.pod_level_resource_managers and settings.pod_level_set(pod):
         for name in ('cpu', 'memory'):
             request, limit = container.requests.get(name), container.limits.get(name)
             if request is None or limit is None or request.nano != limit.nano:
@@ -571,8 +575,8 @@ def resource_config_for_pod(pod, settings, enforce_cpu_limits=None):
                 declared[name] = False
 
     requests = pod_requests(pod, settings.pod_level, hugepages=settings.rules.pod_level_hugepages)
-    limits = pod_limits(pod, settings.pod_level, note_limits)
-    if settings.pod_level and _pod_level_resources_set(pod):
+    limits = pod_limits(pod, settings.pod_level, note_limits, settings.rules.pod_level_hugepages)
+    if settings.pod_level_set(pod):
         for name in declared:
             if name in pod.limits and not pod.limits[name].is_zero():
                 declared[name] = True
@@ -679,8 +683,8 @@ def memory_high(pod, container, request, settings):
     # Guaranteed containers (request = limit) are never throttled; from 1.37 a container with neither is.
     if request == limit and not (request == 0 and settings.rules.memory_high_without_request):
         return None
-    if limit == 0 and settings.rules.pod_level_memory_high and settings.pod_level \
-            and _pod_level_resources_set(pod) and not _is_zero(pod.limits.get('memory')):
+    if limit == 0 and settings.rules.pod_level_memory_high and settings.pod_level_set(pod) \
+            and not _is_zero(pod.limits.get('memory')):
         return None  # skipContainerMemoryHigh: the pod cgroup's memory.high throttles it
     ceiling = limit or settings.allocatable_memory or 0
     if not ceiling:

@@ -99,11 +99,11 @@ def test_every_node_page_size_and_every_named_size_get_a_container_hugetlb_limit
                          'hugepage_sizes': sorted(node)})['pods'][0]
     for index, values in enumerate(planned['containers']):
         own = named if index == 0 else {}
-        passed_down = not own and pod_level and version != '1.33'  # PR #131089, from 1.34 (PodLevelResources on)
-        expected = dict((PAGE_SIZES[size][0], 0) for size in node)
-        expected.update((PAGE_SIZES[size][0], pages * PAGE_SIZES[size][1]) for size, pages in own.items())
-        if passed_down:
-            expected['2MB'] = 32 * MI
+        # GetHugepageLimitsFromResources: from 1.34 (PR #131089, PodLevelResources on) the pod-level limits first,
+        # the container's own over them size by size; only the node's sizes are kept.
+        required = {'2MB': 32 * MI} if pod_level and version != '1.33' else {}
+        required.update((PAGE_SIZES[size][0], pages * PAGE_SIZES[size][1]) for size, pages in own.items())
+        expected = dict((PAGE_SIZES[size][0], required.get(PAGE_SIZES[size][0], 0)) for size in node)
         assert values['hugetlb'] == expected
     # the pod cgroup has a limit for every node size too
     assert set(PAGE_SIZES[size][0] for size in node) <= set(

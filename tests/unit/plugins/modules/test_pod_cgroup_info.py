@@ -503,10 +503,10 @@ def test_containers_get_every_node_page_size_and_from_1_34_the_pod_level_hugepag
                                    container('own', {'cpu': '500m', 'hugepages-1Gi': '1Gi'},
                                              {'hugepages-1Gi': '1Gi'})]}}
     result = run(run_module, [pod], kubelet_version=version, hugepage_sizes=['2Mi', '1Gi'])['pods'][0]
-    # GetHugepageLimitsFromResources: 0 for each node size, the container's own limits over them; a container
-    # that names none takes the pod-level limits from 1.34 (PR #131089).
+    # GetHugepageLimitsFromResources: 0 for each node size; from 1.34 (PR #131089) the pod-level limits over them,
+    # then the container's own, size by size - a container naming 1Gi keeps the pod's 2Mi (the kubelet judge).
     assert [c['hugetlb'] for c in result['containers']] == [
-        {'2MB': passed_down, '1GB': 0}, {'2MB': 0, '1GB': 1024 * MI}]
+        {'2MB': passed_down, '1GB': 0}, {'2MB': passed_down, '1GB': 1024 * MI}]
 
 
 @pytest.mark.parametrize('sizes, fragment', [
