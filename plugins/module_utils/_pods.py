@@ -541,12 +541,18 @@ def _named_hugepage_limits(resources, summed=False):
 
 
 def exclusive_cpus(pod, container, qos, settings):
-    """The CPUs the static CPU manager policy gives the container for itself (policy_static.go's
-    guaranteedCPUs): an integer CPU request in a Guaranteed pod; with PodLevelResourceManagers and pod-level
-    resources, only a container whose own requests equal its limits (cpu and memory)."""
+    """The CPUs the static CPU manager policy gives the container for itself (policy_static.go's Allocate and
+    guaranteedCPUs): an integer CPU request in a Guaranteed pod; none for a pod with pod-level resources unless the
+    release's pod-level resource managers take it (static_policy_skips_pod_level); with those, only a container whose
+    own requests equal its limits (cpu and memory)."""
     if settings.cpu_manager_policy != 'static' or qos != GUARANTEED:
         return 0
-    if settings.pod_level_resource_managers and settings.pod_level_set(pod):
+    pod_level_set = _pod_level_resources_set(pod, settings.rules.pod_level_hugepages)
+    skips = settings.rules.static_policy_skips_pod_level
+    if pod_level_set and (skips == 'with-gate' and settings.pod_level or skips == 'unless-managers' and not (
+            settings.pod_level and settings.pod_level_resource_managers)):
+        return 0
+    if settings.pod_level and settings.pod_level_resource_managers and pod_level_set:
         for name in ('cpu', 'memory'):
             request, limit = container.requests.get(name), container.limits.get(name)
             if request is None or limit is None or request.nano != limit.nano:
@@ -558,10 +564,9 @@ def exclusive_cpus(pod, container, qos, settings):
 
 
 def pod_has_exclusive_cpus(pod, qos, settings):
-    """PodHasExclusiveCPUs: an app or sidecar container with exclusive CPUs (regular init containers release
-    theirs before the pod runs)."""
-    return any(exclusive_cpus(pod, c, qos, settings) for c in pod.containers + pod.init_containers
-               if not c.init or c.sidecar)
+    """podHasExclusiveCPUs: any container of the pod with exclusive CPUs, regular init containers included - the pod
+    cgroup is made when every container of the pod was admitted, theirs too."""
+    return any(exclusive_cpus(pod, c, qos, settings) for c in pod.init_containers + pod.containers)
 
 
 def resource_config_for_pod(pod, settings, enforce_cpu_limits=None):

@@ -66,6 +66,10 @@ class KubeletRules(object):
         # names no hugepages gets the pod-level hugepage limits.
         self.pod_level_hugepages = minor >= 33
         self.pod_level_hugepages_to_containers = minor >= 34
+        # The static CPU manager policy gives no exclusive CPUs to a pod with pod-level resources: in 1.34 and 1.35
+        # when PodLevelResources is on, from 1.36 unless PodLevelResourceManagers and PodLevelResources both are (the
+        # pod's spec.resources counts even with the gate off); policy_static.go's Allocate.
+        self.static_policy_skips_pod_level = 'unless-managers' if minor >= 36 else ('with-gate' if minor >= 34 else None)
         # The defaults of the gates whose values change what kubelet writes (kube_features.go of each release).
         self.gate_defaults = {
             'MemoryQoS': minor >= 37,
