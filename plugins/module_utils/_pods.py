@@ -580,7 +580,13 @@ def resource_config_for_pod(pod, settings, enforce_cpu_limits=None):
                 declared[name] = False
 
     requests = pod_requests(pod, settings.pod_level, hugepages=settings.rules.pod_level_hugepages)
-    limits = pod_limits(pod, settings.pod_level, note_limits, settings.rules.pod_level_hugepages)
+    if settings.rules.limits_declared_by_every_container:
+        # 1.37: every init and app container's own limits (podutil.ContainerIter), not the aggregation's callback.
+        limits = pod_limits(pod, settings.pod_level, hugepages=settings.rules.pod_level_hugepages)
+        for container in pod.init_containers + pod.containers:
+            note_limits(container.limits)
+    else:
+        limits = pod_limits(pod, settings.pod_level, note_limits, settings.rules.pod_level_hugepages)
     if settings.pod_level_set(pod):
         for name in declared:
             if name in pod.limits and not pod.limits[name].is_zero():
@@ -633,7 +639,7 @@ def _memory_request(container):
     return request.value() if request is not None else 0
 
 
-def oom_score_adj(pod, container, memory_capacity, qos, pod_level):
+def oom_score_adj(pod, container, memory_capacity, qos, pod_level, rules):
     """GetContainerOOMScoreAdjust."""
     if is_node_critical(pod) or qos == GUARANTEED:
         return GUARANTEED_OOM_SCORE_ADJ
@@ -643,8 +649,8 @@ def oom_score_adj(pod, container, memory_capacity, qos, pod_level):
         return None  # the Burstable formula divides by the node's memory capacity
     request = _memory_request(container)
     remaining = 0
-    if pod_level and _pod_level_requests_set(pod):
-        remaining = _remaining_pod_memory_per_container(pod)
+    if pod_level and _pod_level_requests_set(pod, rules.pod_level_hugepages):
+        remaining = _remaining_pod_memory_per_container(pod, rules)
     adjust = 1000 - cgmath.go_div(1000 * (request + remaining), memory_capacity)
     if container.sidecar:
         regular = [_memory_request(c) for c in pod.containers]
@@ -657,13 +663,17 @@ def oom_score_adj(pod, container, memory_capacity, qos, pod_level):
     return adjust
 
 
-def _remaining_pod_memory_per_container(pod):
+def _remaining_pod_memory_per_container(pod, rules):
+    """remainingPodMemReqPerContainer: the pod-level memory request the containers do not request, shared out; never
+    below 0 from 1.37."""
     pod_memory = pod.requests.get('memory')
     if pod_memory is None or pod_memory.is_zero():
         return 0
     containers = len(pod.containers) + len(pod.init_containers)
     aggregated = aggregate_containers(pod, 'requests').get('memory')
     remaining = pod_memory.value() - (aggregated.value() if aggregated is not None else 0)
+    if rules.remaining_pod_memory_clamped:
+        remaining = max(remaining, 0)
     return cgmath.go_div(remaining, containers) if containers else 0
 
 
@@ -784,7 +794,8 @@ def container_values(pod, container, qos, settings):
     values['memory_min'] = memory_min
     values['memory_low'] = memory_low
     values['memory_high'] = memory_high(pod, container, request_bytes, settings)
-    values['oom_score_adj'] = oom_score_adj(pod, container, settings.memory_capacity, qos, settings.pod_level)
+    values['oom_score_adj'] = oom_score_adj(pod, container, settings.memory_capacity, qos, settings.pod_level,
+                                            settings.rules)
     # calculateLinuxResources: the kernel kills the container's processes together on an OOM.
     values['memory_oom_group'] = 1 if settings.memory_oom_group else None
     values['swap_behavior'], values['memory_swap_max'], values['memory_memsw_limit'] = container_swap(

@@ -66,6 +66,11 @@ class KubeletRules(object):
         # names no hugepages gets the pod-level hugepage limits.
         self.pod_level_hugepages = minor >= 33
         self.pod_level_hugepages_to_containers = minor >= 34
+        # ResourceConfigForPod: from 1.37 a CPU or memory limit counts as declared only when every init and app
+        # container has its own (podutil.ContainerIter); before, as the limits aggregation calls back.
+        self.limits_declared_by_every_container = minor >= 37
+        # qos/helpers.go remainingPodMemReqPerContainer: the unrequested pod-level memory is never negative from 1.37.
+        self.remaining_pod_memory_clamped = minor >= 37
         # The static CPU manager policy gives no exclusive CPUs to a pod with pod-level resources: in 1.34 and 1.35
         # when PodLevelResources is on, from 1.36 unless PodLevelResourceManagers and PodLevelResources both are (the
         # pod's spec.resources counts even with the gate off); policy_static.go's Allocate.
