@@ -340,7 +340,7 @@ class PodSettings(object):
         self.gates = parse_feature_gates(params.get('feature_gates'), rules=self.rules,
                                          accepted=params.get('extra_feature_gates') or ())
         self.pod_level = self.rules.gate(self.gates, 'PodLevelResources')
-        self.custom_period = self.gates.get('CustomCPUCFSQuotaPeriod', False)
+        self.custom_period = self.rules.gate(self.gates, 'CustomCPUCFSQuotaPeriod')
         self.cpu_cfs_quota = params.get('cpu_cfs_quota')
         self.cpu_cfs_quota = True if self.cpu_cfs_quota is None else bool(self.cpu_cfs_quota)
         self.cpu_period = parse_duration_us(params.get('cpu_cfs_quota_period') or '100ms', 'cpu_cfs_quota_period')
@@ -400,7 +400,7 @@ class PodSettings(object):
         # kuberuntime and the pod container manager: no CFS quota where the static policy gives exclusive CPUs.
         self.quota_off_with_exclusive_cpus = self.cpu_manager_policy == 'static' and self.rules.gate(
             self.gates, 'DisableCPUQuotaWithExclusiveCPUs')
-        self.pod_level_resource_managers = self.gates.get('PodLevelResourceManagers', False)
+        self.pod_level_resource_managers = self.rules.gate(self.gates, 'PodLevelResourceManagers')
         # InPlacePodVerticalScaling: beta and on from 1.33, GA in 1.35; a pod's allocation can differ from its spec.
         self.in_place_resize = self.rules.gate(self.gates, 'InPlacePodVerticalScaling')
         self.oci_runtime = None
@@ -477,16 +477,29 @@ class PodSettings(object):
         return 0, 0
 
 
+_KERNEL_PAGE_SIZE = re.compile(r'^(?:hugepages-)?([0-9]+)kB$')
+
+
 def _hugepage_sizes(sizes, field='hugepage_sizes'):
-    """The node's hugepage sizes in bytes, from quantities ("2Mi") or hugepages-* resource names."""
+    """The node's hugepage sizes in bytes, from quantities ("2Mi"), hugepages-* resource names, or the kernel's
+    directory names under /sys/kernel/mm/hugepages ("hugepages-2048kB")."""
     if sizes is None:
         return []
     if not isinstance(sizes, list):
         raise KubenodeError('must be a list of page sizes such as ["2Mi", "1Gi"]', field=field, value=sizes)
     result = set()
     for index, size in enumerate(sizes):
-        name = size if isinstance(size, str) and is_hugepages(size) else 'hugepages-%s' % size
         item = '%s[%d]' % (field, index)
+        kernel = _KERNEL_PAGE_SIZE.match(size) if isinstance(size, str) else None
+        if kernel:
+            # What `ls /sys/kernel/mm/hugepages` prints (hugepages-2048kB), or its size alone (2048kB).
+            size_bytes = int(kernel.group(1)) * 1024
+            if not size_bytes:
+                raise KubenodeError('must be a positive page size such as "2Mi"', field=item, value=size)
+            result.add(size_bytes)
+            cgmath.hugepage_unit(size_bytes, item)
+            continue
+        name = size if isinstance(size, str) and is_hugepages(size) else 'hugepages-%s' % size
         try:
             size_bytes = hugepage_size_bytes(name, item)
         except KubenodeError as error:

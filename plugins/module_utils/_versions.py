@@ -82,6 +82,10 @@ class KubeletRules(object):
             'DisableCPUQuotaWithExclusiveCPUs': minor >= 33,
             'InPlacePodVerticalScaling': minor >= 33,
             'NodeSwap': self.node_swap_default,
+            # CPUCFSQuotaPeriod's gate: alpha and off until 1.36, GA and on from 1.36 (kube_features.go).
+            'CustomCPUCFSQuotaPeriod': minor >= 36,
+            'PodLevelResourceManagers': False,
+            'QOSReserved': False,
         }
         # Gates locked to their default: kubelet refuses another value ("cannot set feature gate X to false,
         # feature is locked to true"). 1.37: the changelog's GA gates, the ones this collection reads among them.

@@ -153,6 +153,7 @@ def pod_case(rng, release, gates_info, machine):
     # kubelet's configuration validation refuses TieredReservation without MemoryQoS.
     policy = rng.choice([None, 'None'] + (['TieredReservation'] if memory_qos else [])) if _minor(release) >= 36 \
         else None
+    period_ms = rng.choice([100, 100, 100, 50, 10]) if _minor(release) >= 36 else 100
     capacity = rng.choice([4, 8, 16, 64]) * GI
     allocatable = capacity - rng.choice([0, GI, 2 * GI])
     return {
@@ -160,8 +161,10 @@ def pod_case(rng, release, gates_info, machine):
                    'memory_capacity': capacity, 'allocatable_memory': allocatable,
                    'memory_throttling_factor': factor, 'memory_reservation_policy': policy,
                    'cpu_manager_policy': rng.choice(['none', 'static']), 'cpu_cfs_quota': rng.random() < 0.85,
-                   'hugepage_sizes': [_page_name(size) for size in machine['hugepage_sizes']], 'pods': [pod]},
-        'judge': {'op': 'pod', 'pod': pod, 'gates': gates, 'cpuPeriodUs': 100000,
+                   'cpu_cfs_quota_period': '%dms' % period_ms,
+                   'hugepage_sizes': [rng.choice([_page_name(size), 'hugepages-' + size, size])
+                                      for size in machine['hugepage_sizes']], 'pods': [pod]},
+        'judge': {'op': 'pod', 'pod': pod, 'gates': gates, 'cpuPeriodUs': period_ms * 1000,
                   'memoryCapacity': capacity, 'allocatableMemory': allocatable,
                   'memoryThrottlingFactor': factor, 'memoryReservationPolicy': policy or '',
                   'singleProcessOOMKill': None},
@@ -373,7 +376,8 @@ def ours_pod(case):
 
 
 def _node_page_bytes(case):
-    return [parse_quantity(size).value() for size in case['params']['hugepage_sizes']]
+    return [int(size[:-2]) * 1024 if size.endswith('kB') else parse_quantity(size).value()
+            for size in (name.replace('hugepages-', '') for name in case['params']['hugepage_sizes'])]
 
 
 def _pod_unified(resources):

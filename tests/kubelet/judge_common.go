@@ -17,6 +17,7 @@ import (
 	"k8s.io/component-base/featuregate"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"k8s.io/klog/v2"
+	_ "k8s.io/kubernetes/cmd/kubelet/app" // parseResourceList; its init registers logging's feature gates, as kubelet's does
 	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
 	kubeletscheme "k8s.io/kubernetes/pkg/kubelet/apis/config/scheme"
 	kubeletvalidation "k8s.io/kubernetes/pkg/kubelet/apis/config/validation"
@@ -62,6 +63,12 @@ func podHasExclusiveCPUs(cr cpuAllocationReader, pod *v1.Pod) bool {
 //
 //go:linkname generateLinuxContainerResources k8s.io/kubernetes/pkg/kubelet/kuberuntime.(*kubeGenericRuntimeManager).generateLinuxContainerResources
 func generateLinuxContainerResources(m unsafe.Pointer, ctx context.Context, pod *v1.Pod, container *v1.Container, enforceMemoryQoS bool) *runtimeapi.LinuxContainerResources
+
+// cmd/kubelet/app/server.go: systemReserved and kubeReserved as kubelet's run() parses them at start (names it
+// reserves, quantities, no negative, CPU rounded to whole millicores).
+//
+//go:linkname parseResourceList k8s.io/kubernetes/cmd/kubelet/app.parseResourceList
+func parseResourceList(m map[string]string) (v1.ResourceList, error)
 
 func cgroup2Unified() bool { return libcontainercgroups.IsCgroup2UnifiedMode() }
 

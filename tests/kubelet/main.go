@@ -17,13 +17,13 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
-	logsapi "k8s.io/component-base/logs/api/v1"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/apis/core"
 	corev1defaults "k8s.io/kubernetes/pkg/apis/core/v1"
@@ -55,11 +55,7 @@ func main() {
 	// kubelet's code logs through klog; the answers are on stdout, and nothing else is wanted.
 	klog.SetOutput(io.Discard)
 	klog.LogToStderr(false)
-	// kubelet's command registers logging's feature gates beside kube_features.go's (cmd/kubelet/app/server.go init).
-	if err := logsapi.AddFeatureGates(utilfeature.DefaultMutableFeatureGate); err != nil {
-		fmt.Fprintln(os.Stderr, "kubelet judge:", err)
-		os.Exit(2)
-	}
+	// Logging's feature gates are registered beside kube_features.go's by cmd/kubelet/app's init, linked here.
 	initRelease()
 	resetGates()
 	in := bufio.NewScanner(os.Stdin)
@@ -265,11 +261,11 @@ func judgeAllocatable(raw []byte) answer {
 	if err != nil {
 		return answer{"error": err.Error()}
 	}
-	system, err := resourceList(c.SystemReserved)
+	system, err := parseResourceList(c.SystemReserved)
 	if err != nil {
 		return answer{"error": err.Error()}
 	}
-	kube, err := resourceList(c.KubeReserved)
+	kube, err := parseResourceList(c.KubeReserved)
 	if err != nil {
 		return answer{"error": err.Error()}
 	}
@@ -470,6 +466,28 @@ func judgeConfig(raw []byte) answer {
 	if err := validateKubeletConfig(config); err != nil {
 		return answer{"stage": "validate", "error": err.Error(), "strict_error": strict}
 	}
+	// What kubelet's run() parses next, before the container manager starts (cmd/kubelet/app/server.go): reserved
+	// CPUs take the place of kubeReserved's and systemReserved's cpu, then the reservations are parsed.
+	reservedCPUs, err := getReservedCPUs(config.ReservedSystemCPUs)
+	if err != nil {
+		return answer{"stage": "start", "error": err.Error(), "strict_error": strict}
+	}
+	kubeReserved, systemReserved := copyMap(config.KubeReserved), copyMap(config.SystemReserved)
+	if reservedCPUs.Size() > 0 {
+		delete(kubeReserved, "cpu")
+		systemReserved["cpu"] = strconv.Itoa(reservedCPUs.Size())
+	}
+	for _, reserved := range []map[string]string{kubeReserved, systemReserved} {
+		if _, err := parseResourceList(reserved); err != nil {
+			return answer{"stage": "start", "error": err.Error(), "strict_error": strict}
+		}
+	}
+	if _, err := eviction.ParseThresholdConfig([]string{}, config.EvictionHard, nil, nil, nil); err != nil {
+		return answer{"stage": "start", "error": err.Error(), "strict_error": strict}
+	}
+	if _, err := cm.ParseQOSReserved(config.QOSReserved); err != nil {
+		return answer{"stage": "start", "error": err.Error(), "strict_error": strict}
+	}
 	keys := answer{"cgroupDriver": config.CgroupDriver, "enforceNodeAllocatable": config.EnforceNodeAllocatable,
 		"systemReservedCgroup": config.SystemReservedCgroup, "kubeReservedCgroup": config.KubeReservedCgroup,
 		"systemReserved": config.SystemReserved, "kubeReserved": config.KubeReserved, "evictionHard": config.EvictionHard,
@@ -496,6 +514,14 @@ func strictDecodingErrorOrPanic(text string) (err error) {
 		}
 	}()
 	return strictDecodingError(text)
+}
+
+func copyMap(in map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range in {
+		out[k] = v
+	}
+	return out
 }
 
 func sortedKeys(m map[string]bool) []string {

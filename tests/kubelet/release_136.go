@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+	_ "unsafe" // go:linkname
 
 	cadvisorapi "github.com/google/cadvisor/info/v1"
 	"go.opentelemetry.io/otel/trace/noop"
@@ -37,6 +38,15 @@ import (
 const Release = "v1.36.3"
 
 func initRelease() {}
+
+// cmd/kubelet/app/server.go: reservedSystemCPUs parsed against the machine's CPUs (the 32 of cpuMachine).
+//
+//go:linkname getReservedCPUsOf k8s.io/kubernetes/cmd/kubelet/app.getReservedCPUs
+func getReservedCPUsOf(logger klog.Logger, machineInfo *cadvisorapi.MachineInfo, cpus string) (cpuset.CPUSet, error)
+
+func getReservedCPUs(cpus string) (cpuset.CPUSet, error) {
+	return getReservedCPUsOf(klog.Background(), cpuMachine(), cpus)
+}
 
 // nodeStatusAllocatable: the node status setter kubelet reports Capacity and Allocatable with, on a machine with the
 // capacity given (cpu in whole cores, memory, hugepages-*, ephemeral-storage).

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+	_ "unsafe" // go:linkname
 
 	cadvisorapi "github.com/google/cadvisor/lib/model"
 	"go.opentelemetry.io/otel/trace/noop"
@@ -38,6 +39,15 @@ import (
 const Release = "v1.37.2"
 
 func initRelease() {}
+
+// cmd/kubelet/app/server.go: reservedSystemCPUs parsed against the machine's CPUs (the 32 of cpuMachine).
+//
+//go:linkname getReservedCPUsOf k8s.io/kubernetes/cmd/kubelet/app.getReservedCPUs
+func getReservedCPUsOf(logger klog.Logger, machineInfo *cadvisorapi.MachineInfo, cpus string) (cpuset.CPUSet, error)
+
+func getReservedCPUs(cpus string) (cpuset.CPUSet, error) {
+	return getReservedCPUsOf(klog.Background(), cpuMachine(), cpus)
+}
 
 // nodeStatusAllocatable: the node status setter kubelet reports Capacity and Allocatable with, on a machine with the
 // capacity given (cpu in whole cores, memory, hugepages-*, ephemeral-storage).

@@ -173,7 +173,8 @@ def test_bad_files_are_left_untouched(run_module, node, content, fragments):
     ({'evictionHard': {'memory.available': '200%'}}, {}, ['must be <= 100%']),
     ({'evictionSoft': {'memory.available': '1Gi'}}, {}, ['grace period must be specified']),
     ({'memoryThrottlingFactor': 1.5}, {}, ['memoryThrottlingFactor 1.5 must be greater than 0']),
-    ({'cpuCFSQuotaPeriod': '50ms'}, {}, ['CustomCPUCFSQuotaPeriod']),
+    # the gate is off by default before 1.36 (GA and on from 1.36: the kubelet judge)
+    ({'cpuCFSQuotaPeriod': '50ms'}, {'kubelet_version': '1.35'}, ['CustomCPUCFSQuotaPeriod']),
     ({'mergeDefaultEvictionSettings': True}, {'kubelet_version': '1.32'}, ['mergeDefaultEvictionSettings']),
     ({'cgroupDriver': 'systemd', 'kubeReservedCgroup': '/system.slice/kubelet.service',
       'enforceNodeAllocatable': ['pods', 'kube-reserved']}, {}, ['kubelet.service.slice']),

@@ -167,13 +167,21 @@ def test_cfs_quota_disabled_and_pids(run_module):
     assert result['containers'][0]['cpu_quota'] is None
 
 
+def test_a_custom_cfs_period_needs_no_gate_from_1_36(run_module):
+    """CustomCPUCFSQuotaPeriod is GA and on from kubelet 1.36: 50ms is taken as it is."""
+    pod = {'containers': [container('app', {'cpu': '500m'}, {'cpu': '1'})]}
+    result = run_module(pod_cgroup_info, {'pods': [pod], 'cpu_cfs_quota_period': '50ms', 'kubelet_version': '1.36'})
+    assert result['pods'][0]['containers'][0]['cpu_period'] == 50000
+    assert result['pods'][0]['containers'][0]['cpu_quota'] == 50000
+
+
 @pytest.mark.parametrize('args, fragments', [
     ({'pods': 'web'}, ['pods', '"web"']),
     ({'pods': [{'containers': [container('c', {'cpu': 'x'})]}]}, ['pods[0].containers[0].resources.requests.cpu', '"x"']),
     ({'pods': [], 'memory_throttling_factor': 0}, ['memory_throttling_factor', 'greater than 0']),
-    ({'pods': [], 'cpu_cfs_quota_period': '50ms'}, ['cpu_cfs_quota_period', 'CustomCPUCFSQuotaPeriod']),
-    ({'pods': [], 'cpu_cfs_quota_period': '2s', 'feature_gates': {'CustomCPUCFSQuotaPeriod': True}},
-     ['between 1ms and 1sec']),
+    ({'pods': [], 'cpu_cfs_quota_period': '50ms', 'kubelet_version': '1.35'},
+     ['cpu_cfs_quota_period', 'CustomCPUCFSQuotaPeriod']),
+    ({'pods': [], 'cpu_cfs_quota_period': '2s'}, ['between 1ms and 1sec']),
     ({'pods': [], 'cpu_cfs_quota_period': 'soon'}, ['cpu_cfs_quota_period', '"soon"']),
     ({'pods': [], 'memory_capacity': '-1Gi'}, ['memory_capacity', 'positive']),
     ({'pods': [], 'memory_reservation_policy': 'None', 'kubelet_version': '1.35'}, ['only from kubelet 1.36']),
@@ -508,6 +516,17 @@ def test_containers_get_every_node_page_size_and_from_1_34_the_pod_level_hugepag
     # then the container's own, size by size - a container naming 1Gi keeps the pod's 2Mi (the kubelet judge).
     assert [c['hugetlb'] for c in result['containers']] == [
         {'2MB': passed_down, '1GB': 0}, {'2MB': passed_down, '1GB': 1024 * MI}]
+
+
+def test_the_kernels_page_size_names_are_taken_as_ls_prints_them(run_module):
+    """hugepage_sizes as `ls /sys/kernel/mm/hugepages` prints them, which the documentation says to copy."""
+    pod = {'containers': [container('app', {'cpu': '1', 'hugepages-2Mi': '4Mi'}, {'hugepages-2Mi': '4Mi'})]}
+    kernel = run(run_module, [pod], hugepage_sizes=['hugepages-2048kB', '1048576kB'])['pods'][0]
+    quantities = run(run_module, [pod], hugepage_sizes=['2Mi', '1Gi'])['pods'][0]
+    assert kernel['containers'][0]['hugetlb'] == quantities['containers'][0]['hugetlb'] == {'2MB': 4 * MI, '1GB': 0}
+    with pytest.raises(ModuleFail) as failure:
+        run(run_module, [pod], hugepage_sizes=['hugepages-0kB'])
+    assert failure.value.result['msg'].startswith('hugepage_sizes[0]: must be a positive page size')
 
 
 @pytest.mark.parametrize('sizes, fragment', [
