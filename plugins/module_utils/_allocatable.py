@@ -387,8 +387,8 @@ def plan_node(options):
         # server.go: the set's size becomes systemReserved.cpu; kubeReserved.cpu is dropped unparsed.
         system_raw['cpu'] = str(len(reserved_cpus))
         kube_raw.pop('cpu', None)
-    system = parse_reservation(system_raw, 'system_reserved')
-    kube = parse_reservation(kube_raw, 'kube_reserved')
+    system = parse_reservation(system_raw, 'system_reserved', rules.rounds_reserved_cpu)
+    kube = parse_reservation(kube_raw, 'kube_reserved', rules.rounds_reserved_cpu)
     if reserved_cpus:
         system['cpu'] = cpu_quantity(len(reserved_cpus))
 

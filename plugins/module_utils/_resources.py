@@ -15,7 +15,7 @@ import re
 from fractions import Fraction
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import Quantity, parse_quantity
 
 RESERVABLE = ('cpu', 'memory', 'ephemeral-storage', 'pid')
 HUGEPAGES_PREFIX = 'hugepages-'
@@ -50,8 +50,9 @@ def parse_capacity(capacity, field='capacity'):
     return result
 
 
-def parse_reservation(reserved, field):
-    """kubelet's parseResourceList for --system-reserved / --kube-reserved."""
+def parse_reservation(reserved, field, round_cpu=False):
+    """kubelet's parseResourceList for --system-reserved / --kube-reserved; round_cpu: kubelet 1.37's rounding of
+    CPU to whole millicores (rules.rounds_reserved_cpu)."""
     if reserved is None:
         return {}
     if not isinstance(reserved, dict):
@@ -70,6 +71,11 @@ def parse_reservation(reserved, field):
         if quantity.sign() < 0:
             raise KubenodeError('resource quantity for "%s" cannot be negative: %s' % (name, value),
                                 field='%s.%s' % (field, name), value=value)
+        if name == 'cpu' and round_cpu:
+            # 1.37: q.SetMilli((q.ScaledValue(resource.Micro) + 500) / 1000), CPU to the nearest whole millicore from
+            # microcores rounded up (the kubelet judge found 28.5m reserving 29m there, 28.5m before).
+            micro = -(-quantity.nano // 1000)
+            quantity = Quantity.from_milli((micro + 500) // 1000)
         result[name] = quantity
     return result
 

@@ -71,6 +71,8 @@ class KubeletRules(object):
         self.limits_declared_by_every_container = minor >= 37
         # qos/helpers.go remainingPodMemReqPerContainer: the unrequested pod-level memory is never negative from 1.37.
         self.remaining_pod_memory_clamped = minor >= 37
+        # cmd/kubelet/app parseResourceList: a reserved CPU rounded to the nearest whole millicore from 1.37.
+        self.rounds_reserved_cpu = minor >= 37
         # The static CPU manager policy gives no exclusive CPUs to a pod with pod-level resources: in 1.34 and 1.35
         # when PodLevelResources is on, from 1.36 unless PodLevelResourceManagers and PodLevelResources both are (the
         # pod's spec.resources counts even with the gate off); policy_static.go's Allocate.

@@ -70,6 +70,14 @@ def _cpu(rng, whole=False):
     return '%dm' % rng.choice([rng.randint(1, 3999), 100, 250, 500, 1500])
 
 
+def _reserved_cpu(rng):
+    """A CPU reservation, now and then finer than a millicore (kubelet rounds it to the nearest)."""
+    if rng.random() < 0.2:
+        return rng.choice(['%d.%04d' % (rng.randint(0, 1), rng.randint(0, 9999)), '%d.5m' % rng.randint(0, 500),
+                           '%du' % rng.randint(1, 999999)])
+    return _cpu(rng)
+
+
 def _memory(rng):
     return rng.choice(['%dMi' % rng.randint(1, 4096), '%dGi' % rng.randint(1, 4), str(rng.randint(1, 1 << 32)),
                        '%dM' % rng.randint(1, 4000), '1Gi', '512Mi'])
@@ -261,7 +269,7 @@ def allocatable_case(rng, release, gates_info, machine):
     for scope in ('system', 'kube'):
         reserved[scope] = {}
         for name in rng.sample(['cpu', 'memory', 'ephemeral-storage', 'pid'], rng.randint(0, 4)):
-            reserved[scope][name] = {'cpu': lambda: _cpu(rng), 'memory': lambda: _memory(rng),
+            reserved[scope][name] = {'cpu': lambda: _reserved_cpu(rng), 'memory': lambda: _memory(rng),
                                      'ephemeral-storage': lambda: '%dMi' % rng.randint(1, 5000),
                                      'pid': lambda: str(rng.randint(1, 2000))}[name]()
     eviction = _eviction_map(rng)

@@ -102,6 +102,16 @@ def test_pods_not_enforced_writes_capacity(run_module):
     assert result['cgroups']['kubepods']['source'] == 'capacity'
 
 
+@pytest.mark.parametrize('version, reserved_milli', [('1.37', 29), ('1.36', 28.5)])
+def test_a_reserved_cpu_finer_than_a_millicore_is_rounded_from_1_37(run_module, version, reserved_milli):
+    """cmd/kubelet/app parseResourceList rounds a reserved CPU to the nearest millicore from 1.37 (the kubelet judge
+    found 28.5m reserving 29m there); before, 28.5m stays 28.5m and Allocatable CPU reads 3972m (MilliValue rounds
+    the remaining 3971.5m up)."""
+    result = plan(run_module, system_reserved={'cpu': '28.5m'}, kube_reserved={}, kubelet_version=version)
+    assert result['reserved']['system']['cpu']['quantity'] == ('29m' if reserved_milli == 29 else '28500u')
+    assert result['allocatable']['cpu']['value'] == (3971 if reserved_milli == 29 else 3972)
+
+
 def test_reserved_system_cpus_override_cpu_reservations(run_module):
     result = plan(run_module, reserved_system_cpus='0-1', system_reserved={'cpu': '100m'},
                   kube_reserved={'cpu': 'not-a-quantity', 'memory': '1Gi'})
