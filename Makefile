@@ -163,8 +163,11 @@ matrix: link $(PIP_BOOTSTRAP)
 # default places, so a second run neither downloads nor rebuilds.
 JUDGE_DIR := $(CACHE)/judge
 JUDGE_RELEASES ?= 1.37 1.36
-N ?= 2000
+N ?= 4000
 SEED ?=
+# Rules of the collection broken on purpose, one run each against the newest judge: each must be caught.
+JUDGE_MUTANTS := memory-high-without-request reserved-cpu-rounding init-containers-hold-no-cpus \
+  containers-ignore-pod-level-hugepages
 JUDGE_SOURCES := $(wildcard tests/kubelet/*.go) tests/kubelet/go.mod tests/kubelet/go.sum tests/kubelet/go.1.36.mod \
   tests/kubelet/go.1.36.sum
 GO := $(CURDIR)/hacking/go.sh
@@ -180,12 +183,16 @@ $(JUDGE_DIR)/judge-1.36: $(JUDGE_SOURCES)
 judges: $(foreach r,$(JUDGE_RELEASES),$(JUDGE_DIR)/judge-$(r))
 
 # The random differential: N cases per release through the collection and through the judge of that release, the
-# seed printed (SEED=... repeats a run). Fails on any disagreement.
+# seed printed (SEED=... repeats a run). Fails on any disagreement, and when a deliberately broken rule goes unseen.
 judge: venv link judges
 	@seed=$${SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; status=0; \
 	for release in $(JUDGE_RELEASES); do \
 	  PYTHONPATH=$(COLLECTIONS) $(BIN)/python tests/kubelet/differential.py --judge $(JUDGE_DIR)/judge-$$release \
 	    --release $$release --seed $$seed --cases $(N) || status=1; \
+	done; \
+	newest=$(firstword $(JUDGE_RELEASES)); for mutant in $(JUDGE_MUTANTS); do \
+	  PYTHONPATH=$(COLLECTIONS) $(BIN)/python tests/kubelet/differential.py --judge $(JUDGE_DIR)/judge-$$newest \
+	    --release $$newest --seed $$seed --cases 3000 --show 0 --mutant $$mutant || status=1; \
 	done; exit $$status
 
 # The real-kernel tests: QEMU VMs (tests/vm) driven by Molecule (extensions/molecule).

@@ -847,8 +847,8 @@ def _parse_registries(text):
     for line in text.splitlines():
         if line and not line.startswith('#'):
             minor, name, default, locked, stage, needs = line.split()
-            registries.setdefault(int(minor), {})[name] = (default == 'on', locked == 'locked',
-                                                            tuple(needs.split(',')) if needs != '-' else (), stage)
+            needed = tuple(needs.split(',')) if needs != '-' else ()
+            registries.setdefault(int(minor), {})[name] = (default == 'on', locked == 'locked', needed, stage)
     return registries
 
 

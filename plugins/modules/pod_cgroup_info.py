@@ -233,7 +233,8 @@ pods:
     - Each container has C(name), C(init), C(sidecar), C(cpu_shares), C(cpu_weight) (C(linear), kubelet's formula, C(quadratic),
       that of runc 1.3.2 and crun 1.23 and later, and, with C(oci_runtime), C(runtime) - what that runtime writes), C(cpu_quota),
       C(cpu_period), C(memory_limit), C(memory_min), C(memory_low),
-      C(memory_high), C(hugetlb) (bytes by page size such as C(2MB), a limit for each of C(hugepage_sizes) only), C(exclusive_cpus) (the CPUs the static CPU manager gives it alone, 0 for none),
+      C(memory_high), C(hugetlb) (bytes by page size such as C(2MB), a limit for each of C(hugepage_sizes) only),
+      C(exclusive_cpus) (the CPUs the static CPU manager gives it alone, 0 for none),
       C(oom_score_adj), C(memory_oom_group) (C(1) where kubelet sets C(memory.oom.group), on cgroup v2
       from kubelet 1.28, unless C(single_process_oom_kill)), C(swap_behavior) (C(NoSwap) or C(LimitedSwap), as kubelet decides it for
       this container), C(memory_swap_max) (cgroup v2 C(memory.swap.max) in bytes, also the runtime's systemd

@@ -26,6 +26,8 @@ import tempfile
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math as cgmath
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _pods
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _versions
 from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import (
     PlanOptions, parse_feature_gates, plan_node)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._feature_gates import KNOWN_FEATURE_GATES, known_to
@@ -57,8 +59,8 @@ class Judge(object):
             raise SystemExit('kubelet judge failed (%d): %s' % (done.returncode, done.stderr[-2000:]))
         answers = [json.loads(line) for line in done.stdout.splitlines()]
         if len(answers) != len(cases):
-            raise SystemExit('kubelet judge answered %d of %d cases: %s' % (len(answers), len(cases),
-                                                                           done.stderr[-2000:]))
+            raise SystemExit('kubelet judge answered %d of %d cases: %s'
+                             % (len(answers), len(cases), done.stderr[-2000:]))
         return answers
 
 
@@ -257,8 +259,8 @@ def _eviction_map(rng):
 
 
 def allocatable_case(rng, release, gates_info, machine):
-    capacity = {'cpu': str(rng.choice([1, 2, 4, 8, 16, 48, 96])), 'memory': rng.choice(['4Gi', '16Gi', '64Gi',
-                                                                                          '%dMi' % rng.randint(1024, 300000)]),
+    memory = rng.choice(['4Gi', '16Gi', '64Gi', '%dMi' % rng.randint(1024, 300000)])
+    capacity = {'cpu': str(rng.choice([1, 2, 4, 8, 16, 48, 96])), 'memory': memory,
                 'ephemeral-storage': rng.choice(['20Gi', '100Gi', '%dGi' % rng.randint(10, 2000)]),
                 'pid': str(rng.choice([32768, 4194304]))}
     if rng.random() < 0.3:
@@ -410,7 +412,9 @@ def ours_allocatable(case):
     plan, error = _refused(plan_node, PlanOptions(**case['options']))
     if error:
         return {'refused': error}
-    values = lambda report: dict((k, v['value']) for k, v in report.items())  # noqa: E731 (value or milli value)
+
+    def values(report):
+        return dict((k, v['value']) for k, v in report.items())  # CPU in millicores, the rest in units
     kubepods = plan['cgroups']['kubepods']['resources']
     return {'reservation': values(plan['reservation']), 'allocatable': values(plan['allocatable']),
             'absolute': values(plan['allocatable_absolute']),
@@ -467,8 +471,8 @@ def compare_pod(case, ours, theirs):
             mine_unified.pop('memory.oom.group', None)  # host-dependent in kubelet (see docs/testing.md)
             kubelet_unified.pop('memory.oom.group', None)
             if mine_unified != kubelet_unified:
-                found.append('container %s unified: ours %r, kubelet %r' % (mine['name'], mine_unified,
-                                                                           kubelet_unified))
+                found.append('container %s unified: ours %r, kubelet %r'
+                             % (mine['name'], mine_unified, kubelet_unified))
     if len(ours['containers']) != len(theirs['containers']):
         found.append('containers: ours %d, kubelet %d' % (len(ours['containers']), len(theirs['containers'])))
     return found
@@ -595,6 +599,44 @@ OURS = {'set_gates': ours_gates, 'pod': ours_pod, 'allocatable': ours_allocatabl
         'cgroup_name': lambda case: {}, 'cpu': lambda case: {}}
 
 
+# Rules of the collection broken on purpose (--mutant): the differential must catch each one.
+def _rule_off(name):
+    def apply():
+        original = _versions.KubeletRules.__init__
+
+        def broken(self, minor):
+            original(self, minor)
+            setattr(self, name, False)
+        _versions.KubeletRules.__init__ = broken
+    return apply
+
+
+def _init_containers_hold_no_cpus():
+    _pods.pod_has_exclusive_cpus = lambda pod, qos, settings: any(
+        _pods.exclusive_cpus(pod, c, qos, settings) for c in pod.containers + pod.init_containers
+        if not c.init or c.sidecar)
+
+
+def _containers_ignore_pod_level_hugepages():
+    original = _pods.container_hugetlb
+
+    def broken(pod, container, settings):
+        saved, pod.limits = pod.limits, {}
+        try:
+            return original(pod, container, settings)
+        finally:
+            pod.limits = saved
+    _pods.container_hugetlb = broken
+
+
+MUTANTS = {
+    'memory-high-without-request': _rule_off('memory_high_without_request'),
+    'reserved-cpu-rounding': _rule_off('rounds_reserved_cpu'),
+    'init-containers-hold-no-cpus': _init_containers_hold_no_cpus,
+    'containers-ignore-pod-level-hugepages': _containers_ignore_pod_level_hugepages,
+}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--judge', required=True)
@@ -602,7 +644,11 @@ def main(argv=None):
     parser.add_argument('--seed', type=int, default=None)
     parser.add_argument('--cases', type=int, default=2000)
     parser.add_argument('--show', type=int, default=10)
+    parser.add_argument('--mutant', choices=sorted(MUTANTS),
+                        help='break this rule of the collection first: the run passes only if the judge catches it')
     args = parser.parse_args(argv)
+    if args.mutant:
+        MUTANTS[args.mutant]()
     seed = args.seed if args.seed is not None else random.SystemRandom().randint(1, 1 << 31)
     rng = random.Random(seed)
     judge = Judge(args.judge)
@@ -658,10 +704,15 @@ def main(argv=None):
             print('    ' + line)
         print('    case: ' + json.dumps(case['judge'], sort_keys=True)[:3000])
         if case['op'] == 'pod':
-            print('    params: ' + json.dumps(dict((k, v) for k, v in case['params'].items() if k != 'pods'),
-                                               sort_keys=True))
+            params = dict((k, v) for k, v in case['params'].items() if k != 'pods')
+            print('    params: ' + json.dumps(params, sort_keys=True))
     print('seed %d; cases by kind: %s; configurations the collection refuses and kubelet accepts: %d'
           % (seed, ', '.join('%s %d' % item for item in sorted(counts.items())), len(stricter)))
+    if args.mutant:
+        print('kubelet judge (k8s.io/kubernetes %s), mutant %s: %s (%d disagreements in %d cases)'
+              % (info['release'], args.mutant, 'caught' if disagreements else 'NOT CAUGHT', len(disagreements),
+                 len(cases) + 1))
+        return 0 if disagreements else 1
     print('kubelet judge (k8s.io/kubernetes %s): %d cases, %d disagreements'
           % (info['release'], len(cases) + 1, len(disagreements)))
     return 1 if disagreements else 0
