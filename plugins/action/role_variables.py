@@ -45,7 +45,7 @@ def unknown_variables(names, known, prefix):
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(('prefix', 'entry_point'))
+    _VALID_ARGS = frozenset(('prefix', 'entry_point', 'unknown'))
     _requires_connection = False
 
     def run(self, tmp=None, task_vars=None):
@@ -68,11 +68,22 @@ class ActionModule(ActionBase):
             names = task_vars if host == this_host or host not in hostvars else hostvars[host]
             for entry in unknown_variables(list(names.keys()), known, prefix):
                 unknown.setdefault((entry['name'], entry['closest']), []).append(host)
-        found = []
+        mode = self._task.args.get('unknown', 'warn')
+        if mode not in ('warn', 'fail'):
+            raise AnsibleActionFail('unknown: must be "warn" or "fail", not %r' % (mode,))
+        found, lines = [], []
         for (name, closest), hosts in sorted(unknown.items()):
             hint = 'did you mean %s?' % closest if closest else 'no such variable'
-            display.warning('%s (on %s): the role %s does not know this variable and ignores it (%s)'
-                            % (name, ', '.join(hosts), os.path.basename(role_path), hint))
+            lines.append('%s (on %s): the role %s does not know this variable and would ignore it (%s)'
+                         % (name, ', '.join(hosts), os.path.basename(role_path), hint))
             found.append({'name': name, 'closest': closest, 'hosts': hosts})
         result.update(changed=False, unknown=found)
+        if found and mode == 'fail':
+            # Before anything is written: the run would otherwise apply the defaults the misspelling left in place.
+            result.update(failed=True, msg='; '.join(lines) + '. Nothing was written. Correct the name, or set '
+                          '%sunknown_variables: warn where the inventory carries unrelated %s* variables'
+                          % (prefix, prefix))
+            return result
+        for line in lines:
+            display.warning(line.replace('would ignore it', 'ignores it'))
         return result

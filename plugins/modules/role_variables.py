@@ -10,7 +10,7 @@ __metaclass__ = type
 
 DOCUMENTATION = r"""
 module: role_variables
-short_description: Warn about a role's variables that its argument spec does not know
+short_description: Warn about, or refuse, a role's variables that its argument spec does not know
 version_added: 0.2.0
 author:
   - kubenode.cgroups contributors (@kubenode)
@@ -36,12 +36,25 @@ options:
     description: The entry point of the role's argument spec whose options are the known names.
     type: str
     default: main
+  unknown:
+    description:
+      - C(warn) warns about each unknown variable; C(fail) fails the task, naming each with the closest known
+        name (the roles of this collection fail by default, before anything is written).
+    type: str
+    choices: [warn, fail]
+    default: warn
 """
 
 EXAMPLES = r"""
 - name: Warn about misspelled role variables, on every host of the batch
   kubenode.cgroups.role_variables:
     prefix: node_allocatable_
+  run_once: true
+
+- name: Stop the play on a misspelled role variable, before anything is written
+  kubenode.cgroups.role_variables:
+    prefix: node_allocatable_
+    unknown: fail
   run_once: true
 """
 

@@ -15,9 +15,7 @@ disagreements, the case and both answers. What is not compared, and why, is in d
 from __future__ import absolute_import, division, print_function
 
 import argparse
-import copy
 import json
-import os
 import random
 import subprocess
 import sys
@@ -33,8 +31,6 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable impo
 from ansible_collections.kubenode.cgroups.plugins.module_utils._feature_gates import KNOWN_FEATURE_GATES, known_to
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import (
-    hard_eviction_reservation, parse_thresholds)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import plan_pods
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
 
@@ -300,9 +296,8 @@ def quantity_case(rng, release, gates_info, machine):
 
 
 def cgroup_name_case(rng, release, gates_info, machine):
-    parts = [rng.choice(['kubepods', 'burstable', 'besteffort', 'system', 'kube', 'a-b', 'pod%08x-1a2b' % rng.getrandbits(32),
-                         'k8s.io'])
-             for _ in range(rng.randint(1, 4))]
+    words = ['kubepods', 'burstable', 'besteffort', 'system', 'kube', 'a-b', 'k8s.io']
+    parts = [rng.choice(words + ['pod%08x-1a2b' % rng.getrandbits(32)]) for _index in range(rng.randint(1, 4))]
     return {'parts': parts, 'judge': {'op': 'cgroup_name', 'components': parts}}
 
 

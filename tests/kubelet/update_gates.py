@@ -17,7 +17,6 @@ from __future__ import absolute_import, division, print_function
 
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile

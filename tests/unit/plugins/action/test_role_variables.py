@@ -64,6 +64,23 @@ def test_every_default_of_the_role_is_known(monkeypatch):
     assert run(dict(defaults, role_path=ROLE), prefix='node_allocatable_')['unknown'] == []
 
 
+def test_the_roles_refuse_a_misspelled_variable_naming_it_and_the_way_out(monkeypatch):
+    """unknown: fail (the node_allocatable role's default): the task fails, so nothing after it is written."""
+    monkeypatch.setattr(role_variables.display, 'warning', pytest.fail)
+    result = run({'role_path': ROLE, 'node_allocatable_sytem_reserved': {'memory': '1Gi'},
+                  'inventory_hostname': 'node1'}, prefix='node_allocatable_', unknown='fail')
+    assert result['failed'] is True
+    assert result['msg'] == (
+        'node_allocatable_sytem_reserved (on node1): the role node_allocatable does not know this variable and would '
+        'ignore it (did you mean node_allocatable_system_reserved?). Nothing was written. Correct the name, or set '
+        'node_allocatable_unknown_variables: warn where the inventory carries unrelated node_allocatable_* variables')
+    clean = run({'role_path': ROLE, 'node_allocatable_system_reserved': {}, 'inventory_hostname': 'node1'},
+                prefix='node_allocatable_', unknown='fail')
+    assert 'failed' not in clean and clean['unknown'] == []
+    with pytest.raises(AnsibleActionFail):
+        run({'role_path': ROLE}, prefix='node_allocatable_', unknown='maybe')
+
+
 def test_outside_a_role_or_without_prefix_it_fails():
     with pytest.raises(AnsibleActionFail):
         run({}, prefix='node_allocatable_')
