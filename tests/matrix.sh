@@ -10,7 +10,7 @@ cache="${MATRIX_CACHE:?set MATRIX_CACHE}"
 here="$(cd "$(dirname "$0")/.." && pwd)"
 [ $# -gt 0 ] || { echo "usage: matrix.sh CORE:PYTHON[:TARGET_PYTHON]..." >&2; exit 2; }
 
-find_python() {
+python_of() {
   local version="$1" candidate
   for candidate in "python$version" "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$version".*/bin/"python$version"; do
     if "$candidate" -c 'import sys' >/dev/null 2>&1; then
@@ -18,7 +18,25 @@ find_python() {
       return 0
     fi
   done
-  echo "matrix: no working python$version (on PATH or in pyenv)" >&2
+  return 1
+}
+
+# The Python asked for; where this machine has none, the newest one present of the same major version (said on
+# stderr), so that the matrix still runs: it names the one it used in its header line.
+find_python() {
+  local version="$1" found minor
+  if found="$(python_of "$version")"; then
+    echo "$found"
+    return 0
+  fi
+  for minor in $(seq 20 -1 9); do
+    if found="$(python_of "3.$minor")"; then
+      echo "matrix: no working python$version (on PATH or in pyenv): using python3.$minor, the newest present" >&2
+      echo "$found"
+      return 0
+    fi
+  done
+  echo "matrix: no working python$version nor any python3 (on PATH or in pyenv)" >&2
   return 1
 }
 

@@ -11,7 +11,7 @@ __metaclass__ = type
 DOCUMENTATION = r"""
 module: reservation_info
 short_description: Measure what the reserved cgroups use, and say what to reserve
-version_added: 0.2.0
+version_added: 0.1.0
 author:
   - kubenode.cgroups contributors (@kubenode)
 description:
@@ -108,7 +108,7 @@ reserved:
       cgroup_source: the plan's system_reserved_cgroup
       verdict: over
       memory: {reserved: 1073741824, used: 209715200, headroom: 864026624, recommended: 262144000,
-               rule: "peak + 25%, at least 128Mi, at most 1/4 of the node's memory, rounded up to whole MiB",
+               rule: "peak + 25%, at least 128Mi, at most half the node's memory, rounded up to whole MiB",
                verdict: over, reasons: ["1024Mi reserved, more than 2 times the 250Mi the use calls for"]}
 kubepods:
   description: What the pods use - C(memory) (C(current), C(peak)), C(cpu) (C(used)), C(allocatable), C(events).

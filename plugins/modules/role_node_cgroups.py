@@ -11,7 +11,7 @@ __metaclass__ = type
 DOCUMENTATION = r"""
 module: role_node_cgroups
 short_description: Run node_cgroups with its arguments taken from the node_allocatable role's variables
-version_added: 0.3.0
+version_added: 0.1.0
 author:
   - kubenode.cgroups contributors (@kubenode)
 description:

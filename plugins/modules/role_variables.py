@@ -11,7 +11,7 @@ __metaclass__ = type
 DOCUMENTATION = r"""
 module: role_variables
 short_description: Warn about, or refuse, a role's variables that its argument spec does not know
-version_added: 0.2.0
+version_added: 0.1.0
 author:
   - kubenode.cgroups contributors (@kubenode)
 description:
