@@ -299,10 +299,14 @@ class RunPlan(object):
     """What one node_cgroups run is to do: the driver, the node plan, the managed entries
     [(key, plan entry)], the kubelet configuration change (or None) and the warnings."""
 
-    __slots__ = ('driver', 'plan', 'entries', 'kubelet_change', 'warnings', 'planned', 'kubelet_version')
+    __slots__ = ('driver', 'plan', 'entries', 'kubelet_change', 'warnings', 'planned', 'kubelet_version',
+                 'driver_source')
 
-    def __init__(self, driver, plan, entries, kubelet_change, warnings, planned=None, kubelet_version=None):
+    def __init__(self, driver, plan, entries, kubelet_change, warnings, planned=None, kubelet_version=None,
+                 driver_source=None):
         self.driver, self.plan, self.entries = driver, plan, entries
+        # Where the driver came from when cgroup_driver is auto (None: the operator named it).
+        self.driver_source = driver_source
         self.kubelet_change, self.warnings = kubelet_change, warnings
         self.planned = planned  # what the plan was computed from (plan_inputs_of), for the kubelet validation
         self.kubelet_version = kubelet_version  # the node's release the run is for
@@ -318,10 +322,13 @@ def plan_run(spec, node, with_kubelet_config=True):
         spec.kubelet_version, node.kubelet_release, spec.allow_kubelet_version_mismatch)
     # The file kubelet is started with, when it is known; else the usual places.
     kubelet_paths = [node.kubelet['config']] if node.kubelet['config'] else spec.kubelet_config_paths
-    driver = spec.cgroup_driver
+    driver, driver_source = spec.cgroup_driver, None
     if driver == 'auto':
         drivers = detect_drivers(kubelet_paths, spec.containerd_config_path, spec.crio_config_paths, files)
         driver = effective_driver(drivers, node.systemd_running)
+        driver_source = next(('%s (%s)' % (drivers[s]['path'], s) for s in ('kubelet', 'containerd', 'crio')
+                              if drivers.get(s) and drivers[s]['source'] == 'config' and drivers[s].get('path')),
+                             'systemd as PID 1' if node.systemd_running else 'no systemd as PID 1')
     plan, options = spec.plan, None
     if plan is None:
         from_node = {}
@@ -354,7 +361,8 @@ def plan_run(spec, node, with_kubelet_config=True):
     not_a_node = not_a_node_warning(spec, node, kubelet_change)
     if not_a_node and kubelet_change:
         kubelet_change['warnings'] = []  # "no kubelet yet, written to kubeadm's path" is in not_a_node
-    return RunPlan(driver, plan, entries, kubelet_change, version_warnings + warnings + not_a_node, planned, version)
+    return RunPlan(driver, plan, entries, kubelet_change, version_warnings + warnings + not_a_node, planned, version,
+                   driver_source)
 
 
 def kubelet_change_for(spec, node, plan, version, planned):
@@ -377,7 +385,8 @@ def replan_kubelet_change(spec, node, run):
     """The RunPlan of a run, its kubelet configuration change recomputed from a newer snapshot of the node
     (the read-back after the writes): the plan stands, the planner does not run again."""
     change = kubelet_change_for(spec, node, run.plan, run.kubelet_version, run.planned)
-    return RunPlan(run.driver, run.plan, run.entries, change, [], run.planned, run.kubelet_version)
+    return RunPlan(run.driver, run.plan, run.entries, change, [], run.planned, run.kubelet_version,
+                   run.driver_source)
 
 
 def plan_inputs_of(spec, plan, options):
@@ -409,8 +418,14 @@ def kubelet_start_checks(spec, version, node, kubelet_change, kubelet_now):
             problems.append(('cpuManagerPolicy', conflict))
     if problems and kubelet_change:
         field, message = problems[0]
-        shown = {'value': kubelet_now[field]} if field in kubelet_now else {}
-        raise KubeletConfigRefused(message, field='kubelet_config.kubelet_settings.' + field, **shown)
+        if field not in kubelet_now:
+            # kubelet's default refuses, not a value the operator set: the node is what is named. On a host that is
+            # no node yet (no kubelet, no runtime) the plan is shown, with the refusal as a warning.
+            if field == 'failCgroupV1' and not_a_node_warning(spec, node):
+                return [message for _field, message in problems]
+            raise KubeletConfigRefused('this node is cgroup %s: %s' % (node.layout['mode'], message),
+                                       field='node', value=node.layout['mode'])
+        raise KubeletConfigRefused(message, field='kubelet_config.kubelet_settings.' + field, value=kubelet_now[field])
     return [message for _field, message in problems]
 
 

@@ -94,6 +94,7 @@ class Executor(object):
         self.root, self.unit_dir = spec.cgroupfs_path, spec.systemd_unit_dir
         self.layout, self.systemd_running = node.layout, node.systemd_running
         self.driver, self.plan, self.entries = run.driver, run.plan, run.entries
+        self.driver_source = run.driver_source
         self.kubelet_change = run.kubelet_change
         self.kernel = None  # the CgroupSnapshot the kernel operations are planned from
         self.applied, self.changes, self.diffs, self.warnings = [], [], [], list(run.warnings)
@@ -354,8 +355,16 @@ class Executor(object):
             try:
                 systemd.checked(self.host.systemctl, *args)
             except KubenodeError as error:
-                raise KubenodeError(str(error), field='cgroup_driver', value=self.driver)
+                raise self.driver_error(str(error))
             self.applied.append('systemctl %s' % ' '.join(args))
+
+    def driver_error(self, message):
+        """An error of the cgroup driver's steps: blamed on cgroup_driver when the operator named the driver, else
+        on the node, saying where the driver was detected."""
+        if self.driver_source is None:
+            return KubenodeError(message, field='cgroup_driver', value=self.driver)
+        return KubenodeError('%s (the %s cgroup driver was detected from %s; cgroup_driver names another)'
+                             % (message, self.driver, self.driver_source), field='node', value=self.driver)
 
     def installed_services(self):
         """The given services systemd knows; the rest go to services_not_installed."""
@@ -442,8 +451,8 @@ class SystemdExecutor(Executor):
 
     def prepare_units(self):
         if not self.systemd_running:
-            raise KubenodeError('the systemd cgroup driver needs systemd as PID 1, and it is not (%s/1/comm)'
-                                % self.spec.proc_path, field='cgroup_driver', value='systemd')
+            raise self.driver_error('the systemd cgroup driver needs systemd as PID 1, and it is not (%s/1/comm)'
+                                    % self.spec.proc_path)
         reload_needed = self.place_services()
         for key, entry in self.entries:
             unit = entry['systemd_unit']
@@ -485,7 +494,7 @@ class SystemdExecutor(Executor):
             return
         live = systemd.show(self.host.systemctl, [unit], ['Id'] + sorted(planned)).get(unit)
         if live is None:
-            raise KubenodeError('systemctl show %s failed' % unit, field='cgroup_driver', value='systemd')
+            raise self.driver_error('systemctl show %s failed' % unit)
         differing = [name for name in sorted(planned) if live.get(name) != planned[name]]
         if not differing:
             return
@@ -493,7 +502,7 @@ class SystemdExecutor(Executor):
                    'overrides them (see "systemctl cat %s")'
                    % (unit, ', '.join('%s=%s (plan: %s)' % (n, live.get(n), planned[n]) for n in differing), unit))
         if not self.dry:
-            raise KubenodeError(message, field='cgroup_driver', value='systemd')
+            raise self.driver_error(message)
         self.warnings.append(message)
         # No step of this run mends it: the audit names it as what cannot be an operation.
         self.found.extend(drift(unit, name, live.get(name, 'absent'), planned[name]) for name in differing)

@@ -191,8 +191,14 @@ def test_a_cgroup_v1_node_is_refused_for_kubelet_1_35_and_later_unless_failcgrou
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='cgroupfs'))
     message = failure.value.result['msg']
-    assert message.startswith('kubelet_config.kubelet_settings.failCgroupV1: kubelet 1.37 refuses to start on this cgroup v1')
+    # kubelet's default refuses, not a setting of the operator's: the node is named, and what to set
+    assert message.startswith('node: this node is cgroup v1: kubelet 1.37 refuses to start on this cgroup v1')
+    assert 'failCgroupV1: false' in message and message.endswith('(got "v1")')
     assert snapshot(str(tmp_path)) == before
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='cgroupfs',
+                                           kubelet={'settings': {'failCgroupV1': True}}))
+    assert failure.value.result['msg'].startswith('kubelet_config.kubelet_settings.failCgroupV1: kubelet 1.37 refuses')
     older = run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='cgroupfs', kubelet_version='1.34'),
                        check_mode=True)
     assert older['changed']
@@ -206,6 +212,18 @@ def test_a_cgroup_v1_node_is_refused_for_kubelet_1_35_and_later_unless_failcgrou
     assert not [warning for warning in warnings if 'cgroup v1' in warning]
     run_module(node_cgroups, alone, check_mode=True)
     assert any('refuses to start on this cgroup v1 node' in warning for warning in warnings)
+
+
+def test_a_cgroup_v1_host_that_is_no_node_yet_gets_its_plan_with_a_warning(run_module, tmp_path, monkeypatch):
+    """A build host without kubelet or a runtime (cgroup v1, as many are): check mode shows the plan and warns that
+    kubelet would refuse this host, instead of failing on a setting nobody made."""
+    warnings = []
+    monkeypatch.setattr(basic.AnsibleModule, 'warn', lambda self, text: warnings.append(text))
+    tree = FakeCgroupfs(tmp_path, 'v1', monkeypatch, pid1='init')
+    result = run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='cgroupfs'), check_mode=True)
+    assert result['changed'] and result['kubelet_config']['changed']
+    assert any('refuses to start on this cgroup v1 node' in warning for warning in warnings)
+    assert any(warning.startswith('this host is not a Kubernetes node yet') for warning in warnings)
 
 
 def test_reserved_cpus_with_reserved_cgroups_names_the_way_out(run_module, tmp_path, monkeypatch):
@@ -399,3 +417,21 @@ def test_the_audit_names_a_plan_for_another_release_and_compares_the_rest(run_mo
     drift = run_module(node_drift_info, audit)['drift']
     assert drift == [{'item': 'kubelet release', 'check': 'the plan is for it', 'live': '1.33.4', 'planned': '1.36'}]
     assert run_module(node_drift_info, dict(audit, allow_kubelet_version_mismatch=True))['drift'] == []
+
+
+def test_a_detected_driver_is_not_blamed_on_the_cgroup_driver_option(run_module, tmp_path, monkeypatch):
+    """cgroup_driver auto, containerd configured for systemd, no systemd as PID 1: the node is named, with where the
+    driver came from, not an option the operator never set."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    containerd = str(tmp_path / 'etc/containerd/config.toml')
+    write_text(containerd, 'version = 2\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]\n'
+                           '  SystemdCgroup = true\n')
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='auto', containerd_config_path=containerd),
+                   check_mode=True)
+    message = failure.value.result['msg']
+    assert message.startswith('node: the systemd cgroup driver needs systemd as PID 1')
+    assert 'the systemd cgroup driver was detected from %s (containerd)' % containerd in message
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='systemd'), check_mode=True)
+    assert failure.value.result['msg'].startswith('cgroup_driver: the systemd cgroup driver needs systemd as PID 1')
