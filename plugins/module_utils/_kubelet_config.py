@@ -414,7 +414,9 @@ def parse(text, source):
         # libyaml's safe loader when PyYAML was built with it: the same documents, several times faster.
         document = yaml.load(text, Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader))
     except yaml.YAMLError as error:
-        raise KubenodeError('is not valid YAML: %s' % str(error).replace('\n', ' '), field=source)
+        # PyYAML names a string it parsed "<unicode string>": the file it came from is named instead.
+        raise KubenodeError('is not valid YAML: %s' % str(error).replace('\n', ' ').replace(
+            '"<unicode string>"', '"%s"' % source), field=source)
     return check_document(document, source)
 
 

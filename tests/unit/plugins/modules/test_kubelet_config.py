@@ -158,6 +158,7 @@ def test_bad_files_are_left_untouched(run_module, node, content, fragments):
         run_module(kubelet_config, dict(node, settings=RESERVE))
     for fragment in fragments + [node['path']]:
         assert fragment in failure.value.result['msg']
+    assert '<unicode string>' not in failure.value.result['msg']  # the file is named where PyYAML would not
     assert digest(node['path']) == before
 
 
