@@ -47,7 +47,8 @@ MANAGED_KEYS = (
     'cgroupDriver', 'cgroupsPerQOS', 'cgroupRoot', 'reservedSystemCPUs', 'qosReserved', 'featureGates',
     'memoryThrottlingFactor', 'memoryReservationPolicy', 'podPidsLimit', 'cpuCFSQuota', 'cpuCFSQuotaPeriod',
     'failCgroupV1', 'maxPods', 'failSwapOn', 'memorySwap', 'cpuManagerPolicy', 'cpuManagerPolicyOptions',
-    'topologyManagerPolicy', 'topologyManagerScope', 'topologyManagerPolicyOptions',
+    'topologyManagerPolicy', 'topologyManagerScope', 'topologyManagerPolicyOptions', 'kubeletCgroups',
+    'runtimeCgroups',
 )
 # Fields of KubeletConfiguration v1beta1 that exist but that this module leaves to other tools.
 OTHER_KUBELET_KEYS = (
@@ -55,7 +56,7 @@ OTHER_KUBELET_KEYS = (
     'containerLogMaxFiles', 'containerLogMaxSize', 'containerRuntimeEndpoint',
     'cpuManagerReconcilePeriod', 'evictionPressureTransitionPeriod', 'fileCheckFrequency', 'healthzBindAddress',
     'healthzPort', 'httpCheckFrequency', 'imageGCHighThresholdPercent', 'imageGCLowThresholdPercent',
-    'imageMinimumGCAge', 'kubeletCgroups', 'logging', 'memoryManagerPolicy', 'nodeStatusReportFrequency',
+    'imageMinimumGCAge', 'logging', 'memoryManagerPolicy', 'nodeStatusReportFrequency',
     'nodeStatusUpdateFrequency', 'podsPerCore', 'port', 'readOnlyPort', 'registerNode', 'resolvConf', 'rotateCertificates',
     'runtimeRequestTimeout', 'serializeImagePulls', 'serverTLSBootstrap', 'shutdownGracePeriod',
     'shutdownGracePeriodCriticalPods', 'singleProcessOOMKill', 'staticPodPath', 'streamingConnectionIdleTimeout',
@@ -70,7 +71,7 @@ _TYPES = {
     'systemReserved': dict, 'kubeReserved': dict, 'evictionHard': dict, 'evictionSoft': dict,
     'evictionSoftGracePeriod': dict, 'qosReserved': dict, 'memoryThrottlingFactor': (int, float),
     'cpuManagerPolicy': str, 'cpuManagerPolicyOptions': dict, 'topologyManagerPolicy': str,
-    'topologyManagerScope': str, 'topologyManagerPolicyOptions': dict,
+    'topologyManagerScope': str, 'topologyManagerPolicyOptions': dict, 'kubeletCgroups': str, 'runtimeCgroups': str,
 }
 # cpumanager's NewManager and its static policy options (policy_options.go).
 CPU_MANAGER_POLICIES = ('none', 'static')
@@ -404,6 +405,35 @@ def settings_from_plan(plan):
     for key in QUANTITY_MAPS:
         if not settings[key]:
             settings[key] = None
+    return settings
+
+
+# kubespray's variables behind kubeletCgroups and runtimeCgroups (its kubelet-config template).
+KUBESPRAY_SERVICE_CGROUP_VARIABLES = {'kubeletCgroups': 'kubelet_kubelet_cgroups',
+                                      'runtimeCgroups': 'kubelet_runtime_cgroups'}
+
+
+def service_cgroup_settings(current, slice_path, services):
+    """kubeletCgroups and runtimeCgroups where the node's configuration names them, moved to where the services are
+    placed (slice_path, the kube-reserved slice): kubelet moves its own process, and the runtime's, into the cgroup
+    these name (ensureProcessInContainerWithOOMScore), which would take them back out of the reservation. A key the
+    configuration leaves unset stays unset; one naming a service that is not placed is left as it is."""
+    if not slice_path or not services:
+        return {}
+    settings = {}
+    for key in ('kubeletCgroups', 'runtimeCgroups'):
+        value = current.get(key)
+        if not isinstance(value, str) or not value.strip('/'):
+            continue
+        name = value.rstrip('/').rsplit('/', 1)[-1]
+        service = name[:-len('.service')] if name.endswith('.service') else name
+        if key == 'kubeletCgroups':
+            service = 'kubelet'
+        if service not in services:
+            continue
+        wanted = '%s/%s.service' % (slice_path.rstrip('/'), service)
+        if value != wanted:
+            settings[key] = wanted
     return settings
 
 

@@ -74,6 +74,8 @@ class KubeletConfigRequest(OptionSet):
         ('known_configs', None),  # where to look when kubelet is not running (None: kubeadm's and the others)
         ('planned', None),  # _node_cgroups.plan_inputs_of: a plan the validation may reuse
         ('node_root', discovery.HOST_ROOT),  # the node's root: nothing outside it is chosen or written
+        ('service_slice', None),  # the slice the services are placed in (the kube-reserved slice), or None
+        ('services', ()),  # the services placed there (kubelet, containerd, crio)
     )
     __slots__ = tuple(name for name, _default in DEFAULTS)
 
@@ -85,8 +87,7 @@ def compute_change(request, option_prefix='', files=NODE_FILES):
     kubelet_config), for the errors."""
     rules = kubelet_rules(request.kubelet_version)
     settings = kc.settings_from_plan(request.plan) if request.plan else {}
-    settings.update(request.kubelet_settings or {})
-    kc.check_settings(settings, field=option_prefix + 'kubelet_settings')
+    kc.check_settings(request.kubelet_settings or {}, field=option_prefix + 'kubelet_settings')
     dropin_name = request.kubelet_dropin_name
     if os.path.basename(dropin_name) != dropin_name or not dropin_name.endswith('.conf'):
         raise KubenodeError('must be a file name ending in .conf (kubelet reads only those)',
@@ -98,6 +99,17 @@ def compute_change(request, option_prefix='', files=NODE_FILES):
     dropin_path = os.path.join(choice['dropin_dir'], dropin_name)
     dropins = [(name, load(name, files)[1]) for name in files.matches(dropin_pattern(choice['dropin_dir']))
                if name != dropin_path]
+    # The services' cgroups as the node's own configuration names them, moved to where this run places them; the
+    # operator's settings win over both.
+    placement = kc.service_cgroup_settings(kc.merge([base] + [d for _n, d in dropins]), request.service_slice,
+                                           request.services)
+    settings.update(placement)
+    settings.update(request.kubelet_settings or {})
+    if placement and discovery.known_layouts([choice['path']])[0][1] == 'kubespray':
+        choice['warnings'].append(
+            "kubespray writes %s from its own variables: set %s in its inventory so that its next run agrees"
+            % (', '.join(sorted(placement)), ', '.join('%s: %s' % (kc.KUBESPRAY_SERVICE_CGROUP_VARIABLES[k], v)
+                                                      for k, v in sorted(placement.items()))))
     if not choice['dropin']:
         target, current_text, current = choice['path'], base_text, base
         desired = kc.apply_settings(current, settings)

@@ -374,11 +374,20 @@ def kubelet_change_for(spec, node, plan, version, planned):
             spec.kubelet_config, plan=plan, kubelet_version=version,
             extra_feature_gates=spec.extra_feature_gates, known_configs=spec.kubelet_config_paths,
             containerd_config_path=spec.containerd_config_path, discovered=node.kubelet,
-            crio_config_paths=spec.crio_config_paths, planned=planned, node_root=spec.node_root),
-            option_prefix='kubelet_config.',
+            crio_config_paths=spec.crio_config_paths, planned=planned, node_root=spec.node_root,
+            **service_placement(spec, plan)), option_prefix='kubelet_config.',
             files=node.files)
     except KubenodeError as error:
         raise KubeletConfigRefused.from_error(error)
+
+
+def service_placement(spec, plan):
+    """{service_slice, services}: where this run places the services (the kube-reserved slice, on the systemd
+    driver), for the kubelet configuration's kubeletCgroups and runtimeCgroups to follow."""
+    entry = (plan.get('cgroups') or {}).get('kube_reserved')
+    if plan.get('cgroup_driver') != 'systemd' or not spec.services or not entry:
+        return {}
+    return {'service_slice': entry.get('systemd_path'), 'services': tuple(spec.services)}
 
 
 def replan_kubelet_change(spec, node, run):

@@ -435,3 +435,31 @@ def test_a_detected_driver_is_not_blamed_on_the_cgroup_driver_option(run_module,
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='systemd'), check_mode=True)
     assert failure.value.result['msg'].startswith('cgroup_driver: the systemd cgroup driver needs systemd as PID 1')
+
+
+def test_kubelet_and_runtime_cgroups_follow_the_services_into_the_kube_reserved_slice(run_module, tmp_path,
+                                                                                       monkeypatch):
+    """kubespray writes kubeletCgroups and runtimeCgroups under system.slice; kubelet moves itself (and the runtime)
+    there, out of the kube-reserved slice the role places them in. The collection moves both keys with the services,
+    says which kubespray variables keep the next kubespray run from undoing it, and is idempotent."""
+    warnings = []
+    monkeypatch.setattr(basic.AnsibleModule, 'warn', lambda self, text: warnings.append(text))
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    config = kubespray_node(tree, tmp_path)
+    with open(config, 'a') as handle:
+        handle.write('kubeletCgroups: /system.slice/kubelet.service\nruntimeCgroups: /system.slice/containerd.service\n')
+    args = node_args(tree, tmp_path, kube_reserved_cgroup='/kube.slice', services=['kubelet', 'containerd'],
+                     max_pods=58)
+    result = run_module(node_cgroups, args)
+    written = read_yaml(config)
+    assert written['kubeletCgroups'] == '/kube.slice/kubelet.service'
+    assert written['runtimeCgroups'] == '/kube.slice/containerd.service'
+    assert any('kubelet_kubelet_cgroups: /kube.slice/kubelet.service' in w and
+               'kubelet_runtime_cgroups: /kube.slice/containerd.service' in w for w in warnings)
+    assert result['kubelet_config']['changed']
+    again = run_module(node_cgroups, args, check_mode=True)
+    assert not again['kubelet_config']['changed']
+    # the operator's own value wins
+    mine = run_module(node_cgroups, dict(args, kubelet_config={'settings': {'kubeletCgroups': '/kubelet.slice'}}),
+                      check_mode=True)
+    assert mine['kubelet_config']['config']['kubeletCgroups'] == '/kubelet.slice'
