@@ -106,10 +106,10 @@ def compute_change(request, option_prefix='', files=NODE_FILES):
     settings.update(placement)
     settings.update(request.kubelet_settings or {})
     if placement and discovery.known_layouts([choice['path']])[0][1] == 'kubespray':
-        choice['warnings'].append(
-            "kubespray writes %s from its own variables: set %s in its inventory so that its next run agrees"
-            % (', '.join(sorted(placement)), ', '.join('%s: %s' % (kc.KUBESPRAY_SERVICE_CGROUP_VARIABLES[k], v)
-                                                      for k, v in sorted(placement.items()))))
+        variables = ', '.join('%s: %s' % (kc.KUBESPRAY_SERVICE_CGROUP_VARIABLES[key], value)
+                              for key, value in sorted(placement.items()))
+        choice['warnings'].append('kubespray writes %s from its own variables: set %s in its inventory so that its '
+                                  'next run agrees' % (', '.join(sorted(placement)), variables))
     if not choice['dropin']:
         target, current_text, current = choice['path'], base_text, base
         desired = kc.apply_settings(current, settings)

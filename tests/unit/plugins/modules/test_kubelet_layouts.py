@@ -437,8 +437,7 @@ def test_a_detected_driver_is_not_blamed_on_the_cgroup_driver_option(run_module,
     assert failure.value.result['msg'].startswith('cgroup_driver: the systemd cgroup driver needs systemd as PID 1')
 
 
-def test_kubelet_and_runtime_cgroups_follow_the_services_into_the_kube_reserved_slice(run_module, tmp_path,
-                                                                                       monkeypatch):
+def test_kubelet_and_runtime_cgroups_follow_the_services_into_the_kube_slice(run_module, tmp_path, monkeypatch):
     """kubespray writes kubeletCgroups and runtimeCgroups under system.slice; kubelet moves itself (and the runtime)
     there, out of the kube-reserved slice the role places them in. The collection moves both keys with the services,
     says which kubespray variables keep the next kubespray run from undoing it, and is idempotent."""
