@@ -64,7 +64,8 @@ KUBESPRAY_RESERVED = (
     ('system', 'pid', 'system_pid_reserved', '1000'),
 )
 KUBESPRAY_VARIABLES = tuple(name for _scope, _resource, name, _default in KUBESPRAY_RESERVED) + (
-    'kube_reserved', 'system_reserved', 'kube_reserved_cgroups', 'system_reserved_cgroups', 'eviction_hard',
+    'kube_reserved', 'system_reserved', 'kube_reserved_cgroups', 'system_reserved_cgroups',
+    'kube_reserved_cgroups_for_service_slice', 'system_reserved_cgroups_for_service_slice', 'eviction_hard',
     'kubelet_enforce_node_allocatable', 'kubelet_max_pods', 'kubelet_cgroup_driver', 'kubelet_fail_cgroup_v1')
 
 
@@ -82,10 +83,12 @@ def kubespray_settings(value_of):
         origin['%s_reserved.%s' % (scope, resource)] = name
     options['kube_reserved'], options['system_reserved'] = reserved['kube'], reserved['system']
     origin['kube_reserved'], origin['system_reserved'] = 'kube_*_reserved', 'system_*_reserved'
-    # kube_reserved / system_reserved (booleans) decide only the reserved cgroups since kubespray 2.26.
+    # kube_reserved / system_reserved (booleans) decide only the reserved cgroups since kubespray 2.26;
+    # kubespray's default for *_reserved_cgroups is "/{{ *_reserved_cgroups_for_service_slice }}".
     for scope in ('kube', 'system'):
         enabled = value_of('%s_reserved' % scope, False)
-        options['%s_reserved_cgroup' % scope] = (value_of('%s_reserved_cgroups' % scope, '/%s.slice' % scope)
+        service_slice = value_of('%s_reserved_cgroups_for_service_slice' % scope, '%s.slice' % scope)
+        options['%s_reserved_cgroup' % scope] = (value_of('%s_reserved_cgroups' % scope, '/%s' % service_slice)
                                                  if enabled in (True, 'true', 'True') else None)
         origin['%s_reserved_cgroup' % scope] = '%s_reserved_cgroups' % scope
     eviction = value_of('eviction_hard', {})
@@ -108,6 +111,22 @@ def kubespray_settings(value_of):
         options['cgroup_driver'] = driver
         origin['cgroup_driver'] = 'kubelet_cgroup_driver'
     return options, origin
+
+
+KUBESPRAY_CONFIG_SUFFIX = '/etc/kubernetes/kubelet-config.yaml'
+
+
+def kubespray_reservations_dropped(source, outcome):
+    """A warning, or None: in role mode on a node whose kubelet reads kubespray's configuration, the reservations this
+    run replaces there (kubespray's systemReserved and kubeReserved, pid included) - said, never dropped silently."""
+    change = outcome.get('kubelet_config') or {}
+    path = (change.get('choice') or {}).get('path') or ''
+    dropped = [line for line in change.get('replaced') or [] if line.startswith(('systemReserved', 'kubeReserved'))]
+    if source != 'role' or not path.endswith(KUBESPRAY_CONFIG_SUFFIX) or not dropped:
+        return None
+    return ('%s is kubespray\'s kubelet configuration, and this run replaces its reservations (%s) with the plan\'s. To '
+            'keep kubespray\'s, set %svariables: kubespray, or give them as %ssystem_reserved and %skube_reserved'
+            % (path, '; '.join(dropped), PREFIX, PREFIX, PREFIX))
 
 
 class ActionModule(ActionBase):
@@ -144,6 +163,9 @@ class ActionModule(ActionBase):
                 kept.append(warning)
         if 'warnings' in outcome:
             outcome['warnings'] = kept
+        dropped = kubespray_reservations_dropped(role('variables') or 'role', outcome)
+        if dropped:
+            display.warning(dropped)
         outcome['paths'] = dict((key, args[key]) for key, _variable, _usual in PATHS)
         result.update(outcome)
         return result

@@ -13,7 +13,7 @@ import os
 import yaml
 
 from ansible_collections.kubenode.cgroups.plugins.action.role_node_cgroups import (
-    ActionModule, name_role_variables)
+    ActionModule, kubespray_reservations_dropped, name_role_variables)
 
 DEFAULTS = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'roles', 'node_allocatable', 'defaults',
                         'main.yml')
@@ -62,6 +62,29 @@ def test_kubespray_mode_reads_kubesprays_variables_with_its_defaults():
     assert args['kube_reserved_cgroup'] == '/kube.slice' and 'system_reserved_cgroup' not in args
     assert 'eviction_hard' not in args  # kubespray's {} leaves kubelet's defaults
     assert origin['kube_reserved.memory'] == 'kube_memory_reserved'
+
+
+def test_kubesprays_service_slice_names_its_reserved_cgroup():
+    """kubespray's kube_reserved_cgroups defaults to "/{{ kube_reserved_cgroups_for_service_slice }}"."""
+    args, _origin = build(node_allocatable_variables='kubespray', kube_reserved=True,
+                          kube_reserved_cgroups_for_service_slice='k8s.slice')
+    assert args['kube_reserved_cgroup'] == '/k8s.slice'
+    named, _origin = build(node_allocatable_variables='kubespray', kube_reserved=True,
+                           kube_reserved_cgroups_for_service_slice='k8s.slice', kube_reserved_cgroups='/runtime.slice')
+    assert named['kube_reserved_cgroup'] == '/runtime.slice'
+
+
+def test_role_mode_says_which_kubespray_reservations_it_replaces():
+    outcome = {'kubelet_config': {'choice': {'path': '/srv/node/etc/kubernetes/kubelet-config.yaml'},
+                                  'replaced': ['systemReserved.memory: 512Mi -> (removed)',
+                                               'kubeReserved.pid: 1000 -> (removed)', 'maxPods: 110 -> 58']}}
+    warning = kubespray_reservations_dropped('role', outcome)
+    assert warning.startswith("/srv/node/etc/kubernetes/kubelet-config.yaml is kubespray's kubelet configuration")
+    assert 'systemReserved.memory: 512Mi -> (removed); kubeReserved.pid: 1000 -> (removed)' in warning
+    assert 'maxPods' not in warning and 'node_allocatable_variables: kubespray' in warning
+    assert kubespray_reservations_dropped('kubespray', outcome) is None
+    outcome['kubelet_config']['choice']['path'] = '/var/lib/kubelet/config.yaml'
+    assert kubespray_reservations_dropped('role', outcome) is None
 
 
 def test_kubesprays_variables_in_role_mode_are_named_in_a_warning(monkeypatch):
