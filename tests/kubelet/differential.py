@@ -95,9 +95,15 @@ def _resources(rng, hugepage_names, guaranteed=False):
             limits[name] = value
         elif shape == 'both':
             limits[name] = _bigger(value)
-    if hugepage_names and (requests or limits) and rng.random() < 0.3:
+    return _with_hugepages(rng, hugepage_names if requests or limits else (), requests, limits, 8)
+
+
+def _with_hugepages(rng, hugepage_names, requests, limits, most_2mi_pairs):
+    """{requests, limits} with, now and then, a hugepages limit and the equal request the API server demands."""
+    if hugepage_names and rng.random() < 0.3:
         name = rng.choice(hugepage_names)
-        amount = '%dMi' % (2 * rng.randint(1, 8)) if name == 'hugepages-2Mi' else '%dGi' % rng.randint(1, 2)
+        amount = ('%dMi' % (2 * rng.randint(1, most_2mi_pairs)) if name == 'hugepages-2Mi'
+                  else '%dGi' % rng.randint(1, 2))
         limits[name] = amount
         requests[name] = amount
     result = {}
@@ -213,17 +219,7 @@ def _pod_level(rng, containers, hugepage_names, guaranteed):
             requests[name] = text
             if guaranteed or rng.random() < 0.6:
                 limits[name] = text if guaranteed or rng.random() < 0.5 else _bigger(text)
-    if hugepage_names and rng.random() < 0.3:
-        name = rng.choice(hugepage_names)
-        amount = '%dMi' % (2 * rng.randint(1, 16)) if name == 'hugepages-2Mi' else '%dGi' % rng.randint(1, 2)
-        limits[name] = amount
-        requests[name] = amount
-    result = {}
-    if requests:
-        result['requests'] = requests
-    if limits:
-        result['limits'] = limits
-    return result
+    return _with_hugepages(rng, hugepage_names, requests, limits, 16)
 
 
 def _page_name(kernel_name):

@@ -6,22 +6,29 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"time"
 	"unsafe"
 
 	libcontainercgroups "github.com/opencontainers/cgroups"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+	critesting "k8s.io/cri-api/pkg/apis/testing"
 	"k8s.io/klog/v2"
 	_ "k8s.io/kubernetes/cmd/kubelet/app" // parseResourceList; its init registers logging's feature gates, as kubelet's does
 	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
 	kubeletscheme "k8s.io/kubernetes/pkg/kubelet/apis/config/scheme"
 	kubeletvalidation "k8s.io/kubernetes/pkg/kubelet/apis/config/validation"
 	"k8s.io/kubernetes/pkg/kubelet/cm"
+	"k8s.io/kubernetes/pkg/kubelet/cm/containermap"
+	"k8s.io/kubernetes/pkg/kubelet/cm/cpumanager"
+	"k8s.io/kubernetes/pkg/kubelet/config"
 	evictionapi "k8s.io/kubernetes/pkg/kubelet/eviction/api"
 	"k8s.io/kubernetes/pkg/kubelet/kubeletconfig/configfiles"
 	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
@@ -175,4 +182,129 @@ func validateKubeletConfig(kc *kubeletconfig.KubeletConfiguration) error {
 		return err
 	}
 	return kubeletvalidation.ValidateKubeletConfiguration(kc, utilfeature.DefaultFeatureGate)
+}
+
+// A machine of 32 CPUs on one socket and NUMA node, CPU 0 reserved: the static policy's room for any case.
+func cpuMachine() *machineInfo {
+	cores := []machineCore{}
+	for i := 0; i < 32; i++ {
+		cores = append(cores, machineCore{Id: i, Threads: []int{i}, SocketID: 0})
+	}
+	return &machineInfo{NumCores: 32, NumSockets: 1, MemoryCapacity: 64 << 30,
+		Topology: []machineNode{{Id: 0, Memory: 64 << 30, Cores: cores}}}
+}
+
+// cmd/kubelet/app/server.go: reservedSystemCPUs parsed against the machine's CPUs (the 32 of cpuMachine).
+//
+//go:linkname getReservedCPUsOf k8s.io/kubernetes/cmd/kubelet/app.getReservedCPUs
+func getReservedCPUsOf(logger klog.Logger, machineInfo *machineInfo, cpus string) (cpuset.CPUSet, error)
+
+func getReservedCPUs(cpus string) (cpuset.CPUSet, error) {
+	return getReservedCPUsOf(klog.Background(), cpuMachine(), cpus)
+}
+
+// nodeStatusAllocatable: the node status setter kubelet reports Capacity and Allocatable with (nodestatus.MachineInfo),
+// on a machine with the capacity given (cpu in whole cores, memory, hugepages-*, ephemeral-storage).
+func nodeStatusAllocatable(capacity, reservation v1.ResourceList, maxPods int) (v1.ResourceList, v1.ResourceList, error) {
+	info := &machineInfo{}
+	if cpu, ok := capacity[v1.ResourceCPU]; ok {
+		info.NumCores = int(cpu.Value())
+	}
+	if memory, ok := capacity[v1.ResourceMemory]; ok {
+		info.MemoryCapacity = uint64(memory.Value())
+	}
+	for name, q := range capacity {
+		if size, ok := hugepageSize(name); ok {
+			info.HugePages = append(info.HugePages, machineHugePages{PageSize: uint64(size / 1024),
+				NumPages: uint64(q.Value() / size)})
+		}
+	}
+	storage := v1.ResourceList{}
+	if q, ok := capacity[v1.ResourceEphemeralStorage]; ok {
+		storage[v1.ResourceEphemeralStorage] = q
+	}
+	node := &v1.Node{}
+	if err := nodeStatusSetter(info, storage, reservation, maxPods)(context.Background(), node); err != nil {
+		return nil, nil, err
+	}
+	return node.Status.Allocatable, node.Status.Capacity, nil
+}
+
+var managers int
+
+// allocateCPUs: a CPU manager of the policy named, on a fresh checkpoint, that admits the pod as kubelet's topology
+// manager does (Allocate for each init container, then each container); what it hands out is read back through
+// GetExclusiveCPUs.
+func allocateCPUs(pod *v1.Pod, policy string) (cpuAllocationReader, error) {
+	if policy == "" {
+		policy = "none"
+	}
+	managers++
+	dir := filepath.Join(scratch, "cpu", string(rune('a'+managers%26)), time.Now().Format("150405.000000000"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	reserved := v1.ResourceList{v1.ResourceCPU: resource.MustParse("1")}
+	manager, err := cpumanager.NewManager(klog.Background(), policy, nil, time.Hour, cpuMachine(), cpuset.New(),
+		reserved, dir, newTopologyStore())
+	if err != nil {
+		return nil, err
+	}
+	ready := config.NewSourcesReady(func(sets.Set[string]) bool { return false })
+	if err := manager.Start(context.Background(), func() []*v1.Pod { return nil }, ready, statusProvider{}, noRuntime{},
+		containermap.NewContainerMap()); err != nil {
+		return nil, err
+	}
+	for _, list := range [][]v1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for i := range list {
+			if err := allocate(manager, pod, &list[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return manager, nil
+}
+
+// exclusiveCPUsContainerManager: a container manager whose exclusive CPU answers are containerManagerImpl's
+// (cm.containerHasExclusiveCPUs over the CPU manager that admitted the pod); the rest is cm's fake. Its two methods
+// are the release's (their signatures differ).
+type exclusiveCPUsContainerManager struct {
+	*cm.FakeContainerManager
+	cpus cpuAllocationReader
+}
+
+// newRuntimeManager: kuberuntime's manager as NewKubeGenericRuntimeManager builds it, with the case's settings, a
+// fake CRI runtime and image service (cri-api's), checkpoints in the scratch directory.
+func newRuntimeManager(c PodCase, cpus cpuAllocationReader) (runtimeManager, error) {
+	managers++
+	root := filepath.Join(scratch, "runtime", time.Now().Format("150405.000000000"))
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return runtimeManager{}, err
+	}
+	defer os.RemoveAll(root)
+	settings := runtimeSettings{
+		root:        root,
+		machine:     &machineInfo{MemoryCapacity: uint64(c.MemoryCapacity), NumCores: 32},
+		allocatable: v1.ResourceList{v1.ResourceMemory: *resource.NewQuantity(c.AllocatableMemory, resource.BinarySI)},
+		period:      metav1.Duration{Duration: time.Duration(c.CPUPeriodUs) * time.Microsecond},
+		containers:  exclusiveCPUsContainerManager{newFakeContainerManager(), cpus},
+		runtime:     critesting.NewFakeRuntimeService(),
+		images:      critesting.NewFakeImageService(),
+	}
+	manager, err := newKubeGenericRuntimeManager(c, settings)
+	if err != nil {
+		return runtimeManager{}, err
+	}
+	return runtimeManager{manager}, nil
+}
+
+// runtimeSettings: what newKubeGenericRuntimeManager passes kuberuntime beside the case's own settings.
+type runtimeSettings struct {
+	root        string
+	machine     *machineInfo
+	allocatable v1.ResourceList
+	period      metav1.Duration
+	containers  exclusiveCPUsContainerManager
+	runtime     *critesting.FakeRuntimeService
+	images      *critesting.FakeImageService
 }
