@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: checks checks-but-sanity judge judges matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs docs-current ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
+.PHONY: checks checks-but-sanity judge judges judge-all matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs docs-current ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -168,19 +168,23 @@ SEED ?=
 # Rules of the collection broken on purpose, one run each against the newest judge: each must be caught.
 JUDGE_MUTANTS := memory-high-without-request reserved-cpu-rounding init-containers-hold-no-cpus \
   containers-ignore-pod-level-hugepages
-JUDGE_SOURCES := $(wildcard tests/kubelet/*.go) tests/kubelet/go.mod tests/kubelet/go.sum tests/kubelet/go.1.36.mod \
-  tests/kubelet/go.1.36.sum
+JUDGE_SOURCES := $(wildcard tests/kubelet/*.go tests/kubelet/go.*)
 GO := $(CURDIR)/hacking/go.sh
 
 $(JUDGE_DIR)/judge-1.37: $(JUDGE_SOURCES)
 	@mkdir -p $(JUDGE_DIR)
 	cd tests/kubelet && $(GO) build -trimpath -o $@ .
 
-$(JUDGE_DIR)/judge-1.36: $(JUDGE_SOURCES)
+# An earlier release: go.1.XY.mod, built with -tags k8s1XY.
+$(JUDGE_DIR)/judge-1.%: $(JUDGE_SOURCES)
 	@mkdir -p $(JUDGE_DIR)
-	cd tests/kubelet && $(GO) build -trimpath -tags k8s136 -modfile=go.1.36.mod -o $@ .
+	cd tests/kubelet && $(GO) build -trimpath -tags k8s1$* -modfile=go.1.$*.mod -o $@ .
 
 judges: $(foreach r,$(JUDGE_RELEASES),$(JUDGE_DIR)/judge-$(r))
+
+# Every release the judge is built for (1.35 too; make test runs the newest two).
+judge-all:
+	@$(MAKE) --no-print-directory judge JUDGE_RELEASES="1.37 1.36 1.35"
 
 # The random differential: N cases per release through the collection and through the judge of that release, the
 # seed printed (SEED=... repeats a run). Fails on any disagreement, and when a deliberately broken rule goes unseen.

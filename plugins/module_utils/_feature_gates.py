@@ -82,7 +82,7 @@ HonorPVReclaimPolicy 23 35
 HostnameOverride 34 -
 ImageMaximumGCAge 29 -
 ImageVolume 31 -
-ImageVolumeWithDigest 35 -
+ImageVolumeWithDigest 36 -
 InPlacePodLevelResourcesVerticalScaling 35 -
 InPlacePodVerticalScaling 27 -
 InPlacePodVerticalScalingAllocatedStatus 32 35
@@ -144,7 +144,7 @@ ReloadKubeletServerCertificateFile 31 -
 ResourceHealthStatus 31 -
 RestartAllContainersOnContainerExits 35 -
 RotateKubeletServerCertificate 7 -
-RuntimeClassInImageCriAPI 29 35
+RuntimeClassInImageCriAPI 29 34
 SELinuxChangePolicy 32 -
 SELinuxMount 30 -
 SELinuxMountReadWriteOncePod 25 -
@@ -221,9 +221,9 @@ ComponentStatusz 32 -
 # added in 1.37 (its changelog; a gate locked there whose first release is not recorded: from the start)
 ConsistentListFromCacheSkipTimeoutFallback 37 -
 EtcdRangeStream 37 -
-InPlacePodVerticalScalingInitContainers 0 -
+InPlacePodVerticalScalingInitContainers 36 -
 KubeProxyIPVS 37 -
-PLEGOnDemandRelist 0 -
+PLEGOnDemandRelist 36 -
 # removed in 1.37 (its changelog; the list of skyhook-io/radar's 1.37 upgrade checks)
 APIServerTracing 22 36
 AnonymousAuthConfigurableEndpoints 31 36
@@ -270,13 +270,13 @@ StaleControllerConsistencyStatefulSet 36 -
 TopologyAwareWorkloadScheduling 36 -
 WorkloadWithJob 36 -
 # registered beside kube_features.go (logging, metrics, client-go) or documented without a first release
-AtomicFIFO 0 -
+AtomicFIFO 36 -
 ClientsAllowCBOR 0 -
 ClientsPreferCBOR 0 -
-CloudNodeAdditionalLabelsReconciliation 0 35
-ComponentSLIs 0 35
+CloudNodeAdditionalLabelsReconciliation 0 34
+ComponentSLIs 0 34
 CompositePodGroup 37 -
-ConditionalAuthorization 0 35
+ConditionalAuthorization 0 34
 ContextualLogging 0 -
 InOrderInformers 0 -
 InOrderInformersBatchProcess 0 -
@@ -285,20 +285,20 @@ LoggingAlphaOptions 0 -
 LoggingBetaOptions 0 -
 WatchListClient 0 -
 # in the 1.33 tree, gone from the 1.36 one
-AllowServiceLBStatusOnNonLB 0 35
-CronJobsScheduledAnnotation 28 35
-DevicePluginCDIDevices 28 35
-ElasticIndexedJob 27 35
-LegacySidecarContainers 0 35
-LoadBalancerIPMode 29 35
-PodDisruptionConditions 25 35
-PodIndexLabel 28 35
-SizeMemoryBackedVolumes 20 35
-StatefulSetAutoDeletePVC 23 35
-StatefulSetStartOrdinal 26 35
-StrictCostEnforcementForVAP 30 35
-StrictCostEnforcementForWebhooks 30 35
-UserNamespacesPodSecurityStandards 29 35
+AllowServiceLBStatusOnNonLB 0 34
+CronJobsScheduledAnnotation 28 34
+DevicePluginCDIDevices 28 34
+ElasticIndexedJob 27 34
+LegacySidecarContainers 0 34
+LoadBalancerIPMode 29 34
+PodDisruptionConditions 25 34
+PodIndexLabel 28 34
+SizeMemoryBackedVolumes 20 34
+StatefulSetAutoDeletePVC 23 34
+StatefulSetStartOrdinal 26 34
+StrictCostEnforcementForVAP 30 34
+StrictCostEnforcementForWebhooks 30 34
+UserNamespacesPodSecurityStandards 29 34
 # added after 1.27 and gone before the 1.33 tree
 AppArmorFields 28 32
 DRAControlPlaneController 28 32
@@ -554,7 +554,7 @@ PodLevelResourcesFixDefaulting 37 -
 PodLevelResourcesFixKubeletQOSClass 37 -
 PodsAPI 36 -
 ResourceHealthStatusMessage 36 -
-RuntimeClassInImageCriApi 36 -
+RuntimeClassInImageCriApi 35 -
 SchedulerPreQueueingHints 37 -
 ServiceCIDRStatusFieldWiping 36 -
 StaleControllerConsistencyHPA 37 -
@@ -573,6 +573,108 @@ WebhookRoundTripLoadBalancing 37 -
 # are disabled (component-base featuregate: SetFromMap's checks); AllAlpha and AllBeta set every gate of their stage
 # that is not set by name.
 _REGISTRIES = """
+35 APIServerIdentity on free BETA -
+35 APIServerTracing on locked GA -
+35 AggregatedDiscoveryRemoveBetaType on locked DEPRECATED -
+35 AllowOverwriteTerminationGracePeriodSeconds off locked DEPRECATED -
+35 AnonymousAuthConfigurableEndpoints on locked GA -
+35 AnyVolumeDataSource on locked GA -
+35 AuthorizeNodeWithSelectors on locked GA AuthorizeWithSelectors
+35 AuthorizeWithSelectors on locked GA -
+35 BtreeWatchCache on locked GA -
+35 CPUManagerPolicyOptions on locked GA -
+35 CRDValidationRatcheting on locked GA -
+35 CSIMigrationPortworx on locked GA -
+35 ClusterTrustBundle off free BETA -
+35 ClusterTrustBundleProjection off free BETA ClusterTrustBundle
+35 ConsistentListFromCache on locked GA -
+35 ContainerRestartRules on free BETA -
+35 CustomResourceFieldSelectors on locked GA -
+35 DRAAdminAccess on free BETA DynamicResourceAllocation
+35 DRAConsumableCapacity off free ALPHA DynamicResourceAllocation
+35 DRADeviceBindingConditions off free ALPHA DRAResourceClaimDeviceStatus,DynamicResourceAllocation
+35 DRADeviceTaintRules off free ALPHA DRADeviceTaints
+35 DRADeviceTaints off free ALPHA DynamicResourceAllocation
+35 DRAExtendedResource off free ALPHA DynamicResourceAllocation
+35 DRAPartitionableDevices off free ALPHA DynamicResourceAllocation
+35 DRAPrioritizedList on free BETA DynamicResourceAllocation
+35 DRAResourceClaimDeviceStatus on free BETA -
+35 DRASchedulerFilterTimeout on free BETA DynamicResourceAllocation
+35 DeclarativeValidation on free BETA -
+35 DeclarativeValidationTakeover off free BETA DeclarativeValidation
+35 DisableAllocatorDualWrite on locked GA MultiCIDRServiceAllocator
+35 DynamicResourceAllocation on locked GA -
+35 ExecProbeTimeout on locked GA -
+35 GangScheduling off free ALPHA GenericWorkload
+35 GenericWorkload off free ALPHA -
+35 GracefulNodeShutdown on free BETA -
+35 GracefulNodeShutdownBasedOnPodPriority on free BETA GracefulNodeShutdown
+35 HonorPVReclaimPolicy on locked GA -
+35 ImageMaximumGCAge on locked GA -
+35 InPlacePodLevelResourcesVerticalScaling off free ALPHA InPlacePodVerticalScaling,NodeDeclaredFeatures,PodLevelResources
+35 InPlacePodVerticalScaling on locked GA -
+35 InPlacePodVerticalScalingAllocatedStatus off free DEPRECATED InPlacePodVerticalScaling
+35 InPlacePodVerticalScalingExclusiveCPUs off free ALPHA InPlacePodVerticalScaling
+35 InPlacePodVerticalScalingExclusiveMemory off free ALPHA InPlacePodVerticalScaling,MemoryManager
+35 JobBackoffLimitPerIndex on locked GA -
+35 JobManagedBy on locked GA -
+35 JobPodReplacementPolicy on locked GA -
+35 JobSuccessPolicy on locked GA -
+35 KubeletCgroupDriverFromCRI on locked GA -
+35 KubeletTracing on locked GA -
+35 LogarithmicScaleDown on locked GA -
+35 MatchLabelKeysInPodAffinity on locked GA -
+35 MatchLabelKeysInPodTopologySpread on free BETA -
+35 MatchLabelKeysInPodTopologySpreadSelectorMerge on free BETA MatchLabelKeysInPodTopologySpread
+35 MemoryManager on locked GA -
+35 MultiCIDRServiceAllocator on locked GA -
+35 NFTablesProxyMode on locked GA -
+35 NodeDeclaredFeatures off free ALPHA -
+35 NodeInclusionPolicyInPodTopologySpread on locked GA -
+35 NodeSwap on locked GA -
+35 OrderedNamespaceDeletion on locked GA -
+35 PodCertificateRequest off free BETA AuthorizeNodeWithSelectors
+35 PodLevelResources on free BETA -
+35 PodLifecycleSleepAction on locked GA -
+35 PodLifecycleSleepActionAllowZero on locked GA PodLifecycleSleepAction
+35 PodObservedGenerationTracking on locked GA -
+35 PodSchedulingReadiness on locked GA -
+35 PreferSameTrafficDistribution on locked GA -
+35 ProcMountType on free BETA UserNamespacesSupport
+35 RecoverVolumeExpansionFailure on locked GA -
+35 RecursiveReadOnlyMounts on locked GA -
+35 RelaxedDNSSearchValidation on locked GA -
+35 RelaxedEnvironmentVariableValidation on locked GA -
+35 ResilientWatchCacheInitialization on locked GA -
+35 ResourceHealthStatus off free ALPHA DynamicResourceAllocation
+35 RestartAllContainersOnContainerExits off free ALPHA ContainerRestartRules,NodeDeclaredFeatures
+35 RetryGenerateName on locked GA -
+35 SchedulerQueueingHints on locked GA -
+35 SeparateTaintEvictionController on locked GA -
+35 ServiceAccountTokenJTI on locked GA -
+35 ServiceAccountTokenNodeBinding on locked GA ServiceAccountTokenNodeBindingValidation
+35 ServiceAccountTokenNodeBindingValidation on locked GA -
+35 ServiceAccountTokenPodNodeInfo on locked GA -
+35 ServiceTrafficDistribution on locked GA -
+35 SidecarContainers on locked GA -
+35 StorageVersionAPI off free ALPHA APIServerIdentity
+35 StreamingCollectionEncodingToJSON on locked GA -
+35 StreamingCollectionEncodingToProtobuf on locked GA -
+35 StructuredAuthenticationConfiguration on locked GA -
+35 StructuredAuthenticationConfigurationEgressSelector on free BETA StructuredAuthenticationConfiguration
+35 StructuredAuthenticationConfigurationJWKSMetrics on free BETA StructuredAuthenticationConfiguration
+35 StructuredAuthorizationConfiguration on locked GA -
+35 SupplementalGroupsPolicy on locked GA -
+35 SystemdWatchdog on locked GA -
+35 TopologyAwareHints on locked GA -
+35 UnknownVersionInteroperabilityProxy off free ALPHA APIServerIdentity
+35 UserNamespacesHostNetworkSupport off free ALPHA UserNamespacesSupport
+35 UserNamespacesSupport on free BETA -
+35 WatchFromStorageWithoutResourceVersion off locked DEPRECATED -
+35 WinDSR on locked GA -
+35 WinOverlay on locked GA -
+35 WindowsCPUAndMemoryAffinity off free ALPHA MemoryManager
+35 WindowsGracefulNodeShutdown on free BETA GracefulNodeShutdown
 36 APIServerIdentity on free BETA -
 36 APIServerTracing on locked GA -
 36 AggregatedDiscoveryRemoveBetaType on locked DEPRECATED -

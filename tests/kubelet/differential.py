@@ -530,8 +530,10 @@ def compare_cgroup_name(case, ours, theirs):
 
 
 def compare_cpu(case, ours, theirs):
+    # The judge sets no gate: the period counts where CustomCPUCFSQuotaPeriod is on by default (1.36 and later).
+    custom = kubelet_rules(case['release']).gate({}, 'CustomCPUCFSQuotaPeriod')
     mine = {'shares': cgmath.milli_cpu_to_shares(case['milli']),
-            'quota': cgmath.milli_cpu_to_quota(case['milli'], case['period'], custom_period=True)}
+            'quota': cgmath.milli_cpu_to_quota(case['milli'], case['period'], custom_period=custom)}
     return ['%s(%d, %d): ours %r, kubelet %r' % (key, case['milli'], case['period'], mine[key], theirs.get(key))
             for key in ('shares', 'quota') if mine[key] != theirs.get(key)]
 

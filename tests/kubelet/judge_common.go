@@ -54,18 +54,6 @@ type cpuAllocationReader interface {
 	GetExclusiveCPUs(podUID, containerName string) cpuset.CPUSet
 }
 
-// cm/container_manager.go: whether any container of the pod (init containers included) holds exclusive CPUs.
-//
-//go:linkname podHasExclusiveCPUsOf k8s.io/kubernetes/pkg/kubelet/cm.podHasExclusiveCPUs
-func podHasExclusiveCPUsOf(logger klog.Logger, cr cpuAllocationReader, pod *v1.Pod) bool
-
-//go:linkname containerHasExclusiveCPUsOf k8s.io/kubernetes/pkg/kubelet/cm.containerHasExclusiveCPUs
-func containerHasExclusiveCPUsOf(logger klog.Logger, cr cpuAllocationReader, pod *v1.Pod, container *v1.Container) bool
-
-func podHasExclusiveCPUs(cr cpuAllocationReader, pod *v1.Pod) bool {
-	return podHasExclusiveCPUsOf(klog.Background(), cr, pod)
-}
-
 // kuberuntime/kuberuntime_container_linux.go: the resources kubelet sends the runtime for a container.
 //
 //go:linkname generateLinuxContainerResources k8s.io/kubernetes/pkg/kubelet/kuberuntime.(*kubeGenericRuntimeManager).generateLinuxContainerResources

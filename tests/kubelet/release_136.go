@@ -30,6 +30,18 @@ const Release = "v1.36.3"
 
 func initRelease() {}
 
+// cm/container_manager.go: whether any container of the pod (init containers included) holds exclusive CPUs.
+//
+//go:linkname podHasExclusiveCPUsOf k8s.io/kubernetes/pkg/kubelet/cm.podHasExclusiveCPUs
+func podHasExclusiveCPUsOf(logger klog.Logger, cr cpuAllocationReader, pod *v1.Pod) bool
+
+//go:linkname containerHasExclusiveCPUsOf k8s.io/kubernetes/pkg/kubelet/cm.containerHasExclusiveCPUs
+func containerHasExclusiveCPUsOf(logger klog.Logger, cr cpuAllocationReader, pod *v1.Pod, container *v1.Container) bool
+
+func podHasExclusiveCPUs(cr cpuAllocationReader, pod *v1.Pod) bool {
+	return podHasExclusiveCPUsOf(klog.Background(), cr, pod)
+}
+
 // cadvisor's machine description, whose package moved between releases.
 type (
 	machineInfo      = cadvisorapi.MachineInfo

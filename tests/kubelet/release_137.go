@@ -1,4 +1,4 @@
-//go:build !k8s136
+//go:build !k8s136 && !k8s135
 
 // The calls whose signatures are kubelet 1.37's (go.mod). Unexported steps are reached with go:linkname, which calls
 // kubelet's own compiled function; each names the file it lives in.
@@ -30,6 +30,18 @@ import (
 const Release = "v1.37.2"
 
 func initRelease() {}
+
+// cm/container_manager.go: whether any container of the pod (init containers included) holds exclusive CPUs.
+//
+//go:linkname podHasExclusiveCPUsOf k8s.io/kubernetes/pkg/kubelet/cm.podHasExclusiveCPUs
+func podHasExclusiveCPUsOf(logger klog.Logger, cr cpuAllocationReader, pod *v1.Pod) bool
+
+//go:linkname containerHasExclusiveCPUsOf k8s.io/kubernetes/pkg/kubelet/cm.containerHasExclusiveCPUs
+func containerHasExclusiveCPUsOf(logger klog.Logger, cr cpuAllocationReader, pod *v1.Pod, container *v1.Container) bool
+
+func podHasExclusiveCPUs(cr cpuAllocationReader, pod *v1.Pod) bool {
+	return podHasExclusiveCPUsOf(klog.Background(), cr, pod)
+}
 
 // cadvisor's machine description, whose package moved between releases.
 type (
