@@ -28,8 +28,9 @@ tmp="$(mktemp)"; trap 'rm -f "$tmp"' EXIT
 work="$(mktemp -d)"; trap 'rm -rf "$tmp" "$work"' EXIT
 minor="${release#1.}"; minor="${minor%%.*}"
 cp main.go judge_common.go "release_1$minor.go" "$work/"
+if [ "$minor" -lt 37 ]; then cp release_pre137.go "$work/"; fi  # what 1.35 and 1.36 share
 cp "$tmp" "$work/go.mod"
-sed -i '/^\/\/go:build/d' "$work/release_1$minor.go"
+sed -i '/^\/\/go:build/d' "$work"/release_*.go
 (cd "$work" && go mod tidy)
 cp "$work/go.mod" "$modfile"
 cp "$work/go.sum" "${modfile%.mod}.sum"

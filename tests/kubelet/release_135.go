@@ -9,18 +9,14 @@ import (
 	"time"
 	_ "unsafe" // go:linkname
 
-	cadvisorapi "github.com/google/cadvisor/info/v1"
 	"go.opentelemetry.io/otel/trace/noop"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/flowcontrol"
 	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
 	"k8s.io/kubernetes/pkg/kubelet/cm"
-	"k8s.io/kubernetes/pkg/kubelet/cm/cpumanager"
-	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
-	"k8s.io/kubernetes/pkg/kubelet/nodestatus"
 	proberesults "k8s.io/kubernetes/pkg/kubelet/prober/results"
 )
 
@@ -41,40 +37,13 @@ func podHasExclusiveCPUs(cr cpuAllocationReader, pod *v1.Pod) bool {
 	return podHasExclusiveCPUsOf(cr, pod)
 }
 
-// cadvisor's machine description, whose package moved between releases.
-type (
-	machineInfo      = cadvisorapi.MachineInfo
-	machineCore      = cadvisorapi.Core
-	machineNode      = cadvisorapi.Node
-	machineHugePages = cadvisorapi.HugePagesInfo
-)
-
-func nodeStatusSetter(info *machineInfo, storage, reservation v1.ResourceList, maxPods int) nodestatus.Setter {
-	return nodestatus.MachineInfo("node", maxPods, 0, func() (*machineInfo, error) { return info, nil },
-		func(bool) v1.ResourceList { return storage },
-		func() (v1.ResourceList, v1.ResourceList, []string) { return nil, nil, nil },
-		func() v1.ResourceList { return reservation }, func(string, string, string) {}, true)
+func containerHasExclusiveCPUs(cr cpuAllocationReader, pod *v1.Pod, container *v1.Container) bool {
+	return containerHasExclusiveCPUsOf(cr, pod, container)
 }
 
 func resourceConfigForPod(pod *v1.Pod, enforceCPULimits bool, cpuPeriod uint64, enforceMemoryQoS bool, policy string) *cm.ResourceConfig {
 	return cm.ResourceConfigForPod(pod, enforceCPULimits, cpuPeriod, enforceMemoryQoS) // no memoryReservationPolicy before 1.36
 }
-
-func newTopologyStore() topologymanager.Store { return topologymanager.NewFakeManager() }
-
-func allocate(manager cpumanager.Manager, pod *v1.Pod, container *v1.Container) error {
-	return manager.Allocate(pod, container)
-}
-
-func (m exclusiveCPUsContainerManager) ContainerHasExclusiveCPUs(pod *v1.Pod, container *v1.Container) bool {
-	return containerHasExclusiveCPUsOf(m.cpus, pod, container)
-}
-
-func (m exclusiveCPUsContainerManager) PodHasExclusiveCPUs(pod *v1.Pod) bool {
-	return podHasExclusiveCPUsOf(m.cpus, pod)
-}
-
-func newFakeContainerManager() *cm.FakeContainerManager { return cm.NewFakeContainerManager() }
 
 func newKubeGenericRuntimeManager(c PodCase, s runtimeSettings) (kuberuntime.KubeGenericRuntime, error) {
 	maxParallel := int32(0)
