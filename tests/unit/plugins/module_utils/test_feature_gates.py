@@ -79,3 +79,26 @@ def test_memory_qos_is_on_by_default_from_1_37(version, memory_qos):
     rules = kubelet_rules(version)
     assert rules.gate({}, 'MemoryQoS') is memory_qos
     assert rules.gate({'MemoryQoS': not memory_qos}, 'MemoryQoS') is (not memory_qos)
+
+
+@pytest.mark.parametrize('gates, refused', [
+    # kubelet 1.37's registry (the kubelet judge): three gates need PodLevelResources and are on by default
+    ({'PodLevelResources': False}, 'PodLevelResourcesFixDefaulting is enabled, but depends on features that are '
+                                   'disabled: [PodLevelResources]'),
+    ({'PodLevelResources': False, 'PodLevelResourcesFixDefaulting': False, 'PodLevelResourcesFixKubeletQOSClass': False,
+      'InPlacePodLevelResourcesVerticalScaling': False}, None),
+    # a gate locked to its default in 1.37 that the older table did not list
+    ({'InPlacePodVerticalScaling': False}, 'cannot set feature gate InPlacePodVerticalScaling to false, feature is '
+                                           'locked to true'),
+    # AllAlpha turns on every alpha gate, WorkloadWithJob among them, which needs the beta GenericWorkload (off)
+    ({'AllAlpha': True}, 'WorkloadWithJob is enabled, but depends on features that are disabled: [GenericWorkload]'),
+    ({'AllAlpha': True, 'AllBeta': True}, None),
+])
+def test_kubelet_1_37_refuses_values_its_registry_refuses(gates, refused):
+    rules = kubelet_rules('1.37')
+    if refused is None:
+        assert parse_feature_gates(gates, 'featureGates', rules) == gates
+        return
+    with pytest.raises(KubenodeError) as error:
+        parse_feature_gates(gates, 'featureGates', rules)
+    assert refused in str(error.value)
