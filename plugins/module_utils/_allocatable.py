@@ -49,13 +49,7 @@ def parse_feature_gates(gates, field='feature_gates', rules=None, accepted=()):
                                 value=enabled)
     if rules is not None:
         check_gate_names(gates, rules, field, accepted)
-        if check_gate_values(gates, rules, field):
-            return dict(gates)
-        for name, locked in sorted(rules.locked_gates.items()):
-            if name in gates and gates[name] != locked:
-                raise KubenodeError('cannot set feature gate %s to %s, feature is locked to %s'
-                                    % (name, str(gates[name]).lower(), str(locked).lower()),
-                                    field='%s.%s' % (field, name), value=gates[name])
+        check_gate_values(gates, rules, field)
     return dict(gates)
 
 

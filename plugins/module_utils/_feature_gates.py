@@ -958,17 +958,19 @@ REGISTRIES = _parse_registries(_REGISTRIES)
 
 
 def check_gate_values(gates, rules, field):
-    """Refuse what kubelet rules.version refuses of the values, where its registry is known (REGISTRIES): a locked
-    gate set to the other value, and an enabled gate (set, or on by default) that needs a disabled one."""
+    """Refuse what kubelet rules.version refuses of the values: a gate locked to its default set otherwise (from
+    REGISTRIES where the release's registry is known, else rules.locked_gates), and, where the registry is known, an
+    enabled gate (set, or on by default) that needs a disabled one."""
     registry = REGISTRIES.get(rules.minor)
-    if registry is None:
-        return False
+    locked = (dict((name, spec[0]) for name, spec in registry.items() if spec[1]) if registry is not None
+              else rules.locked_gates)
     for name in sorted(gates):
-        spec = registry.get(name)
-        if spec and spec[1] and gates[name] != spec[0]:
+        if name in locked and gates[name] != locked[name]:
             raise KubenodeError('cannot set feature gate %s to %s, feature is locked to %s'
-                                % (name, str(gates[name]).lower(), str(spec[0]).lower()),
+                                % (name, str(gates[name]).lower(), str(locked[name]).lower()),
                                 field='%s.%s' % (field, name), value=gates[name])
+    if registry is None:
+        return
 
     def enabled(name):
         if name in gates:
@@ -991,7 +993,6 @@ def check_gate_values(gates, rules, field):
             ', '.join('%s is enabled, but depends on features that are disabled: [%s]' % (name, ' '.join(needs))
                       for name, needs in broken), rules.version, culprit),
             field='%s.%s' % (field, culprit), value=gates.get(culprit))
-    return True
 
 
 def known_to(name, minor):
