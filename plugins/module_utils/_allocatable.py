@@ -16,6 +16,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math as cgmath
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
@@ -538,6 +539,20 @@ def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, 
     if out_of_swap:
         # Ours, not kubelet's: the system and kube daemons never swap (cgroup v2, MemorySwapMax=0).
         config['memory_swap_max'] = 0
-    return cgroup_entry(parts, driver, config, page_sizes if enforced else [], enforced=enforced,
-                        enforcement=full if full in enforce else (compressible if enforced else None),
-                        configured_name=cgroup_name)
+    entry = cgroup_entry(parts, driver, config, page_sizes if enforced else [], enforced=enforced,
+                         enforcement=full if full in enforce else (compressible if enforced else None),
+                         configured_name=cgroup_name)
+    if enforced or not names.systemd_owned(entry['path']):
+        own_unwritten_files(entry, config)
+    return entry
+
+
+def own_unwritten_files(entry, config):
+    """Ours, not kubelet's: a reserved cgroup the collection makes or enforces holds in memory.min, memory.low and
+    memory.swap.max the plan's value, else the kernel's default, so that a hand-set protection or swap limit there
+    is drift the audit reports and a run repairs (cgroup v2; v1 has none of these files)."""
+    defaults = dict((row.key, row.default) for row in cgfiles.OWNED_BY_DEFAULT if config.get(row.key) is None)
+    owned = cgmath.resource_files(defaults, [])
+    entry['v2_files'].update(owned['v2_files'])
+    entry['systemd_properties']['v2'].update(owned['systemd_properties']['v2'])
+    entry['owned_defaults'] = sorted(owned['v2_files'])

@@ -22,7 +22,7 @@ import os
 from ansible.module_utils.six.moves import shlex_quote
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as cgfiles
-from ansible_collections.kubenode.cgroups.plugins.module_utils._systemd import SHIPPED_SLICES
+from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_names import SHIPPED_SLICES
 
 UNIT_NAME = 'kubenode-cgroups.service'
 KUBELET_DROPIN_NAME = '45-kubenode-cgroups.conf'
@@ -85,7 +85,7 @@ def _shell_line(operation):
         controllers = ' '.join(token.lstrip('+') for token in operation.value.split())
         return 'enable %s %s' % (shlex_quote(os.path.dirname(operation.path)), shlex_quote(controllers))
     if operation.kind == 'write':
-        helper = 'put_if_present' if cgfiles.may_be_missing(os.path.basename(operation.path)) else 'put'
+        helper = 'put_if_present' if cgfiles.skipped_when_missing(os.path.basename(operation.path), operation.value) else 'put'
         return '%s %s %s' % (helper, path, shlex_quote(operation.value))
     raise ValueError('no boot step for %s' % operation.kind)
 

@@ -10,7 +10,8 @@ Pure. One row per resource (koordlet's cgroup resource registry, cgroup_resource
 the plan's resources use, the cgroup v1 file and its hierarchy, the cgroup v2 file, the systemd unit setting
 and the property `systemctl show` reports for it (v1 and v2 names), how a value written compares with what
 the kernel shows, whether it is a limit (parents grow before children, shrink after them) and whether a
-kernel may lack it. The plan's file names, the readers, the planner and its comparison, the boot script and
+kernel may lack it, and the value a new cgroup starts with where the collection owns a file kubelet never writes.
+The plan's file names, the readers, the planner and its comparison, the boot script and
 the systemd overrides all take their names and rules from here; no other module spells a control file.
 """
 
@@ -30,13 +31,13 @@ class ControlFile(object):
     """One resource's control files. v1/v2 names with '{unit}' stand for one file per hugepage size (2MB)."""
 
     __slots__ = ('key', 'v1', 'hierarchy', 'v2', 'setting', 'property_v1', 'property_v2', 'compare', 'limit',
-                 'optional')
+                 'optional', 'default')
 
     def __init__(self, key, v1=None, hierarchy=None, v2=None, setting=None, property_v1=None, property_v2=None,
-                 compare='text', limit=False, optional=False):
+                 compare='text', limit=False, optional=False, default=None):
         self.key, self.v1, self.hierarchy, self.v2 = key, v1, hierarchy, v2
         self.setting, self.property_v1, self.property_v2 = setting, property_v1, property_v2
-        self.compare, self.limit, self.optional = compare, limit, optional
+        self.compare, self.limit, self.optional, self.default = compare, limit, optional, default
 
 
 CPU_SHARES = ControlFile('cpu_shares', v1='cpu.shares', hierarchy='cpu', setting='CPUShares', property_v1='CPUShares')
@@ -51,12 +52,16 @@ MEMORY_LIMIT = ControlFile('memory', v1='memory.limit_in_bytes', hierarchy='memo
                            limit=True)
 # systemd's cgroup v1 spelling of MemoryMax; its set-property drop-in is 50-MemoryLimit.conf.
 MEMORY_LIMIT_V1_SETTING = 'MemoryLimit'
+# The memory protections and the swap limit: kubelet writes them for kubepods and the QoS tiers with MemoryQoS
+# (and swap for pods), never for a reserved cgroup. The reserved cgroups the collection makes or enforces hold
+# the plan's value or this default, the kernel's for a new cgroup: a hand-set value there is drift, repaired.
 MEMORY_MIN = ControlFile('memory_min', v2='memory.min', setting='MemoryMin', property_v2='MemoryMin', compare='memory',
-                         limit=True)
+                         limit=True, default=0)
 MEMORY_LOW = ControlFile('memory_low', v2='memory.low', setting='MemoryLow', property_v2='MemoryLow', compare='memory',
-                         limit=True)
+                         limit=True, default=0)
 MEMORY_SWAP_MAX = ControlFile('memory_swap_max', v2='memory.swap.max', setting='MemorySwapMax',
-                              property_v2='MemorySwapMax', compare='memory', limit=True)
+                              property_v2='MemorySwapMax', compare='memory', limit=True, default='max')
+OWNED_BY_DEFAULT = (MEMORY_MIN, MEMORY_LOW, MEMORY_SWAP_MAX)
 PIDS_LIMIT = ControlFile('pids', v1='pids.max', hierarchy='pids', v2='pids.max', setting='TasksMax',
                          property_v1='TasksMax', property_v2='TasksMax', compare='count', limit=True)
 CPUSET_CPUS = ControlFile('cpuset_cpus', v1='cpuset.cpus', hierarchy='cpuset', v2='cpuset.cpus', setting='AllowedCPUs',
@@ -155,6 +160,18 @@ def may_be_missing(name):
     """A file some kernels lack, which is skipped there rather than refused."""
     row = row_of(name)
     return bool(row and row.optional)
+
+
+def holds_only_default(name, value):
+    """True when value is the kernel's own for a file it may lack: a kernel without memory.swap.max (no swap
+    accounting) behaves as the default, so writing it there is skipped rather than refused."""
+    row = row_of(name)
+    return bool(row and row.default is not None and str(value) == str(row.default))
+
+
+def skipped_when_missing(name, value):
+    """A write the kernel may not have a file for: an optional file, or the default of an owned one."""
+    return may_be_missing(name) or holds_only_default(name, value)
 
 
 def known_file(name, version):

@@ -181,7 +181,8 @@ def resource_files(config, page_sizes):
     """The v1 files, v2 files and systemd properties libcontainer writes for a ResourceConfig.
 
     config keys (all optional; absent means "not set"): cpu_shares, cpu_quota, cpu_period,
-    memory, pids, hugetlb ({page size bytes: limit}), memory_min, memory_low, memory_swap_max (v2 only), cpuset.
+    memory, pids, hugetlb ({page size bytes: limit}), memory_min, memory_low, memory_swap_max (v2 only; bytes or
+    'max'), cpuset.
     page_sizes: every hugepage size on the host, in bytes; sizes not in hugetlb get 0.
     File and property names come from the registry (_cgroup_files).
     """
@@ -235,7 +236,8 @@ def resource_files(config, page_sizes):
             put(cgfiles.HUGETLB_RESERVATION, limit, unit=unit)
     for row in (cgfiles.MEMORY_MIN, cgfiles.MEMORY_LOW, cgfiles.MEMORY_SWAP_MAX):
         if config.get(row.key) is not None:
-            put(row, str(config[row.key]), ('v2',))
+            value = str(config[row.key])
+            put(row, value, ('v2',), shown='infinity' if value == 'max' else value)
     if config.get('cpuset'):
         put(cgfiles.CPUSET_CPUS, config['cpuset'])
     return {'v1_files': files['v1'], 'v2_files': files['v2'], 'systemd_properties': properties}

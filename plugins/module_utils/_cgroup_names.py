@@ -21,6 +21,13 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import Ku
 SLICE_SUFFIX = '.slice'
 NODE_ALLOCATABLE_CGROUP = 'kubepods'
 DRIVERS = ('cgroupfs', 'systemd')
+# The slices systemd itself makes: a cgroup under one of them is systemd's, not a cgroup the collection creates.
+SHIPPED_SLICES = ('-.slice', 'system.slice', 'user.slice', 'machine.slice')
+
+
+def systemd_owned(cgroup_path):
+    """A cgroup systemd manages as a unit of its own (system.slice, user.slice, machine.slice)."""
+    return any(part in SHIPPED_SLICES for part in cgroup_path.strip('/').split('/'))
 
 
 def new_cgroup_name(base, *components):

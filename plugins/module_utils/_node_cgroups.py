@@ -242,7 +242,7 @@ def _file_writes(key, files, directory_for, relative, check_missing_file, state,
         path = os.path.join(directory, file_name)
         enabled_by_plan = controllers is not None and file_name.split('.')[0] in controllers
         if state.isdir(directory) and not state.exists(path) and not enabled_by_plan:
-            if cgfiles.may_be_missing(file_name):
+            if cgfiles.skipped_when_missing(file_name, files[file_name]):
                 continue
             check_missing_file(key, path)
         operation = _write_operation(path, file_name, files[file_name], key, _depth(relative), state.read)

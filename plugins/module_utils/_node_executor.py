@@ -30,6 +30,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _boot_persistence as boot
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as cgfiles
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
@@ -210,9 +211,9 @@ class Executor(object):
             self.write_kubelet_config()
 
     def run(self, operation):
-        if operation.kind == 'write' and cgfiles.may_be_missing(os.path.basename(operation.path)) \
+        if operation.kind == 'write' and cgfiles.skipped_when_missing(os.path.basename(operation.path), operation.value) \
                 and not self.dry and not os.path.exists(operation.path):
-            return  # a kernel without this file (hugetlb reservations before 5.7): libcontainer skips it too
+            return  # a kernel without this file (hugetlb reservations before 5.7, swap.max without swap accounting)
         diff = None
         if operation.kind in ('write', 'enable', 'copy'):
             after = operation.value if operation.value is not None else '(the value of %s)' % operation.source
@@ -415,7 +416,7 @@ class CgroupfsExecutor(Executor):
 
     def prepare_units(self):
         self.installed_services()  # only looked up: the cgroupfs driver has no slice to place them in
-        owned = [k for k, e in self.entries if self.systemd_running and systemd.systemd_owned(e['cgroupfs_path'])]
+        owned = [k for k, e in self.entries if self.systemd_running and names.systemd_owned(e['cgroupfs_path'])]
         if owned:
             paths = ', '.join(dict(self.entries)[k]['cgroupfs_path'] for k in owned)
             self.warnings.append(

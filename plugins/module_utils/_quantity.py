@@ -214,6 +214,10 @@ def suffix_hint(text):
     return ': did you mean %s%s (10^%d) or %s%s (2^%d)?' % (number, decimal, ten, number, binary, two)
 
 
+# resource.ErrFormatWrong, kubelet's words (what kubelet prints for the same string), and the same in plain words.
+FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+FORMAT_IN_WORDS = ': a number and an optional unit, such as 250m or 2 (CPUs), 512Mi or 1G (bytes)'
+
 _PARSED = {}
 # Enough for every distinct string of a node's options and its pods' requests and limits.
 _PARSED_KEPT = 4096
@@ -243,15 +247,12 @@ def _parse_quantity(text, field):
     elif not isinstance(text, str):
         raise QuantityError('quantities must be strings or numbers', field=field, value=text)
     if text == '':
-        raise QuantityError('quantities must match the regular expression '
-                            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", field=field, value=text)
+        raise QuantityError(FORMAT_WRONG + FORMAT_IN_WORDS, field=field, value=text)
     if text == '0':
         return Quantity(0, DECIMAL_SI, '0')
     parts = _split(text)
     if parts is None:
-        raise QuantityError('quantities must match the regular expression '
-                            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" + suffix_hint(text),
-                            field=field, value=text)
+        raise QuantityError(FORMAT_WRONG + (suffix_hint(text) or FORMAT_IN_WORDS), field=field, value=text)
     positive, num, denom, suffix = parts
     interpreted = _interpret_suffix(suffix)
     if interpreted is None:

@@ -22,10 +22,10 @@ import os
 import re
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as cgfiles
+from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_names import SHIPPED_SLICES
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
 
 # Slices systemd ships: a drop-in is added to them instead of a unit of our own, and they are never stopped.
-SHIPPED_SLICES = ('-.slice', 'system.slice', 'user.slice', 'machine.slice')
 SLICE_DROPIN_NAME = '50-kubenode-cgroups.conf'
 SERVICE_DROPIN_NAME = '50-kubenode-slice.conf'
 _TIME_UNITS = {'us': 1, 'ms': 1000, 's': 1000000}
@@ -70,11 +70,6 @@ def service_name(service):
 
 def is_shipped(unit):
     return unit in SHIPPED_SLICES
-
-
-def systemd_owned(cgroup_path):
-    """A cgroup systemd manages as a unit of its own (system.slice, user.slice, machine.slice)."""
-    return any(part in SHIPPED_SLICES for part in cgroup_path.strip('/').split('/'))
 
 
 def slice_unit_path(unit_dir, unit):

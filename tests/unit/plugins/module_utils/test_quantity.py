@@ -121,3 +121,17 @@ def test_a_string_parsed_again_is_the_same_and_a_bad_one_names_its_field_each_ti
         with pytest.raises(QuantityError) as error:
             parse_quantity('1GB', field)
         assert error.value.field == field
+
+
+@pytest.mark.parametrize('text, said', [
+    ('', 'a number and an optional unit, such as 250m or 2 (CPUs), 512Mi or 1G (bytes)'),
+    ('half a gig', 'a number and an optional unit, such as 250m or 2 (CPUs), 512Mi or 1G (bytes)'),
+    ('1GB', 'did you mean 1G (10^9) or 1Gi (2^30)?'),
+])
+def test_a_malformed_quantity_is_said_in_kubelets_words_and_in_plain_words(text, said):
+    """Issue 35 (7): kubelet's ErrFormatWrong names a regular expression; the plain words follow it."""
+    with pytest.raises(QuantityError) as error:
+        parse_quantity(text, 'system_reserved.memory')
+    message = str(error.value)
+    assert message.startswith("system_reserved.memory: quantities must match the regular expression '^([+-]?")
+    assert message.count(said) == 1

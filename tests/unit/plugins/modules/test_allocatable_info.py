@@ -90,7 +90,11 @@ def test_pods_enforcement_and_reserved_cgroups(run_module):
     assert system['v1_files']['memory.limit_in_bytes'] == str(1024 ** 3)
     assert system['v2_files']['pids.max'] == '1000'
     assert system['v2_files']['hugetlb.2MB.max'] == '0'
-    assert system['systemd_properties']['v2'] == {'CPUWeight': '20', 'MemoryMax': '1073741824', 'TasksMax': '1000'}
+    # kubelet's values, and the protections and swap limit at the kernel's defaults: the collection owns them
+    assert system['systemd_properties']['v2'] == {'CPUWeight': '20', 'MemoryMax': '1073741824', 'TasksMax': '1000',
+                                                  'MemoryMin': '0', 'MemoryLow': '0', 'MemorySwapMax': 'infinity'}
+    assert system['owned_defaults'] == ['memory.low', 'memory.min', 'memory.swap.max']
+    assert 'memory_min' not in system['resources']
     kube = cgroups['kube_reserved']
     assert kube['path'] == '/kube.slice/kube-reserved.slice' and kube['enforcement'] == 'kube-reserved-compressible'
     assert kube['v1_files'] == {'cpu.shares': '256'}
@@ -147,7 +151,9 @@ def test_memory_qos_of_kubelet_1_37_on_the_node_cgroups(run_module, args, kubepo
     cgroups = result['cgroups']
     assert cgroups['kubepods']['v2_files'].get('memory.min') == kubepods_min
     assert cgroups['burstable']['v2_files'].get('memory.low') == burstable_low
-    assert cgroups['system_reserved']['v2_files'].get('memory.min') == reserved_min
+    # kubelet's value where it writes one; the kernel's default, owned by the collection, where it writes none
+    assert cgroups['system_reserved']['resources'].get('memory_min') == (int(reserved_min) if reserved_min else None)
+    assert cgroups['system_reserved']['v2_files']['memory.min'] == (reserved_min or '0')
     assert 'memory.min' not in cgroups['kubepods']['v1_files'] and 'memory.low' not in cgroups['burstable']['v1_files']
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.modules import kubelet_config, node_cgroups, node_drift_info
 
-from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs
+from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, snapshot
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
 
 SETTINGS = {'capacity': {'cpu': '4', 'memory': '16Gi', 'hugepages-2Mi': '0'}, 'cgroup_driver': 'cgroupfs',
@@ -132,6 +132,49 @@ def test_values_the_old_audit_never_read_are_drift_and_repaired(run_module, tmp_
         ('system_reserved', 'memory.min', '0', '1073741824'), ('system_reserved', 'memory.swap.max', 'max', '0')]
     assert run_module(node_cgroups, args)['changes'] == checked
     assert run_module(node_drift_info, audit)['drift'] == []
+
+
+@pytest.mark.parametrize('name, hand, default', [('memory.min', '3000000000', '0'), ('memory.low', '1048576', '0'),
+                                                   ('memory.swap.max', '0', 'max')])
+def test_a_hand_set_protection_or_swap_limit_on_an_owned_cgroup_is_drift(run_module, tmp_path, monkeypatch, name,
+                                                                           hand, default):
+    """Issue 35 (9): kubelet writes no memory.min, memory.low or memory.swap.max into a reserved cgroup; the
+    collection owns them there, at the kernel's default, so a value set by hand is reported by --check and the
+    audit alike and a run puts the default back."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    args = dict(SETTINGS, cgroupfs_path=tree.root, proc_path=tree.proc, **tree.node_paths())
+    plan = run_module(node_cgroups, args)['plan']
+    assert plan['cgroups']['system_reserved']['v2_files'][name] == default
+    audit = dict(tree.audit_paths(), plan=plan, cgroupfs_path=tree.root, proc_path=tree.proc, check_kubelet_config=False)
+    with open(tree.path('system', name), 'w') as handle:
+        handle.write(hand + '\n')
+    checked = run_module(node_cgroups, args, check_mode=True)['changes']
+    assert checked == ['write %s: %s -> %s' % (tree.path('system', name), hand, default)]
+    assert run_module(node_drift_info, audit)['drift'] == [
+        {'item': 'system_reserved', 'check': name, 'live': hand, 'planned': default}]
+    assert run_module(node_cgroups, args)['changes'] == checked
+    assert tree.read('system', name) == default
+    assert run_module(node_drift_info, audit)['drift'] == []
+
+
+@pytest.mark.parametrize('keep_out_of_swap', [False, True])
+def test_a_kernel_without_swap_accounting_keeps_the_default_and_refuses_a_limit(run_module, tmp_path, monkeypatch,
+                                                                               keep_out_of_swap):
+    """No memory.swap.max (swapaccount=0): the kernel's default is what it does anyway, so it is skipped; a plan
+    that keeps the reserved cgroups out of swap cannot be kept there, and is refused with nothing written."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    args = dict(SETTINGS, cgroupfs_path=tree.root, proc_path=tree.proc, keep_reserved_out_of_swap=keep_out_of_swap,
+                **tree.node_paths())
+    run_module(node_cgroups, args)
+    os.remove(tree.path('system', 'memory.swap.max'))
+    if not keep_out_of_swap:
+        assert run_module(node_cgroups, args)['changes'] == []
+        return
+    before = snapshot(tree.root)
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, args)
+    assert 'memory.swap.max' in failure.value.result['msg']
+    assert snapshot(tree.root) == before
 
 
 @pytest.mark.parametrize('hand', ['0', ''])
