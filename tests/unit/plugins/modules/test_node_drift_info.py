@@ -134,10 +134,10 @@ def test_values_the_old_audit_never_read_are_drift_and_repaired(run_module, tmp_
     assert run_module(node_drift_info, audit)['drift'] == []
 
 
-@pytest.mark.parametrize('name, hand, default', [('memory.min', '3000000000', '0'), ('memory.low', '1048576', '0'),
-                                                   ('memory.swap.max', '0', 'max')])
-def test_a_hand_set_protection_or_swap_limit_on_an_owned_cgroup_is_drift(run_module, tmp_path, monkeypatch, name,
-                                                                           hand, default):
+@pytest.mark.parametrize('name, hand, default', [
+    ('memory.min', '3000000000', '0'), ('memory.low', '1048576', '0'), ('memory.swap.max', '0', 'max')])
+def test_a_hand_set_protection_or_swap_limit_on_an_owned_cgroup_is_drift(
+        run_module, tmp_path, monkeypatch, name, hand, default):
     """Issue 35 (9): kubelet writes no memory.min, memory.low or memory.swap.max into a reserved cgroup; the
     collection owns them there, at the kernel's default, so a value set by hand is reported by --check and the
     audit alike and a run puts the default back."""
@@ -158,8 +158,8 @@ def test_a_hand_set_protection_or_swap_limit_on_an_owned_cgroup_is_drift(run_mod
 
 
 @pytest.mark.parametrize('keep_out_of_swap', [False, True])
-def test_a_kernel_without_swap_accounting_keeps_the_default_and_refuses_a_limit(run_module, tmp_path, monkeypatch,
-                                                                               keep_out_of_swap):
+def test_a_kernel_without_swap_accounting_keeps_the_default_and_refuses_a_limit(
+        run_module, tmp_path, monkeypatch, keep_out_of_swap):
     """No memory.swap.max (swapaccount=0): the kernel's default is what it does anyway, so it is skipped; a plan
     that keeps the reserved cgroups out of swap cannot be kept there, and is refused with nothing written."""
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
