@@ -13,8 +13,13 @@ parses them and judges. The rule (docs/guide.md, "Sizing from what the node uses
 - CPU: the use over the window plus 50% (a short window misses bursts), at least 100m, at most half
   the node's CPUs;
 both rounded up (whole MiB, 10 millicores). The verdict is "under" on OOM kills, sustained pressure or a use
-above the reservation; "over" when the reservation is more than twice the recommendation and the gap is
-worth having (256Mi, 250m); "ok" else; "unmeasured" for a cgroup with no processes of its own.
+within the window above the reservation; "over" when the reservation is more than twice the recommendation
+and the gap is worth having (256Mi, 250m); "ok" else; "unmeasured" for a cgroup with no processes of its own,
+and for CPU over a window too short to say (MIN_CPU_WINDOW_SECONDS). The memory peak since the cgroup was
+made (memory.peak) may be a start-up burst long gone: it is reported with its age and sizes the
+recommendation, while the verdict judges the highest use seen in the window. Where one side reserves
+nothing of a resource (the gke profile reserves everything as kube-reserved), its use is judged with the
+other's against what both reserve together, and said so.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -43,6 +48,9 @@ SCOPES = ('system', 'kube')
 MEASURED_PROFILE = 'measured'
 PROFILE_CHOICES = PROFILES + (MEASURED_PROFILE,)
 VERDICT_ORDER = ('under', 'over', 'ok', 'unmeasured')
+# The shortest window whose CPU average says anything about a daemon's use: a few seconds catch a lull or a
+# burst. Pressure (avg60, a minute) is judged whatever the window.
+MIN_CPU_WINDOW_SECONDS = 10
 
 
 def parse_int(text):
@@ -104,9 +112,9 @@ class Usage(object):
     """What one cgroup used, parsed from one read of its usage files (raw: {row key: text or None})."""
 
     __slots__ = ('exists', 'memory_current', 'memory_peak', 'peak_file', 'events', 'memory_pressure',
-                 'cpu_pressure', 'cpu_ns', 'processes')
+                 'cpu_pressure', 'cpu_ns', 'processes', 'window_peak')
 
-    def __init__(self, raw, version, processes):
+    def __init__(self, raw, version, processes, window_peak=None):
         self.exists = raw is not None
         raw = raw or {}
         self.memory_current = parse_int(raw.get('memory_current'))
@@ -117,6 +125,8 @@ class Usage(object):
         self.cpu_pressure = parse_pressure(raw.get('cpu_pressure'))
         self.cpu_ns = cpu_usage_ns(raw.get('cpu_usage'), version)
         self.processes = processes
+        # The highest memory.current read over the window (reservation_info reads it every second).
+        self.window_peak = window_peak
 
 
 def cpu_used_milli(first, second, seconds):
@@ -144,8 +154,8 @@ def recommend_cpu(used, capacity_milli):
     return min(value, cap) if cap else value
 
 
-MEMORY_RULE = ('peak + %d%%, at least %dMi, at most 1/%d of the node\'s memory, rounded up to whole MiB'
-               % (MEMORY_MARGIN_PERCENT, MEMORY_FLOOR // MIB, CAP_DIVISOR))
+MEMORY_RULE = ("the higher of the window's and the lifetime peak + %d%%, at least %dMi, at most 1/%d of the node's "
+               'memory, rounded up to whole MiB' % (MEMORY_MARGIN_PERCENT, MEMORY_FLOOR // MIB, CAP_DIVISOR))
 CPU_RULE = ('use over the window + %d%%, at least %dm, at most 1/%d of the node\'s CPUs, rounded up to 10m'
             % (CPU_MARGIN_PERCENT, CPU_FLOOR_MILLI, CAP_DIVISOR))
 
@@ -158,31 +168,44 @@ def _sustained(pressure, limit):
 
 
 def judge_memory(reserved, usage):
-    """(the reasons it is under, the peak) for a reserved cgroup's memory."""
-    peak = usage.memory_peak if usage.memory_peak is not None else usage.memory_current
-    reasons = []
+    """(the causes and reasons it is under, the notes, the use judged, the lifetime peak) of a reserved cgroup's
+    memory. The use judged is the highest seen in the window; the lifetime peak (memory.peak, since the cgroup
+    was made) only sizes the recommendation and is noted when above the reservation."""
+    window = usage.window_peak if usage.window_peak is not None else usage.memory_current
+    lifetime = usage.memory_peak if usage.memory_peak is not None else usage.memory_current
+    causes, reasons, notes = [], [], []
     kills = usage.events.get('oom_kill', 0)
     if kills:
-        reasons.append('%d OOM kill%s in the cgroup (%s)' % (kills, '' if kills == 1 else 's', 'memory.events oom_kill'))
+        causes.append('oom_kill')
+        reasons.append('%d OOM kill%s in the cgroup since it was made (%s)'
+                       % (kills, '' if kills == 1 else 's', 'memory.events oom_kill'))
     pressure = _sustained(usage.memory_pressure, MEMORY_PRESSURE_LIMIT)
     if pressure is not None:
+        causes.append('pressure')
         reasons.append('memory pressure: its tasks waited %.1f%% of the last minute (some avg60)' % pressure)
-    if peak is not None and peak > reserved:
-        reasons.append('peak %s above the %s reserved' % (_mib(peak), _mib(reserved)) if reserved else
-                       'nothing reserved for it, and its peak was %s' % _mib(peak))
-    return reasons, peak
+    if window is not None and window > reserved:
+        causes.append('use')
+        reasons.append('used up to %s in the window, above the %s reserved' % (_mib(window), _mib(reserved))
+                       if reserved else 'nothing reserved for it, and it used up to %s in the window' % _mib(window))
+    if usage.memory_peak and window is not None and window <= reserved < lifetime:
+        notes.append('its peak since the cgroup was made, %s, is above the %s reserved: a burst before the window '
+                     '(a start, a backup), sized for but not judged' % (_mib(lifetime), _mib(reserved)))
+    return causes, reasons, notes, window, lifetime
 
 
-def judge_cpu(reserved, used, usage):
-    """The reasons a reserved cgroup's CPU is under."""
-    reasons = []
+def judge_cpu(reserved, used, usage, seconds):
+    """(the causes and reasons a reserved cgroup's CPU is under, whether the window can tell)."""
+    causes, reasons = [], []
     pressure = _sustained(usage.cpu_pressure, CPU_PRESSURE_LIMIT)
     if pressure is not None:
+        causes.append('pressure')
         reasons.append('CPU pressure: its tasks waited %.1f%% of the last minute (some avg60)' % pressure)
-    if used is not None and used > reserved:
+    long_enough = seconds >= MIN_CPU_WINDOW_SECONDS
+    if long_enough and used is not None and used > reserved:
+        causes.append('use')
         reasons.append('used %dm over the window, above the %dm reserved' % (used, reserved) if reserved else
                        'nothing reserved for it, and it used %dm over the window' % used)
-    return reasons
+    return causes, reasons, long_enough
 
 
 def _mib(value):
@@ -193,7 +216,7 @@ def _milli(value):
     return '%dm' % value
 
 
-def _judge(kind, reserved, used, under_reasons, recommended, rule):
+def _judge(kind, reserved, used, causes, under_reasons, recommended, rule):
     gap, show = (OVER_MEMORY_GAP, _mib) if kind == 'memory' else (OVER_CPU_GAP_MILLI, _milli)
     if under_reasons:
         verdict, reasons = 'under', list(under_reasons)
@@ -207,7 +230,7 @@ def _judge(kind, reserved, used, under_reasons, recommended, rule):
     else:
         verdict, reasons = 'ok', []
     return {'reserved': reserved, 'used': used, 'headroom': None if used is None else reserved - used,
-            'recommended': recommended, 'rule': rule, 'verdict': verdict, 'reasons': reasons}
+            'recommended': recommended, 'rule': rule, 'verdict': verdict, 'reasons': reasons, 'causes': causes}
 
 
 def assess_reserved(reserved, first, second, seconds, capacity):
@@ -218,19 +241,65 @@ def assess_reserved(reserved, first, second, seconds, capacity):
         return _unmeasured('the cgroup holds no processes: the daemons it is reserved for run elsewhere, so its use '
                            'says nothing')
     memory_reserved = reserved.get('memory', 0)
-    reasons, peak = judge_memory(memory_reserved, second)
-    memory = _judge('memory', memory_reserved, peak, reasons,
-                    recommend_memory(peak or 0, capacity.get('memory')), MEMORY_RULE)
-    memory.update({'current': second.memory_current, 'peak': peak,
+    causes, reasons, notes, window, lifetime = judge_memory(memory_reserved, second)
+    memory = _judge('memory', memory_reserved, window, causes, reasons,
+                    recommend_memory(max(window or 0, lifetime or 0), capacity.get('memory')), MEMORY_RULE)
+    memory['reasons'] += notes
+    memory.update({'current': second.memory_current, 'window_peak': window, 'peak': lifetime,
                    'peak_source': second.peak_file if second.memory_peak is not None else
                    'the current use (no peak file: memory.peak needs kernel 5.19)'})
     cpu_reserved = reserved.get('cpu', 0)
     used = cpu_used_milli(first, second, seconds)
-    cpu = _judge('cpu', cpu_reserved, used, judge_cpu(cpu_reserved, used, second),
-                 recommend_cpu(used or 0, capacity.get('cpu')), CPU_RULE)
+    causes, reasons, long_enough = judge_cpu(cpu_reserved, used, second, seconds)
+    if long_enough or reasons:
+        cpu = _judge('cpu', cpu_reserved, used, causes, reasons, recommend_cpu(used or 0, capacity.get('cpu')),
+                     CPU_RULE)
+    else:
+        cpu = {'reserved': cpu_reserved, 'used': used, 'headroom': None if used is None else cpu_reserved - used,
+               'recommended': max(cpu_reserved, CPU_FLOOR_MILLI), 'rule': 'not enough data: kept at the reservation',
+               'verdict': 'unmeasured', 'causes': [],
+               'reasons': ['not enough data: a %s s window is too short to judge CPU use (at least %d s)'
+                           % (seconds, MIN_CPU_WINDOW_SECONDS)]}
     return {'verdict': worst([memory['verdict'], cpu['verdict']]), 'memory': memory, 'cpu': cpu,
             'events': second.events, 'pressure': {'memory': second.memory_pressure, 'cpu': second.cpu_pressure},
             'processes': second.processes}
+
+
+def judge_together(assessed):
+    """Where one side reserves nothing of a resource and the other some (the gke profile puts it all in
+    kube-reserved), a use of the empty side is not "under" while both together stay within what both reserve:
+    the profile sized them as one. Said in its reasons; OOM kills and pressure still make it under."""
+    for kind in ('memory', 'cpu'):
+        entries = [(assessed.get(scope) or {}).get(kind) for scope in SCOPES]
+        if any(entry is None for entry in entries):
+            continue
+        empty = [entry for entry in entries if entry['reserved'] == 0]
+        if len(empty) != 1 or empty[0]['verdict'] != 'under' or empty[0]['causes'] != ['use']:
+            continue
+        reserved = sum(entry['reserved'] for entry in entries)
+        used = sum(entry['used'] or 0 for entry in entries)
+        if used > reserved:
+            continue
+        show = _mib if kind == 'memory' else _milli
+        empty[0]['verdict'] = 'ok'
+        empty[0]['reasons'] = ['nothing reserved for it alone: judged with the other side, as the plan reserves %s '
+                               'for both together and together they used %s' % (show(reserved), show(used))]
+        empty[0]['judged_together'] = True
+    for scope in SCOPES:
+        entry = assessed.get(scope) or {}
+        if 'memory' in entry and 'cpu' in entry:
+            entry['verdict'] = worst([entry['memory']['verdict'], entry['cpu']['verdict']])
+    return assessed
+
+
+def peak_age(uptime, version):
+    """How old a lifetime peak may be, in words: since its cgroup was made, at most since the node booted."""
+    since = 'since the cgroup was made%s' % (' (or its peak was last reset)' if version == 'v1' else '')
+    if uptime is None:
+        return since
+    hours, minutes = uptime // 3600, uptime % 3600 // 60
+    age = '%dh%02dm' % (hours, minutes) if hours else ('%dm' % minutes if minutes else '%ds' % uptime)
+    return '%s, at most %s ago (the node booted then)' % (since, age)
 
 
 def _unmeasured(why):
@@ -269,7 +338,8 @@ def profiles_side_by_side(capacity, max_pods, static, measured):
     for scope in SCOPES:
         values = measured.get('%s_reserved' % scope) or {}
         recommended[scope] = dict((kind, {'value': _value(kind, text)}) for kind, text in values.items())
-    result = {'static': static, MEASURED_PROFILE: plan_total(recommended)}
+    result = {'static': static, MEASURED_PROFILE: plan_total(recommended) if measured else
+              {'error': 'unmeasured: no reserved cgroup was measured, so there is nothing to recommend'}}
     for profile in PROFILES:
         if profile == 'static':
             continue
@@ -294,12 +364,15 @@ def plan_total(reserved):
 
 
 def total_use(assessed):
-    """The reserved cgroups' memory peaks and CPU use together (those measured)."""
-    memory, cpu = 0, 0
+    """The reserved cgroups' memory (the highest in the window) and CPU use together, of those measured; None
+    where no cgroup was measured (nothing to add up is not a use of 0)."""
+    memory, cpu = None, None
     for scope in SCOPES:
         entry = assessed.get(scope) or {}
-        memory += (entry.get('memory') or {}).get('used') or 0
-        cpu += (entry.get('cpu') or {}).get('used') or 0
+        if (entry.get('memory') or {}).get('used') is not None:
+            memory = (memory or 0) + entry['memory']['used']
+        if (entry.get('cpu') or {}).get('used') is not None:
+            cpu = (cpu or 0) + entry['cpu']['used']
     return {'memory_peak': memory, 'cpu_used': cpu}
 
 

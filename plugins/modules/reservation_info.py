@@ -16,13 +16,21 @@ author:
   - kubenode.cgroups contributors (@kubenode)
 description:
   - Reads what the system-reserved and kube-reserved cgroups of a plan, and C(kubepods), use - memory in use
-    and its peak, the memory events (OOM kills), CPU and memory pressure, CPU used over O(sample_seconds), and
-    the tasks - on cgroup v1 and v2, under either cgroup driver, named as the plan names them.
+    (read every second over O(sample_seconds)) and its peak since the cgroup was made, the memory events (OOM
+    kills), CPU and memory pressure, CPU used over O(sample_seconds), and the tasks - on cgroup v1 and v2, under
+    either cgroup driver, named as the plan names them.
   - For each reserved cgroup and resource returns the reservation, the use, the headroom, a recommended
-    reservation and the rule that produced it (memory - the peak plus 25%, at least 128Mi; CPU - the use over
-    the window plus 50%, at least 100m; each at most half the node), and a verdict - C(under) (OOM
-    kills, sustained pressure, or a use above the reservation), C(over) (reserved more than twice what the use
-    calls for), C(ok), or C(unmeasured) for a cgroup with no processes of its own, whose use says nothing.
+    reservation and the rule that produced it (memory - the higher of the window's and the lifetime peak plus
+    25%, at least 128Mi; CPU - the use over the window plus 50%, at least 100m; each at most half the node), and
+    a verdict - C(under) (OOM kills, sustained pressure, or a use within the window above the reservation),
+    C(over) (reserved more than twice what the use calls for), C(ok), or C(unmeasured) for a cgroup with no
+    processes of its own, whose use says nothing, and for CPU over a window shorter than 10 seconds (not enough
+    data; the recommendation keeps the reservation).
+  - A lifetime peak above the reservation, with the window's use below it, is a burst before the window (a
+    start, a backup) - noted and sized for, not judged; C(peak_since) says how old it may be.
+  - Where one side reserves nothing of a resource and the other some (the C(gke) profile reserves it all as
+    kube-reserved), the empty side's use is judged with the other's against what both reserve together, and
+    the reasons say so.
   - Beside them, what the sizing profiles (C(gke), C(eks), C(aks), C(aks-legacy), C(openshift)) and the plan
     itself (C(static)) reserve on this node.
   - A plan that names no system-reserved cgroup is measured at C(/system.slice), where systemd runs the
@@ -32,6 +40,7 @@ description:
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
   - kubenode.cgroups.host_paths
+  - kubenode.cgroups.node_root
   - kubenode.cgroups.attributes.info_module
 options:
   plan:
@@ -47,8 +56,9 @@ options:
 notes:
   - C(memory.peak) needs kernel 5.19 (cgroup v2); without it the peak is the current use, and the result says so.
     Memory pressure and CPU pressure need PSI (cgroup v2, C(psi=1) or a kernel built with it on).
-  - The memory peak is the highest use since the cgroup was made (v1 - or since it was last reset); CPU is the
-    average over the window, so measure while the node does its usual work.
+  - The lifetime memory peak is the highest use since the cgroup was made (v1 - or since it was last reset); the
+    verdict judges the window's, and CPU is the average over the window, so measure while the node does its usual
+    work.
 seealso:
   - module: kubenode.cgroups.allocatable_info
   - module: kubenode.cgroups.node_drift_info
@@ -96,8 +106,10 @@ reserved:
   description:
     - C(system) and C(kube) - the cgroup measured (C(cgroup)) and why that one (C(cgroup_source)), its verdict,
       and for C(memory) and C(cpu) the reservation (C(reserved), bytes or millicores), C(used) (the memory peak,
-      the CPU over the window), C(headroom), C(recommended), the C(rule), the C(verdict) and its C(reasons);
-      memory adds C(current), C(peak) and C(peak_source). Besides, the memory C(events) and the C(pressure)
+      the CPU over the window), C(headroom), C(recommended), the C(rule), the C(verdict), its C(reasons) and
+      C(causes) (C(oom_kill), C(pressure), C(use)); memory adds C(current), C(window_peak) (the highest use read in
+      the window, which is C(used)), C(peak) (since the cgroup was made) and C(peak_source); C(judged_together)
+      where the side was judged with the other. Besides, the memory C(events) and the C(pressure)
       files as read, and the C(processes) the cgroup holds.
     - An C(unmeasured) cgroup has only C(verdict) and C(reasons).
   returned: success
@@ -108,8 +120,9 @@ reserved:
       cgroup_source: the plan's system_reserved_cgroup
       verdict: over
       memory: {reserved: 1073741824, used: 209715200, headroom: 864026624, recommended: 262144000,
-               rule: "peak + 25%, at least 128Mi, at most half the node's memory, rounded up to whole MiB",
-               verdict: over, reasons: ["1024Mi reserved, more than 2 times the 250Mi the use calls for"]}
+               rule: "the higher of the window's and the lifetime peak + 25%, at least 128Mi, at most 1/2 of the node's memory, rounded up to whole MiB",
+               verdict: over, reasons: ["1024Mi reserved, more than 2 times the 250Mi the use calls for"],
+               causes: []}
 kubepods:
   description: What the pods use - C(memory) (C(current), C(peak)), C(cpu) (C(used)), C(allocatable), C(events).
   returned: success
@@ -128,9 +141,24 @@ profiles:
   returned: success
   type: dict
 use:
-  description: The reserved cgroups' use together - C(memory_peak) (bytes) and C(cpu_used) (millicores).
+  description: The reserved cgroups' use together - C(memory_peak) (bytes, the highest in the window) and
+    C(cpu_used) (millicores); each null when no reserved cgroup was measured.
   returned: success
   type: dict
+uptime_seconds:
+  description: Seconds since the node booted; null where C(/proc/uptime) cannot be read.
+  returned: success
+  type: int
+peak_since:
+  description: How old the lifetime peaks may be, in words.
+  returned: success
+  type: str
+  sample: since the cgroup was made, at most 3h04m ago (the node booted then)
+cpu_window_minimum:
+  description: The shortest O(sample_seconds) whose CPU use is judged.
+  returned: success
+  type: int
+  sample: 10
 """
 
 import os
@@ -142,7 +170,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_fi
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _reservation as sizing
 from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroupfs import cgroup_path, detect_layout, read_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import host_paths_argument_spec
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import (
+    host_paths_argument_spec, node_root_argument_spec, paths_under_root)
 
 SYSTEM_SLICE = '/system.slice'
 
@@ -219,22 +248,52 @@ def _values(plan, key):
                 if (plan.get(key) or {}).get(kind))
 
 
-def read_all(layout, root, where, version):
+def read_all(layout, root, where, version, window_peaks=None):
     result = {}
     for scope, (path, _why) in where.items():
         if path:
             raw, processes = read_usage(layout, root, path)
-            result[scope] = sizing.Usage(raw, version, processes)
+            result[scope] = sizing.Usage(raw, version, processes, (window_peaks or {}).get(scope))
     return result
 
 
-def measure(plan, layout, root, seconds):
-    """Two reads of every target, seconds apart, judged by _reservation."""
+def read_memory_current(layout, root, path, version):
+    directory = _directory(layout, root, path, files.MEMORY_CURRENT.hierarchy)
+    return sizing.parse_int(read_file(os.path.join(directory, getattr(files.MEMORY_CURRENT, version)))) \
+        if directory else None
+
+
+def watch_memory(layout, root, where, version, seconds):
+    """The highest memory.current of each target, read once a second over the window (the window's own peak:
+    memory.peak spans the cgroup's whole life)."""
+    peaks = {}
+    for step in range(int(seconds) + 1):
+        if step:
+            time.sleep(1)
+        for scope, (path, _why) in where.items():
+            current = read_memory_current(layout, root, path, version) if path else None
+            if current is not None:
+                peaks[scope] = max(peaks.get(scope, 0), current)
+    return peaks
+
+
+def uptime_seconds(proc_path):
+    """Seconds since the node booted (/proc/uptime), or None."""
+    text = read_file(os.path.join(proc_path, 'uptime'))
+    try:
+        return int(float(text.split()[0])) if text else None
+    except (ValueError, IndexError):
+        return None
+
+
+def measure(plan, layout, root, seconds, proc_path='/proc'):
+    """Reads of every target at both ends of the window, and of their memory every second, judged by
+    _reservation."""
     version = 'v2' if layout['mode'] == 'v2' else 'v1'
     where = targets(plan, layout, root)
     first = read_all(layout, root, where, version)
-    time.sleep(seconds)
-    second = read_all(layout, root, where, version)
+    peaks = watch_memory(layout, root, where, version, seconds)
+    second = read_all(layout, root, where, version, peaks)
     capacity = _values(plan, 'capacity')
     reserved_of = plan.get('reserved') or {}
     reserved = {}
@@ -248,9 +307,13 @@ def measure(plan, layout, root, seconds):
         entry = sizing.assess_reserved(amounts, first[scope], second[scope], seconds, capacity)
         entry.update(cgroup=path, cgroup_source=why)
         reserved[scope] = entry
+    sizing.judge_together(reserved)
+    uptime = uptime_seconds(proc_path)
     result = {'cgroup_version': version, 'sample_seconds': seconds, 'reserved': reserved,
               'verdict': sizing.worst([reserved[s]['verdict'] for s in sizing.SCOPES]),
-              'recommendation': sizing.recommendation(reserved)}
+              'recommendation': sizing.recommendation(reserved), 'uptime_seconds': uptime,
+              'cpu_window_minimum': sizing.MIN_CPU_WINDOW_SECONDS,
+              'peak_since': sizing.peak_age(uptime, version)}
     if 'kubepods' in where:
         result['kubepods'] = sizing.pods_use(where['kubepods'][0], first['kubepods'], second['kubepods'], seconds,
                                              _values(plan, 'allocatable'))
@@ -268,16 +331,18 @@ def _max_pods(plan):
 def main():
     spec = dict(plan=dict(type='dict', required=True), sample_seconds=dict(type='int', default=10))
     spec.update(host_paths_argument_spec())
+    spec.update(node_root_argument_spec())
     module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
-    params = module.params
+    params = dict(module.params)
     plan = params['plan']
     if not isinstance(plan.get('cgroups'), dict) or not isinstance(plan.get('capacity'), dict):
         module.fail_json(msg='plan: not a result of kubenode.cgroups.allocatable_info (no cgroups or capacity)')
     if not 1 <= params['sample_seconds'] <= 600:
         module.fail_json(msg='sample_seconds: must be between 1 and 600 (got %s)' % params['sample_seconds'])
     try:
+        params.update(paths_under_root(params['node_root'], params, ('cgroupfs_path', 'proc_path')))
         layout = detect_layout(params['proc_path'], params['cgroupfs_path'])
-        result = measure(plan, layout, params['cgroupfs_path'], params['sample_seconds'])
+        result = measure(plan, layout, params['cgroupfs_path'], params['sample_seconds'], params['proc_path'])
     except KubenodeError as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:

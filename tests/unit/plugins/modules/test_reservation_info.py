@@ -77,21 +77,26 @@ def test_v2_systemd_a_generous_reservation_is_over_and_an_oom_killed_one_under(r
     result = run(run_module, tree, plan(), sample_seconds=10)
     system, kube = result['reserved']['system'], result['reserved']['kube']
     assert system['cgroup'] == '/system.slice' and system['processes'] == 5
+    # the lifetime peak sizes the recommendation; the verdict judges the highest use of the window
     assert system['memory']['peak'] == 300 * MI and system['memory']['recommended'] == 375 * MI
+    assert system['memory']['window_peak'] == system['memory']['used'] == 200 * MI
     assert system['memory']['peak_source'] == 'memory.peak'
-    assert system['memory']['verdict'] == 'over' and system['memory']['headroom'] == GI - 300 * MI
+    assert system['memory']['verdict'] == 'over' and system['memory']['headroom'] == GI - 200 * MI
     assert system['cpu']['used'] == 50 and system['cpu']['recommended'] == 100 and system['cpu']['verdict'] == 'over'
     assert system['verdict'] == 'over'
     assert kube['memory']['verdict'] == 'under'
-    assert kube['memory']['reasons'] == ['2 OOM kills in the cgroup (memory.events oom_kill)',
-                                         'peak 900Mi above the 512Mi reserved']
+    assert kube['memory']['reasons'] == [
+        '2 OOM kills in the cgroup since it was made (memory.events oom_kill)',
+        'its peak since the cgroup was made, 900Mi, is above the 512Mi reserved: a burst before the window (a start, '
+        'a backup), sized for but not judged']
+    assert kube['memory']['causes'] == ['oom_kill']
     assert kube['memory']['recommended'] == 1125 * MI  # 900Mi + 25%
     assert kube['cpu']['used'] == 300 and kube['cpu']['verdict'] == 'under' and kube['cpu']['recommended'] == 450
     assert result['verdict'] == 'under'
     assert result['recommendation'] == {'system_reserved': {'cpu': '100m', 'memory': '375Mi'},
                                         'kube_reserved': {'cpu': '450m', 'memory': '1125Mi'}}
     assert result['kubepods']['memory'] == {'current': 2 * GI, 'peak': 3 * GI}
-    assert result['use'] == {'memory_peak': 1200 * MI, 'cpu_used': 350}
+    assert result['use'] == {'memory_peak': 700 * MI, 'cpu_used': 350}
     profiles = result['profiles']
     assert profiles['static'] == {'cpu': 700, 'memory': 1536 * MI}
     assert profiles['measured'] == {'cpu': 550, 'memory': 1500 * MI}
@@ -153,14 +158,14 @@ def test_v1_cgroupfs_reads_each_hierarchy(run_module, tmp_path, monkeypatch):
                                         'cgroup.procs': '\n'.join(str(100 + n) for n in range(tasks))})
         put(tree.path('cpuacct', path), {'cpuacct.usage': '0'})
         put(tree.path('pids', path), {'pids.current': str(tasks)})
-    later(monkeypatch, tree, {'/cpuacct/system': ('cpuacct.usage', str(4 * 10 ** 9))})  # 4 s in 2 s: 2000m
+    later(monkeypatch, tree, {'/cpuacct/system': ('cpuacct.usage', str(20 * 10 ** 9))})  # 20 s in 10 s: 2000m
     the_plan = plan(driver='cgroupfs', system_cgroup='/system', kube_cgroup='/kube')
-    result = run(run_module, tree, the_plan, sample_seconds=2)
+    result = run(run_module, tree, the_plan, sample_seconds=10)
     assert result['cgroup_version'] == 'v1'
     system = result['reserved']['system']
     assert system['events'] == {'oom_kill': 1, 'under_oom': 0} and system['processes'] == 4
     assert system['memory']['peak_source'] == 'memory.max_usage_in_bytes'
-    assert system['memory']['reasons'] == ['1 OOM kill in the cgroup (memory.events oom_kill)']
+    assert system['memory']['reasons'] == ['1 OOM kill in the cgroup since it was made (memory.events oom_kill)']
     assert system['cpu']['used'] == 2000 and system['cpu']['recommended'] == 2000  # half of 4 CPUs
     assert system['cpu']['reasons'] == ['used 2000m over the window, above the 500m reserved']
     assert system['pressure'] == {'memory': None, 'cpu': None}
@@ -174,7 +179,7 @@ def test_a_use_beyond_half_the_node_is_capped_and_said_so(run_module, tmp_path, 
     later(monkeypatch, tree, {})
     memory = run(run_module, tree, plan(), sample_seconds=1)['reserved']['system']['memory']
     assert memory['recommended'] == 8 * GI and memory['verdict'] == 'under'
-    assert memory['reasons'] == ['peak 10240Mi above the 1024Mi reserved',
+    assert memory['reasons'] == ['used up to 9216Mi in the window, above the 1024Mi reserved',
                                  'the recommendation is held at half the node: the use alone is more than this node '
                                  'should give its daemons']
 
@@ -229,12 +234,85 @@ def test_the_measured_profile_refuses_what_is_not_a_recommendation(measured, fie
 
 
 def test_a_cgroup_with_nothing_reserved_for_it_says_so(run_module, tmp_path, monkeypatch):
-    # The profiles put the whole reservation in kubeReserved: system.slice has none of its own.
+    # The kube side reserves too little for both: the system side's use is judged on its own.
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    v2_cgroup(tree, '/system.slice', current=500 * MI, peak=550 * MI, usage_usec=0)
+    v2_cgroup(tree, '/kube.slice', current=100 * MI, peak=100 * MI)
+    later(monkeypatch, tree, {'/system.slice': ('cpu.stat', 'usage_usec 3000000')})  # 3 s in 10 s: 300m
+    system = run(run_module, tree, plan(system_reserved={}), sample_seconds=10)['reserved']['system']
+    assert system['memory']['reasons'] == ['nothing reserved for it, and it used up to 500Mi in the window']
+    assert system['cpu']['reasons'] == ['nothing reserved for it, and it used 300m over the window']
+    assert system['verdict'] == 'under' and system['memory']['recommended'] == 688 * MI  # 550Mi + 25%, rounded up
+
+
+def test_a_side_with_nothing_reserved_is_judged_with_the_other_within_their_total(run_module, tmp_path, monkeypatch):
+    """Issue 35 (5): the gke profile reserves everything as kube-reserved; system.slice using some of it while
+    both stay within the total is no shortage, and the report says why."""
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
     v2_cgroup(tree, '/system.slice', current=100 * MI, peak=150 * MI, usage_usec=0)
+    v2_cgroup(tree, '/kube.slice', current=100 * MI, peak=100 * MI, usage_usec=0)
+    later(monkeypatch, tree, {'/system.slice': ('cpu.stat', 'usage_usec 1000000'),  # 100m
+                              '/kube.slice': ('cpu.stat', 'usage_usec 500000')})  # 50m
+    result = run(run_module, tree, plan(system_reserved={}), sample_seconds=10)
+    system = result['reserved']['system']
+    assert system['memory']['verdict'] == 'ok' and system['memory']['judged_together']
+    assert system['memory']['reasons'] == ['nothing reserved for it alone: judged with the other side, as the plan '
+                                           'reserves 512Mi for both together and together they used 200Mi']
+    assert system['cpu']['verdict'] == 'ok'
+    assert system['cpu']['reasons'] == ['nothing reserved for it alone: judged with the other side, as the plan '
+                                        'reserves 200m for both together and together they used 150m']
+    assert system['verdict'] == 'ok' and result['verdict'] != 'under'
+
+
+def test_a_side_with_nothing_reserved_and_oom_kills_stays_under(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    v2_cgroup(tree, '/system.slice', current=100 * MI, peak=150 * MI, oom_kill=1)
     v2_cgroup(tree, '/kube.slice', current=100 * MI, peak=100 * MI)
-    later(monkeypatch, tree, {'/system.slice': ('cpu.stat', 'usage_usec 100000')})  # 0.1 s in 1 s: 100m
-    system = run(run_module, tree, plan(system_reserved={}), sample_seconds=1)['reserved']['system']
-    assert system['memory']['reasons'] == ['nothing reserved for it, and its peak was 150Mi']
-    assert system['cpu']['reasons'] == ['nothing reserved for it, and it used 100m over the window']
-    assert system['verdict'] == 'under' and system['memory']['recommended'] == 188 * MI  # 187.5Mi rounded up
+    later(monkeypatch, tree, {})
+    system = run(run_module, tree, plan(system_reserved={}), sample_seconds=10)['reserved']['system']
+    assert system['memory']['verdict'] == 'under' and system['memory']['causes'] == ['oom_kill', 'use']
+
+
+def test_a_node_at_rest_is_not_under_for_a_boot_time_peak(run_module, tmp_path, monkeypatch):
+    """Issue 35 (5): memory.peak spans the cgroup's life; its age is said, the window is measured too, and only
+    the window is judged."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    v2_cgroup(tree, '/system.slice', current=200 * MI, peak=2 * GI)
+    v2_cgroup(tree, '/kube.slice', current=100 * MI, peak=100 * MI)
+    put(tree.proc, {'uptime': '11045.20 40000.00'})
+    currents = iter([250, 400, 300] + [300] * 20)
+
+    def sleep(_seconds):  # memory.current moves within the window: its highest read is the window's peak
+        put(tree.path('system.slice'), {'memory.current': str(next(currents) * MI)})
+    monkeypatch.setattr(time, 'sleep', sleep)
+    result = run(run_module, tree, plan(), sample_seconds=3)
+    memory = result['reserved']['system']['memory']
+    assert memory['window_peak'] == 400 * MI and memory['peak'] == 2 * GI
+    assert memory['verdict'] == 'ok' and memory['causes'] == []
+    assert memory['reasons'][0].startswith('its peak since the cgroup was made, 2048Mi, is above the 1024Mi reserved')
+    assert memory['recommended'] == 2560 * MI  # sized for the lifetime peak
+    assert result['peak_since'] == 'since the cgroup was made, at most 3h04m ago (the node booted then)'
+    assert result['uptime_seconds'] == 11045
+
+
+def test_cpu_over_a_short_window_is_not_enough_data(run_module, tmp_path, monkeypatch):
+    """Issue 35 (5): a 2-second sample says nothing of a daemon's CPU; the reservation is kept, not cut."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    v2_cgroup(tree, '/system.slice', current=100 * MI, peak=100 * MI, usage_usec=0)
+    v2_cgroup(tree, '/kube.slice', current=100 * MI, peak=100 * MI, usage_usec=0)
+    later(monkeypatch, tree, {'/system.slice': ('cpu.stat', 'usage_usec 10000')})
+    result = run(run_module, tree, plan(), sample_seconds=2)
+    cpu = result['reserved']['system']['cpu']
+    assert cpu['verdict'] == 'unmeasured' and cpu['recommended'] == 500
+    assert cpu['reasons'] == ['not enough data: a 2 s window is too short to judge CPU use (at least 10 s)']
+    assert result['recommendation']['system_reserved']['cpu'] == '500m'
+
+
+def test_nothing_measured_is_no_use_of_zero(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    v2_cgroup(tree, '/system.slice', current=0, peak=0, tasks=0)
+    v2_cgroup(tree, '/kube.slice', current=0, peak=0, tasks=0)
+    later(monkeypatch, tree, {})
+    assert run(run_module, tree, plan(), sample_seconds=1)['use'] == {'memory_peak': None, 'cpu_used': None}
+    assert run(run_module, tree, plan(), sample_seconds=1)['profiles']['measured'] == {
+        'error': 'unmeasured: no reserved cgroup was measured, so there is nothing to recommend'}
