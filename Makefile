@@ -114,9 +114,14 @@ lint: venv link
 # ansible-test bootstraps pip in its sanity venvs with a script it downloads from a host
 # these machines cannot reach; it uses a cached copy first, so give it an offline one (named for
 # the pip of ansible-test 2.19 and of 2.20/2.21).
-PIP_BOOTSTRAP := $(HOME)/.ansible/test/cache/get_pip_24_2.py $(HOME)/.ansible/test/cache/get_pip_25_2.py
+# ansible-test keeps its sanity venvs and that script under ~/.ansible/test (about 130 MB): its HOME is this
+# clone's cache, so that they stay with the clone and `make clean` takes them away.
+export ANSIBLE_TEST_HOME := $(CACHE)/ansible-test-home
+# pyenv's shims find their Pythons under PYENV_ROOT, by default under HOME: kept where they are.
+export PYENV_ROOT ?= $(HOME)/.pyenv
+PIP_BOOTSTRAP := $(ANSIBLE_TEST_HOME)/.ansible/test/cache/get_pip_24_2.py $(ANSIBLE_TEST_HOME)/.ansible/test/cache/get_pip_25_2.py
 
-$(HOME)/.ansible/test/cache/get_pip_%.py: hacking/get_pip_offline.py
+$(ANSIBLE_TEST_HOME)/.ansible/test/cache/get_pip_%.py: hacking/get_pip_offline.py
 	mkdir -p $(dir $@)
 	cp $< $@
 
@@ -124,7 +129,7 @@ $(HOME)/.ansible/test/cache/get_pip_%.py: hacking/get_pip_offline.py
 IN_COLLECTION_COPY = set -e; root=$$(mktemp -d); trap 'rm -rf "$$root"' EXIT; \
 	dest=$$root/ansible_collections/kubenode/cgroups; mkdir -p $$dest; \
 	git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C $$dest; \
-	cd $$dest && PATH=$(BIN):$$PATH
+	cd $$dest && HOME=$(ANSIBLE_TEST_HOME) PATH=$(BIN):$$PATH
 
 sanity: venv deps $(PIP_BOOTSTRAP)
 	@$(IN_COLLECTION_COPY) $(BIN)/ansible-test sanity --requirements --python 3.11 --color no --exclude hacking/

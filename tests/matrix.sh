@@ -72,7 +72,7 @@ for entry in "$@"; do
         dest="$copy/ansible_collections/kubenode/cgroups"
         mkdir -p "$dest"
         (cd "$here" && git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C "$dest")
-        (cd "$dest" && PATH="$venv/bin:$PATH" "$venv/bin/ansible-test" sanity --requirements --python "$controller" \
+        (cd "$dest" && HOME="${ANSIBLE_TEST_HOME:-$HOME}" PATH="$venv/bin:$PATH" "$venv/bin/ansible-test" sanity --requirements --python "$controller" \
           --color no --exclude hacking/) || { rm -rf "$copy"; exit 1; }
         rm -rf "$copy" ;;
       *) echo "matrix: unknown step $step" >&2; exit 2 ;;

@@ -68,6 +68,8 @@ def _write_operation(path, file_name, desired, cgroup, depth, read):
     current = read(path)
     if current is not None and cgfiles.comparable(file_name, current) == cgfiles.comparable(file_name, desired):
         return None
+    if current is None and cgfiles.holds_only_default(file_name, desired):
+        return None  # a cgroup made now starts at the kernel's default; a kernel without the file keeps it too
     before, after = cgfiles.limit_order(file_name, current), cgfiles.limit_order(file_name, desired)
     shrink = cgfiles.is_limit(file_name) and before is not None and after is not None and after < before
     return Operation('write', path, desired, current, cgroup, depth, shrink)
