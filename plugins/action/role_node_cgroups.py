@@ -95,6 +95,10 @@ def kubespray_settings(value_of):
     origin['eviction_hard'] = 'eviction_hard'
     if _set(eviction):
         options['eviction_hard'] = eviction
+        # kubespray writes evictionHard as given, without mergeDefaultEvictionSettings: kubelet then drops every
+        # default signal the map leaves out, and so does the plan - writing them back would fight kubespray's next
+        # run over the file (kubespray_eviction_dropped says so instead).
+        options['keep_default_eviction_signals'] = False
     enforce = value_of('kubelet_enforce_node_allocatable', '""')
     if isinstance(enforce, str) and enforce.strip() not in ('', '""'):
         options['enforce_node_allocatable'] = [item.strip() for item in enforce.split(',') if item.strip()]
@@ -114,6 +118,25 @@ def kubespray_settings(value_of):
 
 
 KUBESPRAY_CONFIG_SUFFIX = '/etc/kubernetes/kubelet-config.yaml'
+# kubelet's hard eviction signals by default (pkg/kubelet/eviction/defaults_linux.go), the disk ones a partial
+# evictionHard switches off.
+KUBELET_DEFAULT_SIGNALS = ('memory.available', 'nodefs.available', 'nodefs.inodesFree', 'imagefs.available',
+                           'imagefs.inodesFree')
+
+
+def kubespray_eviction_dropped(eviction):
+    """A warning, or None: kubespray's eviction_hard leaves out some of kubelet's default signals, which kubelet
+    then does not watch on this node; the kubespray variable to set, rather than a file the two would fight over."""
+    if not isinstance(eviction, dict) or not eviction:
+        return None
+    missing = [signal for signal in KUBELET_DEFAULT_SIGNALS if signal not in eviction]
+    if not missing:
+        return None
+    return ('kubespray\'s eviction_hard names %s alone, and kubespray writes it without mergeDefaultEvictionSettings: '
+            'kubelet then does not evict on %s here, and the plan says so. To keep them, add them to eviction_hard in '
+            'kubespray\'s inventory (kubelet\'s defaults: nodefs.available 10%%, nodefs.inodesFree 5%%, '
+            'imagefs.available 15%%, imagefs.inodesFree 5%%, memory.available 100Mi)'
+            % (', '.join(sorted(eviction)), ', '.join(missing)))
 
 
 def kubespray_reservations_dropped(source, outcome):
@@ -234,6 +257,9 @@ class ActionModule(ActionBase):
             if not options.get('system_reserved_cgroup'):
                 args.pop('system_reserved_cgroup', None)
             origin.update(kubespray_origin)
+            dropped = kubespray_eviction_dropped(options.get('eviction_hard'))
+            if dropped:
+                display.warning(dropped)
             fail_v1 = value_of('kubelet_fail_cgroup_v1')
             if fail_v1 is not None and 'failCgroupV1' not in settings:
                 settings['failCgroupV1'] = fail_v1 in (True, 'true', 'True')

@@ -112,13 +112,19 @@ def check_settings(settings, field='settings'):
             raise KubenodeError('has the wrong type', field='%s.%s' % (field, key), value=value)
 
 
-def apply_settings(document, settings):
+def apply_settings(document, settings, defaults=None, read=None):
     """document with our keys set (None removes a key); featureGates are merged, never replaced. A value
-    equal in meaning to the one the document holds (1Gi and 1024Mi, "100m" and 100m) is kept as written."""
+    equal in meaning to the one the document holds (1Gi and 1024Mi, "100m" and 100m) is kept as written.
+    defaults ({key: kubelet's own value}): a key that what kubelet reads (read, else document) leaves out is not
+    added to say what kubelet does anyway, so that a file another tool renders (kubespray's) is not fought over."""
     result = copy.deepcopy(document) if document else {'apiVersion': API_VERSION, 'kind': KIND}
     result.setdefault('apiVersion', API_VERSION)
     result.setdefault('kind', KIND)
+    read = document if read is None else read
     for key, value in settings.items():
+        if key in (defaults or {}) and key not in (read or {}) and value is not None \
+                and comparable({key: value}) == comparable({key: defaults[key]}):
+            continue
         if value is None:
             result.pop(key, None)
         elif key == 'featureGates':
@@ -254,7 +260,8 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
         # Capacity unknown: every rule but "capacity >= reservation" can still be checked.
         capacity = {'cpu': '1Mi', 'memory': '1Ei', 'ephemeral-storage': '1Ei', 'pid': '1Ei'}
         online_cpus = parse_cpuset(config.get('reservedSystemCPUs') or '', 'reservedSystemCPUs')
-    if planned and planned['inputs'] == plan_inputs(config):
+    if planned and planned['inputs'] in (plan_inputs(config), plan_inputs(
+            dict(kubelet_default_settings(planned['plan']), **config))):  # what kubelet fills in where left out
         plan = planned['plan']
     else:
         plan = plan_node(PlanOptions(
@@ -406,6 +413,16 @@ def settings_from_plan(plan):
         if not settings[key]:
             settings[key] = None
     return settings
+
+
+def kubelet_default_settings(plan):
+    """{key: value} of the plan's settings that are kubelet's own defaults (pkg/kubelet/apis/config/v1beta1
+    defaults.go): enforceNodeAllocatable ["pods"], and evictionHard where the plan keeps the release's defaults."""
+    defaults = {'enforceNodeAllocatable': ['pods']}
+    eviction = plan.get('eviction') or {}
+    if eviction.get('source') == 'kubelet defaults':
+        defaults['evictionHard'] = dict(eviction.get('hard') or {})
+    return defaults
 
 
 # kubespray's variables behind kubeletCgroups and runtimeCgroups (its kubelet-config template).

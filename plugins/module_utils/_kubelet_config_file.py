@@ -110,14 +110,18 @@ def compute_change(request, option_prefix='', files=NODE_FILES):
                               for key, value in sorted(placement.items()))
         choice['warnings'].append('kubespray writes %s from its own variables: set %s in its inventory so that its '
                                   'next run agrees' % (', '.join(sorted(placement)), variables))
+    # What kubelet does anyway is not added where its configuration leaves it out.
+    defaults = kc.kubelet_default_settings(request.plan) if request.plan else {}
+    defaults = dict((key, value) for key, value in defaults.items() if key not in (request.kubelet_settings or {}))
     if not choice['dropin']:
         target, current_text, current = choice['path'], base_text, base
-        desired = kc.apply_settings(current, settings)
+        desired = kc.apply_settings(current, settings, defaults, read=kc.merge([base] + [d for _n, d in dropins]))
         merged = kc.merge([desired] + [d for _n, d in dropins])
     else:
         target = dropin_path
         current_text, current = load(dropin_path, files)
-        desired = kc.apply_settings({}, dict((k, v) for k, v in settings.items() if v is not None))
+        desired = kc.apply_settings({}, dict((k, v) for k, v in settings.items() if v is not None), defaults,
+                                    read=kc.merge([base] + [d for _n, d in dropins]))
         if current.get('featureGates') and 'featureGates' in desired:
             desired['featureGates'] = dict(current['featureGates'], **desired['featureGates'])
         merged = kc.merge([base] + [d for n, d in dropins if n < dropin_path] + [desired]
