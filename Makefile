@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: checks checks-but-sanity judge judges judge-all matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs docs-current ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
+.PHONY: checks checks-but-sanity judge judges judge-all vm-kubelet matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs docs-current ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -99,7 +99,7 @@ demo-vm: venv link vm-image
 # VM image build beside them; then the VM scenarios, which need both cores.
 test:
 	$(MAKE) --no-print-directory deps vm-deps venv link $(PIP_BOOTSTRAP)
-	$(MAKE) --no-print-directory -j4 --output-sync=target sanity checks-but-sanity newest vm-image judge
+	$(MAKE) --no-print-directory -j4 --output-sync=target sanity checks-but-sanity newest vm-image judge vm-kubelet
 	$(MAKE) --no-print-directory molecule
 
 checks:
@@ -187,6 +187,27 @@ $(JUDGE_DIR)/judge-1.%: $(JUDGE_SOURCES)
 
 judges: $(foreach r,$(JUDGE_RELEASES),$(JUDGE_DIR)/judge-$(r))
 
+# The real kubelet for the VM scenarios that run it (role_systemd_v2): cmd/kubelet of the judge's release of
+# k8s.io/kubernetes (tests/kubelet/go.mod), static; and the VMs' only container image, a pause binary in an OCI
+# archive (they reach no registry), the pod sandbox and the static pod's container.
+# `kubelet --version` says the release as a release build does (k8s.io/component-base/version), for the collection
+# reads the release from it.
+KUBELET_DIR := $(CACHE)/kubelet
+KUBELET_RELEASE = $(shell sed -n 's/^[[:space:]]*k8s.io\/kubernetes \(v[0-9.]*\)$$/\1/p' tests/kubelet/go.mod)
+KUBELET_VERSION_FLAGS = $(foreach pair,gitVersion=$(KUBELET_RELEASE) gitMajor=$(patsubst v%,%,$(word 1,$(subst ., ,$(KUBELET_RELEASE)))) \
+  gitMinor=$(word 2,$(subst ., ,$(KUBELET_RELEASE))) gitTreeState=clean,-X k8s.io/component-base/version.$(pair))
+$(KUBELET_DIR)/kubelet: tests/kubelet/go.mod tests/kubelet/go.sum
+	@mkdir -p $(KUBELET_DIR)
+	cd tests/kubelet && CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w $(KUBELET_VERSION_FLAGS)' -o $@ \
+	  k8s.io/kubernetes/cmd/kubelet
+
+$(KUBELET_DIR)/pause.oci.tar: tests/vm/pause/main.go tests/vm/pause/go.mod tests/vm/oci_image.py
+	@mkdir -p $(KUBELET_DIR)
+	cd tests/vm/pause && CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(KUBELET_DIR)/pause .
+	python3 tests/vm/oci_image.py $(KUBELET_DIR)/pause registry.k8s.io/pause:3.10 $@
+
+vm-kubelet: $(KUBELET_DIR)/kubelet $(KUBELET_DIR)/pause.oci.tar
+
 # Every release the judge is built for (1.35 too; make test runs the newest two).
 judge-all:
 	@$(MAKE) --no-print-directory judge JUDGE_RELEASES="1.37 1.36 1.35"
@@ -219,7 +240,7 @@ vm-image: vm-deps
 SCENARIOS ?= role_systemd_v2 systemd_hybrid role_cgroupfs_v1 systemd_v2 cgroupfs_v1 cgroupfs_v2
 
 # Molecule destroys its VMs itself; the trap also stops any left by an interrupted run.
-molecule: venv link vm-image
+molecule: venv link vm-image vm-kubelet
 	@trap 'for vm in $(VM_RUN_DIR)/*/; do [ -d "$$vm" ] && tests/vm/stop-vm.sh "$$(basename "$$vm")"; done' EXIT; \
 	PATH=$(BIN):$$PATH XDG_CACHE_HOME=$(CACHE)/xdg ANSIBLE_SSH_CONTROL_PATH_DIR=$(CACHE)/cp \
 	  MOLECULE_LOG_DIR=$(CACHE)/molecule-logs tests/vm/run-scenarios.sh $(SCENARIOS)

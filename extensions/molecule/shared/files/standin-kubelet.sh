@@ -1,11 +1,14 @@
 #!/bin/sh
-# standin-kubelet.sh VERSION CONFIG_DIR: install the stand-in kubelet's files, one ssh round trip instead of a module
-# per file (each costs seconds under TCG). Prints the path of each file it changed, nothing when all are in place.
-# VERSION: what `kubelet --version` answers (the collection plans for the release the node's kubelet reports).
+# standin-kubelet.sh VERSION CONFIG_DIR [BINARY]: install the stand-in kubelet's files, one ssh round trip instead of
+# a module per file (each costs seconds under TCG). Prints the path of each file it changed, nothing when all are in
+# place. VERSION: what `kubelet --version` answers (the collection plans for the release the node's kubelet reports).
 # CONFIG_DIR: true gives kubelet a --config-dir, as kubeadm's KUBELET_EXTRA_ARGS would.
+# BINARY: stand-in (the default) writes the stand-in binary; real leaves /usr/local/bin/kubelet to the real kubelet
+# (real_kubelet.yml) and gives it no kubeconfig: it runs standalone, its pods the static ones.
 set -eu
 version="$1"
 config_dir="$2"
+binary="${3:-stand-in}"
 
 # put MODE PATH: stdin becomes PATH (directories made) unless PATH already holds exactly that.
 put() {
@@ -24,7 +27,7 @@ put() {
 # kubelet's healthz on 127.0.0.1:10248, for the role's health gate: "ok" to every request, from a bare socket
 # loop (python3 -S, no http.server to import: under TCG that import took seconds, and the role polls healthz
 # right after each restart).
-put 755 /usr/local/bin/kubelet <<SCRIPT
+[ "$binary" = real ] || put 755 /usr/local/bin/kubelet <<SCRIPT
 #!/bin/sh
 case "\$1" in --version) echo "Kubernetes v$version"; exit 0;; esac
 exec /usr/bin/python3 -S -c '
@@ -43,7 +46,7 @@ SCRIPT
 
 put 644 /etc/systemd/system/kubelet.service <<'UNIT'
 [Unit]
-Description=Stand-in kubelet for kubenode.cgroups tests
+Description=kubelet (kubenode.cgroups tests)
 After=containerd.service
 [Service]
 ExecStart=/usr/local/bin/kubelet
@@ -54,14 +57,19 @@ UNIT
 
 # Laid out as kubeadm lays out the real one: the flags come from 10-kubeadm.conf's Environment= and its
 # environment files, where the collection must find --config (and --config-dir) itself.
-put 644 /etc/systemd/system/kubelet.service.d/10-kubeadm.conf <<'DROPIN'
+if [ "$binary" = real ]; then
+  kubeconfig_args=''
+else
+  kubeconfig_args='--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf'
+fi
+put 644 /etc/systemd/system/kubelet.service.d/10-kubeadm.conf <<DROPIN
 [Service]
-Environment="KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf"
+Environment="KUBELET_KUBECONFIG_ARGS=$kubeconfig_args"
 Environment="KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml"
 EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env
 EnvironmentFile=-/etc/default/kubelet
 ExecStart=
-ExecStart=/usr/local/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS
+ExecStart=/usr/local/bin/kubelet \$KUBELET_KUBECONFIG_ARGS \$KUBELET_CONFIG_ARGS \$KUBELET_KUBEADM_ARGS \$KUBELET_EXTRA_ARGS
 DROPIN
 
 if [ "$config_dir" = true ]; then

@@ -1,0 +1,3 @@
+module kubenode.test/pause
+
+go 1.26
