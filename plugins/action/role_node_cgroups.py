@@ -234,6 +234,10 @@ class ActionModule(ActionBase):
         settings = dict(kubelet.get('kubelet_settings') or {})
         if args['feature_gates']:
             settings['featureGates'] = args['feature_gates']
+        if settings.get('cpuManagerPolicy') in ('none', 'static'):
+            # The plan's cpusets follow the policy kubelet runs with (kubelet writes them for none).
+            args['cpu_manager_policy'] = settings['cpuManagerPolicy']
+            origin['cpu_manager_policy'] = PREFIX + 'kubelet_settings.cpuManagerPolicy'
         swap = role('swap_behavior')
         if swap:
             settings.update(failSwapOn=False, memorySwap={'swapBehavior': swap})

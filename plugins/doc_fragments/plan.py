@@ -104,6 +104,14 @@ options:
         C(LimitedSwap). Not a kubelet setting - kubelet never writes it. Needs the kernel's swap accounting.
     type: bool
     default: false
+  cpu_manager_policy:
+    description:
+      - KubeletConfiguration C(cpuManagerPolicy). With C(none), kubelet from 1.32 gives C(kubepods) and every enforced
+        reserved cgroup all the node's CPUs as their cpuset (C(cpuset.cpus), the systemd property C(AllowedCPUs)),
+        and so does the plan; with C(static) the CPU manager keeps the cpusets itself.
+    type: str
+    choices: [none, static]
+    default: none
   qos_reserved:
     description:
       - KubeletConfiguration C(qosReserved), for example C(memory) to C(50%). Needs the

@@ -263,6 +263,17 @@ def cgroup_config(resources, compressible_only=False):
     return config
 
 
+def node_cpuset(options, capacity, rules):
+    """getCgroupConfig's CPUSet, or None: with the none CPU manager policy (whose allocatable CPUs are empty) kubelet
+    gives kubepods and every enforced reserved cgroup all the node's CPUs (cpuManager.GetAllCPUs), from 1.32."""
+    if not rules.cpuset_on_node_cgroups or (options.cpu_manager_policy or 'none') != 'none':
+        return None
+    online = options.online_cpus
+    if online is None and 'cpu' in capacity:
+        online = list(range(capacity['cpu'].value()))
+    return format_cpuset(sorted(online)) if online else None
+
+
 def cgroup_entry(parts, driver, config, page_sizes, **extra):
     entry = names.describe(parts, driver)
     values = dict(config)
@@ -307,6 +318,7 @@ class PlanOptions(OptionSet):
         ('merge_default_eviction_settings', False),
         ('keep_default_eviction_signals', False),
         ('keep_reserved_out_of_swap', False),
+        ('cpu_manager_policy', None),  # KubeletConfiguration cpuManagerPolicy; None: kubelet's "none"
     )
     __slots__ = tuple(name for name, _default in DEFAULTS)
 
@@ -415,11 +427,14 @@ def plan_node(options):
             raise KubenodeError('has an empty component, which the systemd cgroup driver cannot name as a slice',
                                 field='cgroup_root', value=cgroup_root)
     page_sizes = sorted(hugepage_limits(dict((k, v) for k, v in capacity.items() if is_hugepages(k))))
+    all_cpus = node_cpuset(options, capacity, rules)
     cgroups = {}
     root_parts = names.node_allocatable_root(cgroup_root, cgroups_per_qos)
     if cgroups_per_qos or root_parts:
         source = internal_absolute if cgroups_per_qos and 'pods' in enforce else internal_capacity
         config = cgroup_config(source)
+        if all_cpus:
+            config['cpuset'] = all_cpus
         if cgroups_per_qos:
             # The QoS manager's minute loop sets kubepods (the Guaranteed tier) hugetlb unbounded.
             config['hugetlb'] = dict((size, cgmath.HUGETLB_UNBOUNDED) for size in page_sizes)
@@ -430,7 +445,7 @@ def plan_node(options):
         cgroups.update(qos_tiers(root_parts, driver, page_sizes, absolute, memory_rules))
     for scope, cgroup_name, reserved in (('system', system_cgroup, system), ('kube', kube_cgroup, kube)):
         entry = _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy,
-                                 bool(options.keep_reserved_out_of_swap))
+                                 bool(options.keep_reserved_out_of_swap), all_cpus)
         if entry is not None:
             cgroups['%s_reserved' % scope] = entry
 
@@ -525,7 +540,7 @@ def qos_tiers(root_parts, driver, page_sizes, absolute, rules, requests=NO_PODS)
 
 
 def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy,
-                     out_of_swap=False):
+                     out_of_swap=False, all_cpus=None):
     full, compressible = '%s-reserved' % scope, '%s-reserved-compressible' % scope
     enforced = full in enforce or compressible in enforce
     if not cgroup_name:
@@ -536,6 +551,8 @@ def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, 
         config = cgroup_config(reserved, compressible_only=compressible in enforce)
         if 'memory' in config and memory_qos and policy in (None, 'TieredReservation'):
             config['memory_min'] = config['memory']
+        if all_cpus:
+            config['cpuset'] = all_cpus
     if out_of_swap:
         # Ours, not kubelet's: the system and kube daemons never swap (cgroup v2, MemorySwapMax=0).
         config['memory_swap_max'] = 0

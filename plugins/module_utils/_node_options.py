@@ -121,6 +121,7 @@ def plan_argument_spec():
         system_reserved_cgroup=dict(type='str'),
         kube_reserved_cgroup=dict(type='str'),
         keep_reserved_out_of_swap=dict(type='bool', default=False),
+        cpu_manager_policy=dict(type='str', choices=['none', 'static'], default='none'),
         qos_reserved=dict(type='dict'),
         feature_gates=dict(type='dict', default={}),
         extra_feature_gates=dict(type='list', elements='str', default=[]),

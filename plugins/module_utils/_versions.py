@@ -49,6 +49,9 @@ class KubeletRules(object):
         # PRs #138903 and #139377: with MemoryQoS off, kubelet 1.37 resets memory.min of kubepods and memory.low of
         # the burstable tier to 0 at start, and sends memory.high=max for every container it creates or resizes.
         self.clears_memory_qos_when_off = minor >= 37
+        # PR #125923 (1.32): with the none CPU manager policy, getCgroupConfig gives kubepods and each enforced reserved
+        # cgroup every CPU of the node as its cpuset (systemd's AllowedCPUs), so that systemd keeps the cpuset cgroup.
+        self.cpuset_on_node_cgroups = minor >= 32
         # failCgroupV1 defaults to true from 1.35.
         self.fail_cgroup_v1_default = minor >= 35
         # memoryReservationPolicy (None | TieredReservation) from 1.36.

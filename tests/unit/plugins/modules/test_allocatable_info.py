@@ -91,13 +91,15 @@ def test_pods_enforcement_and_reserved_cgroups(run_module):
     assert system['v2_files']['pids.max'] == '1000'
     assert system['v2_files']['hugetlb.2MB.max'] == '0'
     # kubelet's values, and the protections and swap limit at the kernel's defaults: the collection owns them
+    # with the none CPU manager policy kubelet gives an enforced reserved cgroup every CPU (PR #125923, 1.32)
     assert system['systemd_properties']['v2'] == {'CPUWeight': '20', 'MemoryMax': '1073741824', 'TasksMax': '1000',
-                                                  'MemoryMin': '0', 'MemoryLow': '0', 'MemorySwapMax': 'infinity'}
+                                                  'MemoryMin': '0', 'MemoryLow': '0', 'MemorySwapMax': 'infinity',
+                                                  'AllowedCPUs': '0-3'}
     assert system['owned_defaults'] == ['memory.low', 'memory.min', 'memory.swap.max']
     assert 'memory_min' not in system['resources']
     kube = cgroups['kube_reserved']
     assert kube['path'] == '/kube.slice/kube-reserved.slice' and kube['enforcement'] == 'kube-reserved-compressible'
-    assert kube['v1_files'] == {'cpu.shares': '256'}
+    assert kube['v1_files'] == {'cpu.shares': '256', 'cpuset.cpus': '0-3'}
 
 
 def test_pods_not_enforced_writes_capacity(run_module):
@@ -356,3 +358,25 @@ def test_a_cgroup_name_with_a_nul_byte_is_refused(run_module):
     message = failure.value.result['msg']
     assert message == 'system_reserved_cgroup: must not contain a NUL byte (got "/sys\\x00tem")' \
         or message.startswith(ANSIBLE_NUL_REFUSAL)
+
+
+@pytest.mark.parametrize('version, policy, enforce, cpus', [
+    ('1.37', None, ['pods', 'system-reserved'], '0-3'),
+    ('1.32', 'none', ['pods', 'system-reserved-compressible'], '0-3'),
+    ('1.37', 'static', ['pods', 'system-reserved'], None),  # the static CPU manager keeps the cpusets itself
+    ('1.31', None, ['pods', 'system-reserved'], None),  # before PR #125923
+    ('1.37', None, ['pods'], None),  # a reserved cgroup kubelet does not enforce is left alone
+])
+def test_kubelet_gives_its_node_cgroups_every_cpu_under_the_none_policy(run_module, version, policy, enforce, cpus):
+    """getCgroupConfig (node_container_manager_linux.go): with the none CPU manager policy, kubepods and each enforced
+    reserved cgroup get every CPU as their cpuset, so that systemd keeps the cpuset cgroup; the real kubelet on the VM
+    wrote AllowedCPUs on kube.slice where the plan had none."""
+    args = dict(system_reserved={'cpu': '500m', 'memory': '1Gi'}, system_reserved_cgroup='/system',
+                enforce_node_allocatable=enforce, kubelet_version=version)
+    if policy:
+        args['cpu_manager_policy'] = policy
+    cgroups = plan(run_module, **args)['cgroups']
+    assert cgroups['system_reserved']['v2_files'].get('cpuset.cpus') == cpus
+    assert cgroups['system_reserved']['systemd_properties']['v2'].get('AllowedCPUs') == cpus
+    kubepods = cgroups['kubepods']['v2_files'].get('cpuset.cpus')
+    assert kubepods == (None if policy == 'static' or version == '1.31' else '0-3')

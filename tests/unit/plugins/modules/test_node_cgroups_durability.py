@@ -137,8 +137,10 @@ def test_systemd_driver_script_holds_only_what_systemd_cannot(run_module, tmp_pa
     result = run_module(node_cgroups, systemd_args(tree))
     script = read(result['persistence']['script'])
     assert 'make_dir %s' % tree.path('cpuset', 'kube.slice') in script
-    for name in ('cpuset.cpus', 'cpuset.mems'):
-        assert 'copy_cpuset %s %s' % (tree.path('cpuset', name), tree.path('cpuset', 'kube.slice', name)) in script
+    # cpuset.mems as the parent has it; cpuset.cpus every CPU, as kubelet writes it (none CPU manager policy)
+    assert 'copy_cpuset %s %s' % (tree.path('cpuset', 'cpuset.mems'), tree.path('cpuset', 'kube.slice', 'cpuset.mems')) \
+        in script
+    assert 'put %s 0-3' % tree.path('cpuset', 'kube.slice', 'cpuset.cpus') in script
     assert 'hugetlb.2MB.limit_in_bytes 0' in script
     assert 'cpu.shares' not in script and 'memory.limit_in_bytes' not in script  # systemd restores those
     unit = read(result['persistence']['unit'])
