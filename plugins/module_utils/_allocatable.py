@@ -549,7 +549,9 @@ def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, 
     config = {}
     if enforced:
         config = cgroup_config(reserved, compressible_only=compressible in enforce)
-        if 'memory' in config and memory_qos and policy in (None, 'TieredReservation'):
+        # enforceExistingCgroup: with MemoryQoS on, memory.min is the memory reserved, whatever
+        # memoryReservationPolicy says (the policy governs kubepods and the QoS tiers only).
+        if 'memory' in config and memory_qos:
             config['memory_min'] = config['memory']
         if all_cpus:
             config['cpuset'] = all_cpus

@@ -2,15 +2,17 @@
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""pod_cgroups.py: what kubelet, containerd and runc made for the static pods on this node, as JSON -
+"""pod_cgroups.py [CGROUP...]: what kubelet, containerd and runc made for the static pods on this node, as JSON -
 {pod name: {uid, cgroup, files, containers: {name: {id, cgroup, files}}}}. The pods and their uids come from
 kubelet's log directories (/var/log/pods/NAMESPACE_NAME_UID), each container from containerd (its labels), the
-cgroups from the kernel: the pod's directory is found by its uid, whatever the QoS tier and the driver."""
+cgroups from the kernel: the pod's directory is found by its uid, whatever the QoS tier and the driver.
+With CGROUP paths (/kubepods.slice, ...), their files instead: {path: files}, read in every hierarchy."""
 
 import glob
 import json
 import os
 import subprocess
+import sys
 
 FILES = ('cpu.weight', 'cpu.max', 'cpu.shares', 'cpu.cfs_quota_us', 'cpu.cfs_period_us', 'memory.max',
          'memory.limit_in_bytes', 'memory.min', 'memory.high', 'pids.max')
@@ -42,7 +44,29 @@ def container_name(container_id):
     return labels.get('io.kubernetes.container.name')
 
 
+def node_cgroups(paths):
+    """{path: files} of the named cgroups (kubepods and the QoS tiers), merged over the v1 hierarchies."""
+    roots = ['/sys/fs/cgroup'] if os.path.exists('/sys/fs/cgroup/cgroup.controllers') else \
+        ['/sys/fs/cgroup/cpu,cpuacct', '/sys/fs/cgroup/memory', '/sys/fs/cgroup/pids', '/sys/fs/cgroup/cpuset']
+    found = {}
+    for path in paths:
+        files = {}
+        for root in roots:
+            directory = root + path
+            if os.path.isdir(directory):
+                files.update(read(directory))
+                cpus = os.path.join(directory, 'cpuset.cpus')
+                if os.path.exists(cpus):
+                    with open(cpus) as handle:
+                        files['cpuset.cpus'] = handle.read().strip()
+        found[path] = files
+    return found
+
+
 def main():
+    if len(sys.argv) > 1:
+        print(json.dumps(node_cgroups(sys.argv[1:]), sort_keys=True))
+        return
     pods = {}
     for log_dir in sorted(glob.glob('/var/log/pods/*_*_*')):
         _namespace, name, uid = os.path.basename(log_dir).split('_', 2)

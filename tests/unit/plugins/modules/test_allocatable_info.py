@@ -90,13 +90,13 @@ def test_pods_enforcement_and_reserved_cgroups(run_module):
     assert system['v1_files']['memory.limit_in_bytes'] == str(1024 ** 3)
     assert system['v2_files']['pids.max'] == '1000'
     assert system['v2_files']['hugetlb.2MB.max'] == '0'
-    # kubelet's values, and the protections and swap limit at the kernel's defaults: the collection owns them
-    # with the none CPU manager policy kubelet gives an enforced reserved cgroup every CPU (PR #125923, 1.32)
+    # kubelet's values (memory.min the reservation with MemoryQoS, on by default in 1.37; every CPU with the none CPU
+    # manager policy, PR #125923), and memory.low and the swap limit at the kernel's defaults: the collection owns them
     assert system['systemd_properties']['v2'] == {'CPUWeight': '20', 'MemoryMax': '1073741824', 'TasksMax': '1000',
-                                                  'MemoryMin': '0', 'MemoryLow': '0', 'MemorySwapMax': 'infinity',
+                                                  'MemoryMin': '1073741824', 'MemoryLow': '0', 'MemorySwapMax': 'infinity',
                                                   'AllowedCPUs': '0-3'}
-    assert system['owned_defaults'] == ['memory.low', 'memory.min', 'memory.swap.max']
-    assert 'memory_min' not in system['resources']
+    assert system['owned_defaults'] == ['memory.low', 'memory.swap.max']
+    assert system['resources']['memory_min'] == 1024 ** 3
     kube = cgroups['kube_reserved']
     assert kube['path'] == '/kube.slice/kube-reserved.slice' and kube['enforcement'] == 'kube-reserved-compressible'
     assert kube['v1_files'] == {'cpu.shares': '256', 'cpuset.cpus': '0-3'}
@@ -139,8 +139,10 @@ def test_memory_qos_and_qos_reserved(run_module):
 
 
 @pytest.mark.parametrize('args, kubepods_min, burstable_low, reserved_min', [
-    # 1.37: MemoryQoS on by default, memoryReservationPolicy None - kubepods and burstable at 0, no reserved memory.min
-    ({}, '0', '0', None),
+    # 1.37: MemoryQoS on by default, memoryReservationPolicy None - kubepods and burstable at 0; the enforced reserved
+    # cgroup's memory.min is its reservation all the same (enforceExistingCgroup checks the gate alone, and the real
+    # kubelet on the VM wrote it)
+    ({}, '0', '0', str(1024 ** 3)),
     # the gate off: 1.37 resets what an earlier run of the feature left (#138903)
     ({'feature_gates': {'MemoryQoS': False}}, '0', '0', None),
     ({'feature_gates': {'MemoryQoS': False}, 'kubelet_version': '1.36'}, None, None, None),
