@@ -324,7 +324,25 @@ class Executor(object):
             return []
         shown = restarts.read_units(self.host.systemctl, sorted(watched))
         files = [path for entry in watched.values() for path in entry['files']]
-        return restarts.pending(watched, shown, restarts.file_mtimes(files))
+        left_behind = dict((unit, self.processes_left_behind(shown.get(unit) or {})) for unit in watched)
+        found = restarts.pending(watched, shown, restarts.file_mtimes(files), left_behind=left_behind)
+        for held in [entry for entry in found if entry.get('held')]:
+            self.warnings.append('%s %s, held there by %d process(es) it left running (container shims): systemd keeps '
+                                 'a unit\'s cgroup while they run, so a restart would not move it; it moves when they '
+                                 'end, at the latest at the next boot'
+                                 % (held['service'], held['reason'], left_behind[held['service']]))
+        return [entry for entry in found if not entry.get('held')]
+
+    def processes_left_behind(self, fields):
+        """How many processes other than the unit's main one its cgroup holds (systemd's own hierarchy)."""
+        group = fields.get('ControlGroup') or ''
+        if not group:
+            return 0
+        base = self.root if self.layout['mode'] == 'v2' else self.layout['v1_hierarchies'].get('systemd')
+        if not base:
+            return 0
+        text = fs.read_file(os.path.join(base, group.lstrip('/'), cgfiles.PROCS_FILE)) or ''
+        return len([pid for pid in text.split() if pid != str(fields.get('MainPID') or '')])
 
     def write_kubelet_config(self):
         """Write the planned kubelet configuration; kubelet_config's result goes to self.kubelet_result."""

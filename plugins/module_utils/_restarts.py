@@ -21,7 +21,7 @@ import time
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils._systemd import show
 
-SHOW_PROPERTIES = 'Id,ActiveState,ExecMainStartTimestampMonotonic,ControlGroup'
+SHOW_PROPERTIES = 'Id,ActiveState,ExecMainStartTimestampMonotonic,ControlGroup,MainPID'
 
 
 def read_units(systemctl, units):
@@ -40,11 +40,14 @@ def file_mtimes(paths):
     return found
 
 
-def pending(watched, shown, mtimes, wall_now=None, monotonic_now=None):
+def pending(watched, shown, mtimes, wall_now=None, monotonic_now=None, left_behind=None):
     """[{service, reason}] for the services that must restart to run what is on disk.
 
     watched: {unit: {'files': [paths it reads at start], 'slice_path': cgroup path of its Slice= or None}}.
     The start time systemd reports is on the monotonic clock, file times on the wall clock.
+    left_behind: {unit: the processes of its cgroup other than its main one}. A unit outside its slice whose cgroup
+    holds such processes (containerd's shims: KillMode=process) is 'held': systemd keeps the cgroup while they run,
+    so a restart would not move it (it moves once they end, at the latest at the next boot).
     """
     wall_now = time.time() if wall_now is None else wall_now
     monotonic_now = time.monotonic() if monotonic_now is None else monotonic_now
@@ -61,5 +64,8 @@ def pending(watched, shown, mtimes, wall_now=None, monotonic_now=None):
             found.append({'service': unit, 'reason': '%s changed after it started' % ', '.join(newer)})
         elif slice_path and not (fields.get('ControlGroup') or '').startswith(slice_path + '/'):
             reason = 'runs in %s, not in %s' % (fields.get('ControlGroup'), slice_path)
-            found.append({'service': unit, 'reason': reason})
+            if (left_behind or {}).get(unit):
+                found.append({'service': unit, 'reason': reason, 'held': True})
+            else:
+                found.append({'service': unit, 'reason': reason})
     return found

@@ -152,6 +152,32 @@ def test_a_service_outside_its_slice_needs_a_restart(run_module, tmp_path, monke
     assert run_module(node_cgroups, options)['restart_pending'] == []
 
 
+def test_a_service_held_outside_its_slice_by_its_shims_is_said_not_restarted_forever(run_module, tmp_path, monkeypatch):
+    """containerd restarted after its Slice= drop-in and still in /system.slice: its shims (KillMode=process) keep
+    that cgroup alive, so systemd does not move the unit, and another restart would not either (the real kubelet on
+    the VM showed the role restarting containerd on every run). Said once as a warning; nothing is pending."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    options = node_args(tree, tmp_path, cgroup_driver='systemd', system_reserved_cgroup='/system.slice',
+                        kube_reserved_cgroup='/kube.slice', kube_reserved={'cpu': '100m'},
+                        services=['containerd'], kubelet_config=None)
+    tree.systemd.start_service('containerd.service', cgroup='/system.slice/containerd.service', seconds_ago=600)
+    run_module(node_cgroups, options)
+    group = tree.path('system.slice', 'containerd.service')
+    os.makedirs(group)
+    with open(os.path.join(group, 'cgroup.procs'), 'w') as handle:
+        handle.write('700\n4242\n')  # containerd, and a shim it left running
+    tree.systemd.running['containerd.service'].update(ExecMainStartTimestampMonotonic=str(int(1e12)), MainPID='700')
+    warnings = []
+    monkeypatch.setattr(basic.AnsibleModule, 'warn', lambda self, text: warnings.append(text))
+    result = run_module(node_cgroups, options)
+    assert result['restart_pending'] == []
+    assert any('containerd.service runs in /system.slice/containerd.service, not in /kube.slice, held there by 1 '
+               'process(es)' in warning for warning in warnings)
+    with open(os.path.join(group, 'cgroup.procs'), 'w') as handle:
+        handle.write('700\n')  # the shims ended: a restart moves it now
+    assert [p['service'] for p in run_module(node_cgroups, options)['restart_pending']] == ['containerd.service']
+
+
 def test_the_audit_reports_a_pending_restart_instead_of_matches(run_module, tmp_path, monkeypatch):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
     tree.systemd.start_service('kubelet.service', seconds_ago=600)
