@@ -89,7 +89,7 @@ demo-vm: venv link vm-image
 	  ANSIBLE_HOST_KEY_CHECKING=false ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(BIN)/ansible-playbook -i $(CACHE)/demo-vm.ini \
 	    -e node_allocatable_report_dir=$(DEMO_REPORT)-vm \
 	    -e '{"node_allocatable_enforce_node_allocatable": ["pods", "kube-reserved"], "node_allocatable_verify": "always"}' \
-	    -e node_allocatable_measure=true -e node_allocatable_sample_seconds=5 \
+	    -e node_allocatable_measure=true -e node_allocatable_sample_seconds=10 \
 	    extensions/molecule/shared/standin_kubelet.yml kubenode.cgroups.node && \
 	  cat $(DEMO_REPORT)-vm/report.md
 
