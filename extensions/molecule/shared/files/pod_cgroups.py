@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -37,7 +36,8 @@ def cgroup_dirs(pattern):
 
 def container_name(container_id):
     """The Kubernetes container name containerd keeps for a container id; None for a pod sandbox."""
-    out = subprocess.run(['ctr', '-n', 'k8s.io', 'containers', 'info', container_id], capture_output=True, text=True)
+    out = subprocess.run(['ctr', '-n', 'k8s.io', 'containers', 'info', container_id], capture_output=True, text=True,
+                         check=False)
     if out.returncode != 0:
         return None
     labels = json.loads(out.stdout).get('Labels') or {}
