@@ -143,6 +143,20 @@ def test_plan_is_written(run_module, node):
     assert written['evictionHard']['nodefs.inodesFree'] == '5%' and 'systemReserved' not in written
 
 
+def test_kubelets_own_defaults_are_not_added_where_the_file_leaves_them_out(run_module, node):
+    """A plan that keeps kubelet's eviction and enforcement adds neither key to a file without them (kubespray's
+    next render would remove them again); a file that names them gets the plan's values."""
+    plan = run_module(allocatable_info, {'capacity': {'cpu': '8', 'memory': '32Gi'}, 'profile': 'static',
+                                         'cgroup_driver': 'systemd', 'kube_reserved': {'memory': '1Gi'}})
+    assert plan['eviction']['source'] == 'kubelet defaults' and plan['enforce_node_allocatable'] == ['pods']
+    before = read_yaml(node['path'])
+    assert 'evictionHard' not in before and 'enforceNodeAllocatable' not in before
+    run_module(kubelet_config, dict(node, plan=plan, capacity={'cpu': '8', 'memory': '32Gi'}))
+    written = read_yaml(node['path'])
+    assert written['kubeReserved'] == {'memory': '1Gi'}
+    assert 'evictionHard' not in written and 'enforceNodeAllocatable' not in written
+
+
 @pytest.mark.parametrize('content, fragments', [
     ('apiVersion: [unclosed\n', ['not valid YAML']),
     ('- a\n- b\n', ['not a YAML mapping']),
