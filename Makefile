@@ -172,7 +172,7 @@ N ?= 4000
 SEED ?=
 # Rules of the collection broken on purpose, one run each against the newest judge: each must be caught.
 JUDGE_MUTANTS := memory-high-without-request reserved-cpu-rounding init-containers-hold-no-cpus \
-  containers-ignore-pod-level-hugepages
+  containers-ignore-pod-level-hugepages static-pods-have-a-priority
 JUDGE_SOURCES := $(wildcard tests/kubelet/*.go tests/kubelet/go.*)
 GO := $(CURDIR)/hacking/go.sh
 

@@ -30,10 +30,11 @@ MODULE = 'kubenode.cgroups.node_cgroups'
 # The role variables given to node_cgroups under the option of the same name (without the prefix).
 SAME_NAME = ('profile', 'system_reserved', 'kube_reserved', 'merge_default_eviction_settings',
              'enforce_node_allocatable', 'cgroup_driver', 'cgroup_root', 'keep_reserved_out_of_swap',
-             'feature_gates', 'extra_feature_gates', 'allow_kubelet_version_mismatch', 'persist')
+             'feature_gates', 'extra_feature_gates', 'allow_kubelet_version_mismatch', 'persist', 'accept_impact',
+             'pods')
 # Options given only when the role variable is set (empty or null: the module's own default).
 WHEN_SET = ('capacity', 'max_pods', 'eviction_hard', 'reserved_system_cpus', 'qos_reserved', 'kubelet_binary',
-            'measured_reservation')
+            'measured_reservation', 'static_pod_path')
 # kubelet_config's options and the role variables behind them.
 KUBELET_CONFIG_OPTIONS = (('kubelet_config_path', 'kubelet_config_path'), ('kubelet_config_dropin', 'kubelet_config_dropin'),
                           ('kubelet_dropin_dir', 'kubelet_dropin_dir'), ('allow_driver_mismatch', 'allow_driver_mismatch'),

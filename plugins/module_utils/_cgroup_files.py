@@ -92,7 +92,11 @@ CPU_PRESSURE = ControlFile('cpu_pressure', v2='cpu.pressure', optional=True)
 # v2: usage_usec in cpu.stat; v1: cpuacct.usage in nanoseconds.
 CPU_USAGE = ControlFile('cpu_usage', v1='cpuacct.usage', hierarchy='cpuacct', v2='cpu.stat')
 PIDS_CURRENT = ControlFile('pids_current', v1='pids.current', hierarchy='pids', v2='pids.current', optional=True)
-USAGE = (MEMORY_CURRENT, MEMORY_PEAK, MEMORY_EVENTS, MEMORY_PRESSURE, CPU_PRESSURE, CPU_USAGE, PIDS_CURRENT)
+# The page cache the kernel can reclaim, which kubelet's working set leaves out: inactive_file (v2), and on v1
+# total_inactive_file (the cgroup's subtree) - cadvisor's reading.
+MEMORY_STAT = ControlFile('memory_stat', v1='memory.stat', hierarchy='memory', v2='memory.stat')
+USAGE = (MEMORY_CURRENT, MEMORY_PEAK, MEMORY_EVENTS, MEMORY_PRESSURE, CPU_PRESSURE, CPU_USAGE, PIDS_CURRENT, MEMORY_STAT)
+INACTIVE_FILE_KEY = {'v1': 'total_inactive_file', 'v2': 'inactive_file'}
 
 # The v2 files that say which controllers a cgroup has and hands down.
 V2_CONTROLLERS_FILE = 'cgroup.controllers'

@@ -173,6 +173,10 @@ def node_argument_spec():
         kubelet_version=dict(type='str', default=AUTO),
         allow_kubelet_version_mismatch=dict(type='bool', default=False),
         kubelet_binary=dict(type='path'),
+        # What runs on the node, for the plan's impact (_node_impact): the API server's pods bound to it, and
+        # the static pods' directory when not kubelet's staticPodPath.
+        pods=dict(type='list', elements='dict', default=[]),
+        static_pod_path=dict(type='path'),
     )
     return spec
 
@@ -184,6 +188,7 @@ def node_cgroups_argument_spec():
         lock_path=dict(type='path'),
         lock_timeout=dict(type='int', default=300),
         verify=dict(type='bool', default=False),
+        accept_impact=dict(type='bool', default=False),
     )
     return spec
 

@@ -15,6 +15,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgro
 from ansible_collections.kubenode.cgroups.plugins.module_utils._audit import compare
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_executor import executor_for
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_impact import read_impact
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_lock import NodeLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_snapshot import read_node
 
@@ -41,16 +42,27 @@ def read_back(host, spec, run, restart_pending, run_command):
                    ignore_restarts=set(pending['service'] for pending in restart_pending))
 
 
+def refuse_unaccepted(impact, accepted):
+    """The gate: a plan that would stop running pods or push a cgroup under its use is refused before the first
+    write, the impact its message, unless the operator accepted it (accept_impact)."""
+    if impact['effects'] and not accepted:
+        raise KubenodeError('this change would hurt what runs on the node; nothing was written. %s. Set accept_impact '
+                            'to true to apply it anyway.' % '; '.join(impact['effects']), field='accept_impact',
+                            value=False)
+
+
 def apply(host, spec, run_command):
     """One node_cgroups run: a result dict for exit_json, with 'failed' (and an honest account of what was
     applied before the failure) when it failed, and 'warnings' for the module to show."""
-    executor = None
+    executor = impact = None
     # Check mode writes nothing, so it needs no lock (and no write access to /run/lock).
     lock = _NoLock() if spec.check_mode else NodeLock(spec.lock_path, spec.lock_timeout)
     try:
         with lock:
-            executor, _node, run = resolve(host, spec, run_command)
+            executor, node, run = resolve(host, spec, run_command)
             if spec.state == 'present':
+                impact = read_impact(spec, node, run.plan)
+                refuse_unaccepted(impact, spec.accept_impact)
                 executor.present()
                 restart_pending = executor.find_restarts()
             else:
@@ -67,12 +79,13 @@ def apply(host, spec, run_command):
                         'fix the cause and run again to complete the change.' % len(applied))
         changes = executor.changes if executor else []
         return dict(failed=True, msg=message, changed=bool(applied), applied=applied, changes=changes,
-                    failed_step=changes[-1] if changes else None, warnings=executor.warnings if executor else [])
+                    failed_step=changes[-1] if changes else None, warnings=executor.warnings if executor else [],
+                    impact=impact)
     result = dict(changed=bool(executor.changes), changes=executor.changes, cgroup_mode=executor.layout['mode'],
                   driver=executor.driver, managed=dict((k, executor.path_for(e)) for k, e in executor.entries),
                   services_changed=executor.services_changed, services_not_installed=executor.skipped_services,
                   plan=executor.plan, persistence=executor.persistence, restart_pending=restart_pending,
-                  diff=executor.diffs,
+                  diff=executor.diffs, impact=impact,
                   warnings=executor.warnings + (executor.kubelet_change['warnings'] if executor.kubelet_change else []))
     if executor.kubelet_change and spec.state == 'present':
         result['kubelet_config'] = executor.kubelet_result

@@ -54,8 +54,8 @@ class Container(object):
 
 class Pod(object):
     __slots__ = ('name', 'namespace', 'uid', 'containers', 'init_containers', 'overhead', 'requests', 'limits',
-                 'has_pod_resources', 'priority', 'priority_class_name', 'annotations', 'status_qos', 'resize',
-                 'status_resources')
+                 'has_pod_resources', 'priority', 'priority_given', 'priority_class_name', 'annotations', 'status_qos',
+                 'resize', 'status_resources')
 
 
 def _resource_list(value, field):
@@ -136,6 +136,8 @@ def parse_pod(data, field, api_defaults=False):
     _validate_like_the_api_server(pod, spec_field)
     pod.priority_class_name = spec.get('priorityClassName') or ''
     priority = spec.get('priority')
+    # spec.priority unset (a static pod: no API server admitted it) matters to kubelet's preemption.
+    pod.priority_given = priority is not None
     if priority is None:
         # The Priority admission plugin fills this in from the class before kubelet sees the pod.
         priority = _CLASS_PRIORITIES.get(pod.priority_class_name, 0)

@@ -54,6 +54,7 @@ extends_documentation_fragment:
   - kubenode.cgroups.plan
   - kubenode.cgroups.extra_feature_gates
   - kubenode.cgroups.systemd_overrides
+  - kubenode.cgroups.pod_impact
 attributes:
   check_mode:
     support: full
@@ -126,6 +127,14 @@ options:
     description: Seconds to wait for the node lock before failing with the holder's pid.
     type: int
     default: 300
+  accept_impact:
+    description:
+      - Apply a plan whose RV(impact) is not empty - pods kubelet would no longer admit when it restarts with the
+        new Allocatable (or that a critical pod would preempt), or a memory limit lowered under its cgroup's working
+        set. Without it such a plan is refused before the first write, the impact its message, in check mode
+        too.
+    type: bool
+    default: false
   verify:
     description:
       - After a run that changed something, read the node back (the kernel's cgroup files, systemd's slices and
@@ -292,6 +301,25 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+impact:
+  description:
+    - What the plan does to what runs on the node, computed before anything is written (docs/guide.md, "What a
+      change does to running pods").
+    - C(pods) is kubelet's admission of the pods found (static manifests and O(pods)) against the plan's
+      Allocatable, in kubelet's order - C(refused) those that run now (or whose state is unknown) and would not be
+      admitted, each with kubelet's reason (C(OutOfmemory), C(OutOfcpu), ...) and message; C(preempting) the
+      critical pods that would preempt others; C(source) where the pods came from. None when no pods are known
+      (C(pods_unknown) says why).
+    - C(memory) lists the cgroups whose new memory limit is below their working set now (use less reclaimable page
+      cache).
+    - C(effects) is one line per effect; a non-empty list is what O(accept_impact) must accept.
+  returned: when state is present
+  type: dict
+  sample:
+    pods: {source: static pods (/etc/kubernetes/manifests), count: 2, refused: [], preempting: []}
+    memory: []
+    pods_unknown: null
+    effects: []
 changes:
   description: What was changed (or would be, in check mode), in order.
   returned: always

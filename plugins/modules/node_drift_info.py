@@ -34,6 +34,7 @@ extends_documentation_fragment:
   - kubenode.cgroups.runtime_files
   - kubenode.cgroups.host_paths
   - kubenode.cgroups.systemd_overrides
+  - kubenode.cgroups.pod_impact
   - kubenode.cgroups.attributes.info_module
 options:
   plan:
@@ -160,6 +161,18 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+impact:
+  description:
+    - What the plan compared with does to what runs on the node, as M(kubenode.cgroups.node_cgroups) returns it
+      (and refuses it unless accepted) - the pods kubelet would no longer admit at its restart, the memory limits
+      below their cgroup's working set.
+  returned: always
+  type: dict
+  sample:
+    pods: {source: static pods (/etc/kubernetes/manifests), count: 2, refused: [], preempting: []}
+    memory: []
+    pods_unknown: null
+    effects: []
 drift:
   description:
     - Every difference, as C(item) (the cgroup, unit, service or file), C(check) (the control file, property or
@@ -206,6 +219,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_c
 from ansible_collections.kubenode.cgroups.plugins.module_utils._audit import audit
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_executor import ModuleHost
+from ansible_collections.kubenode.cgroups.plugins.module_utils._node_impact import read_impact
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import (
     NodeSpec, kubelet_file_argument_spec, node_argument_spec, plan_argument_spec)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_snapshot import read_node
@@ -269,6 +283,7 @@ def main():
         spec = node_spec(params)
         node = read_node(spec, host.systemctl, module.run_command)
         result = audit(host, spec, node, params['allow_driver_mismatch'])
+        result['impact'] = read_impact(spec, node, result['plan'])
     except KubenodeError as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:

@@ -166,63 +166,15 @@ import time
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as files
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _reservation as sizing
-from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroupfs import cgroup_path, detect_layout, read_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_usage import (
+    cgroup_directory, read_memory_current, read_usage)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroupfs import detect_layout, read_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import (
     host_paths_argument_spec, node_root_argument_spec, paths_under_root)
 
 SYSTEM_SLICE = '/system.slice'
-
-
-def _directory(layout, root, path, hierarchy):
-    """Where a cgroup's files of one hierarchy are (v1), or its one directory (v2); None when absent."""
-    if layout['mode'] == 'v2':
-        base = root
-    else:
-        base = layout['v1_hierarchies'].get(hierarchy)
-        if base is None:
-            return None
-    directory = cgroup_path(base, path)
-    return directory if os.path.isdir(directory) else None
-
-
-def _processes(layout, root, path):
-    """The tasks of the cgroup and everything under it: pids.current where the pids controller counts them,
-    else the cgroup.procs lines of the subtree."""
-    version = 'v2' if layout['mode'] == 'v2' else 'v1'
-    directory = _directory(layout, root, path, files.PIDS_CURRENT.hierarchy)
-    counted = sizing.parse_int(read_file(os.path.join(directory, getattr(files.PIDS_CURRENT, version)))) \
-        if directory else None
-    if counted is not None:
-        return counted
-    directory = _directory(layout, root, path, files.MEMORY_CURRENT.hierarchy)
-    if directory is None:
-        return 0
-    total = 0
-    for current, _dirs, names in os.walk(directory):
-        if files.PROCS_FILE in names:
-            total += len((read_file(os.path.join(current, files.PROCS_FILE)) or '').split())
-    return total
-
-
-def read_usage(layout, root, path):
-    """{usage row key: file text or None} of one cgroup, and its tasks; (None, 0) when the cgroup is absent."""
-    version = 'v2' if layout['mode'] == 'v2' else 'v1'
-    raw, found = {}, False
-    for row in files.USAGE:
-        name = getattr(row, version)
-        if name is None:
-            continue
-        directory = _directory(layout, root, path, row.hierarchy)
-        if directory is None:
-            continue
-        found = True
-        raw[row.key] = read_file(os.path.join(directory, name))
-    if not found:
-        return None, 0
-    return raw, _processes(layout, root, path)
 
 
 def targets(plan, layout, root):
@@ -233,7 +185,7 @@ def targets(plan, layout, root):
         entry = cgroups.get('%s_reserved' % scope)
         if entry:
             result[scope] = (entry['path'], "the plan's %s_reserved_cgroup" % scope)
-        elif scope == 'system' and _directory(layout, root, SYSTEM_SLICE, 'memory'):
+        elif scope == 'system' and cgroup_directory(layout, root, SYSTEM_SLICE, 'memory'):
             result[scope] = (SYSTEM_SLICE, 'the plan names no system-reserved cgroup: %s, where systemd runs the '
                                            "system's services" % SYSTEM_SLICE)
         else:
@@ -255,12 +207,6 @@ def read_all(layout, root, where, version, window_peaks=None):
             raw, processes = read_usage(layout, root, path)
             result[scope] = sizing.Usage(raw, version, processes, (window_peaks or {}).get(scope))
     return result
-
-
-def read_memory_current(layout, root, path, version):
-    directory = _directory(layout, root, path, files.MEMORY_CURRENT.hierarchy)
-    return sizing.parse_int(read_file(os.path.join(directory, getattr(files.MEMORY_CURRENT, version)))) \
-        if directory else None
 
 
 def watch_memory(layout, root, where, version, seconds):

@@ -17,6 +17,7 @@ from __future__ import absolute_import, division, print_function
 import argparse
 import json
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -31,13 +32,15 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable impo
 from ansible_collections.kubenode.cgroups.plugins.module_utils._feature_gates import KNOWN_FEATURE_GATES, known_to
 from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import plan_pods
+from ansible_collections.kubenode.cgroups.plugins.module_utils import _admission as adm
+from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import parse_pod, plan_pods
 from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
 
 GI = 1 << 30
 MI = 1 << 20
 # The share of each kind of case, out of 100.
-MIX = (('pod', 55), ('allocatable', 15), ('config', 12), ('quantity', 10), ('cgroup_name', 4), ('cpu', 4))
+MIX = (('pod', 47), ('admission', 10), ('allocatable', 14), ('config', 11), ('quantity', 10), ('cgroup_name', 4),
+       ('cpu', 4))
 
 
 class Judge(object):
@@ -228,6 +231,56 @@ def _page_name(kernel_name):
     return '%dGi' % (kib // (1 << 20)) if kib % (1 << 20) == 0 else '%dMi' % (kib // 1024)
 
 
+def admission_case(rng, release, gates_info, machine):
+    """The pods bound to a node kubelet restarts on, some static, some critical, created in an order with ties,
+    against an Allocatable they may not fit in (kubelet's admission, _admission)."""
+    hugepage_names = ['hugepages-' + _page_name(size) for size in machine['hugepage_sizes']]
+    pods = []
+    for index in range(rng.randint(1, 8)):
+        guaranteed = rng.random() < 0.3
+        containers = [_container(rng, 'app%d' % i, hugepage_names, guaranteed) for i in range(rng.randint(1, 2))]
+        spec = {'containers': containers}
+        if rng.random() < 0.3:
+            init = _container(rng, 'init', hugepage_names, guaranteed)
+            if rng.random() < 0.5:
+                init['restartPolicy'] = 'Always'
+            spec['initContainers'] = [init]
+        if rng.random() < 0.2:
+            spec['resources'] = _pod_level(rng, containers + spec.get('initContainers', []), hugepage_names,
+                                           guaranteed)
+        if rng.random() < 0.1:
+            spec['overhead'] = {'cpu': '%dm' % rng.randint(1, 250), 'memory': '%dMi' % rng.randint(1, 128)}
+        if rng.random() < 0.1:
+            containers[0].setdefault('resources', {}).setdefault('requests', {})['example.com/device'] = '1'
+            containers[0]['resources'].setdefault('limits', {})['example.com/device'] = '1'
+        metadata = {'name': 'pod%d' % index, 'namespace': 'default',
+                    'uid': '%08x-0000-4000-8000-%012x' % (rng.getrandbits(32), index),
+                    'creationTimestamp': '2026-11-26T10:%02d:00Z' % rng.randint(0, 5)}
+        if rng.random() < 0.25:
+            metadata['annotations'] = {'kubernetes.io/config.source': 'file'}
+        roll = rng.random()
+        if roll < 0.15:
+            spec['priorityClassName'], spec['priority'] = 'system-node-critical', 2000001000
+        elif roll < 0.4:
+            spec['priority'] = rng.choice([0, 100, 1000000])
+        pods.append({'apiVersion': 'v1', 'kind': 'Pod', 'metadata': metadata, 'spec': spec})
+    gates = {}
+    info = gates_info.get('PodLevelResources')
+    if info and not info['locked'] and rng.random() < 0.5:
+        gates['PodLevelResources'] = rng.random() < 0.5
+    gates = with_dependents(gates, gates_info)
+    allocatable = {'cpu': '%dm' % rng.choice([500, 2000, 3900, 8000, rng.randint(100, 16000)]),
+                   'memory': str(rng.choice([1, 2, 4, 8, 16]) * GI - rng.randint(0, 512) * MI),
+                   'ephemeral-storage': str(rng.randint(1, 100) * GI), 'pods': str(rng.randint(2, 10))}
+    for name in hugepage_names:
+        allocatable[name] = rng.choice(['0', '0', str(rng.randint(1, 64) * 2 * MI), str(GI)])
+    if rng.random() < 0.1:
+        allocatable['example.com/device'] = str(rng.randint(0, 2))
+    return {'params': {'kubelet_version': release, 'feature_gates': gates, 'allocatable': allocatable,
+                       'pods': pods},
+            'judge': {'op': 'admission', 'gates': gates, 'allocatable': allocatable, 'pods': pods}}
+
+
 def _minor(release):
     return int(release.split('.')[1])
 
@@ -340,7 +393,7 @@ def config_case(rng, release, gates_info, machine):
     return {'settings': settings, 'text': text, 'judge': {'op': 'config', 'text': text}}
 
 
-GENERATORS = {'pod': pod_case, 'allocatable': allocatable_case, 'quantity': quantity_case,
+GENERATORS = {'pod': pod_case, 'admission': admission_case, 'allocatable': allocatable_case, 'quantity': quantity_case,
               'cgroup_name': cgroup_name_case, 'cpu': cpu_case, 'config': config_case}
 
 
@@ -586,10 +639,66 @@ def registry_disagreements(release, gates_info):
     return found
 
 
-COMPARE = {'set_gates': compare_gates, 'pod': compare_pod, 'allocatable': compare_allocatable, 'quantity': compare_quantity,
-           'cgroup_name': compare_cgroup_name, 'cpu': compare_cpu}
-OURS = {'set_gates': ours_gates, 'pod': ours_pod, 'allocatable': ours_allocatable, 'quantity': ours_quantity, 'config': ours_config,
-        'cgroup_name': lambda case: {}, 'cpu': lambda case: {}}
+def ours_admission(case):
+    params = case['params']
+    rules = kubelet_rules(params['kubelet_version'])
+    gates = parse_feature_gates(params['feature_gates'], rules=rules)
+    allocatable = dict((name, adm._integer(name, parse_quantity(text))) for name, text in params['allocatable'].items())
+    candidates = []
+    for data in params['pods']:
+        pod = parse_pod(data, data['metadata']['name'])
+        static = (data['metadata'].get('annotations') or {}).get('kubernetes.io/config.source') == 'file'
+        candidates.append(adm.Candidate(pod, 'file' if static else 'api', created=data['metadata']['creationTimestamp'],
+                                        running=True))
+    rules = adm.AdmissionRules(rules.gate(gates, 'PodLevelResources'), rules.pod_level_hugepages)
+    results = adm.admit(candidates, allocatable, rules)
+    return {'order': [r['pod'].split('/', 1)[1] for r in results],
+            'results': dict((r['pod'].split('/', 1)[1], r) for r in results)}
+
+
+def _requirement_entries(message):
+    return sorted(re.findall(r'\(res: [^,]+, q: -?[0-9]+\)', message or ''))
+
+
+def _scalar_order_only(key, our, their):
+    """Whether ours and kubelet's differ only by the order kubelet visits the scalar resources in (a Go map): the
+    first short scalar it names is any of the short ones, and its preemption requirements come in any order."""
+    native = ('OutOfcpu', 'OutOfmemory', 'OutOfephemeral-storage', 'OutOfpods')
+    if key in ('reason', 'message') and their.get('reason', '').startswith('OutOf') and \
+            their.get('reason') not in native and our.get('reason') not in native:
+        return their['reason'][len('OutOf'):] in (our.get('insufficient') or [])
+    if key == 'message' and their.get('reason') == adm.UNEXPECTED_ADMISSION_ERROR == our.get('reason'):
+        return _requirement_entries(our.get('message')) == _requirement_entries(their.get('message'))
+    return False
+
+
+def compare_admission(case, ours, theirs):
+    if 'error' in theirs:
+        return ['the judge refused the case: %s' % theirs['error']]
+    found = []
+    if ours['order'] != theirs['order']:
+        found.append('order: ours %s, kubelet %s' % (ours['order'], theirs['order']))
+    for name, their in sorted(theirs['results'].items()):
+        our = ours['results'].get(name) or {}
+        for key in ('admitted', 'reason', 'message'):
+            if key == 'message' and their.get('reason') == 'Preempting':
+                continue
+            if _scalar_order_only(key, our, their):
+                continue
+            if our.get(key) != their.get(key):
+                found.append('%s %s: ours %r, kubelet %r' % (name, key, our.get(key), their.get(key)))
+        if their.get('reason') != 'Preempting':
+            ours_out = sorted(p.split('/', 1)[1] for p in our.get('preempts') or [])
+            if ours_out != (their.get('preempts') or []):
+                found.append('%s preempts: ours %s, kubelet %s' % (name, ours_out, their.get('preempts')))
+    return found
+
+
+COMPARE = {'set_gates': compare_gates, 'pod': compare_pod, 'admission': compare_admission,
+           'allocatable': compare_allocatable, 'quantity': compare_quantity, 'cgroup_name': compare_cgroup_name,
+           'cpu': compare_cpu}
+OURS = {'set_gates': ours_gates, 'pod': ours_pod, 'admission': ours_admission, 'allocatable': ours_allocatable,
+        'quantity': ours_quantity, 'config': ours_config, 'cgroup_name': lambda case: {}, 'cpu': lambda case: {}}
 
 
 # Rules of the collection broken on purpose (--mutant): the differential must catch each one.
@@ -622,11 +731,19 @@ def _containers_ignore_pod_level_hugepages():
     _pods.container_hugetlb = broken
 
 
+def _static_pods_have_a_priority():
+    def broken(preemptor, preemptee):
+        return (_pods.is_critical(preemptor) and not _pods.is_critical(preemptee)) or \
+            preemptor.priority > preemptee.priority
+    adm.preemptable = broken
+
+
 MUTANTS = {
     'memory-high-without-request': _rule_off('memory_high_without_request'),
     'reserved-cpu-rounding': _rule_off('rounds_reserved_cpu'),
     'init-containers-hold-no-cpus': _init_containers_hold_no_cpus,
     'containers-ignore-pod-level-hugepages': _containers_ignore_pod_level_hugepages,
+    'static-pods-have-a-priority': _static_pods_have_a_priority,
 }
 
 
@@ -637,6 +754,7 @@ def main(argv=None):
     parser.add_argument('--seed', type=int, default=None)
     parser.add_argument('--cases', type=int, default=2000)
     parser.add_argument('--show', type=int, default=10)
+    parser.add_argument('--dump', help='write every disagreeing case (judge input, ours, kubelet) to this JSON file')
     parser.add_argument('--mutant', choices=sorted(MUTANTS),
                         help='break this rule of the collection first: the run passes only if the judge catches it')
     args = parser.parse_args(argv)
@@ -691,6 +809,10 @@ def main(argv=None):
             found = COMPARE[case['op']](case, ours, theirs)
         if found:
             disagreements.append((case, found, ours, theirs))
+    if args.dump:
+        with open(args.dump, 'w') as handle:
+            json.dump([{'case': case, 'found': found, 'ours': ours, 'theirs': theirs}
+                       for case, found, ours, theirs in disagreements], handle, indent=1, default=str)
     for case, found, ours, theirs in disagreements[:args.show]:
         print('--- disagreement in a %s case (id %d)' % (case['op'], case['judge']['id']))
         for line in found:

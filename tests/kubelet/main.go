@@ -117,6 +117,8 @@ func judge(op string, raw []byte) (result answer) {
 		return judgeCgroupName(raw)
 	case "cpu":
 		return judgeCPU(raw)
+	case "admission":
+		return judgeAdmission(raw)
 	case "config":
 		return judgeConfig(raw)
 	}

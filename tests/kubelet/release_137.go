@@ -94,3 +94,9 @@ func newKubeGenericRuntimeManager(c PodCase, s runtimeSettings) (kuberuntime.Kub
 		kubeletconfig.MemoryReservationPolicy(c.MemoryReservationPolicy), nil, noop.NewTracerProvider(), nil, nil, nil)
 	return manager, err
 }
+
+// lifecycle.PodAdmitHandler.Admit takes a context and the operation from 1.37.
+func admit(handler lifecycle.PodAdmitHandler, pod *v1.Pod, others []*v1.Pod) lifecycle.PodAdmitResult {
+	return handler.Admit(context.Background(), &lifecycle.PodAdmitAttributes{Pod: pod, OtherPods: others,
+		Operation: lifecycle.AddOperation})
+}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/cm"
 	"k8s.io/kubernetes/pkg/kubelet/cm/cpumanager"
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
+	"k8s.io/kubernetes/pkg/kubelet/lifecycle"
 	"k8s.io/kubernetes/pkg/kubelet/nodestatus"
 )
 
@@ -44,3 +45,7 @@ func (m exclusiveCPUsContainerManager) PodHasExclusiveCPUs(pod *v1.Pod) bool {
 }
 
 func newFakeContainerManager() *cm.FakeContainerManager { return cm.NewFakeContainerManager() }
+
+func admit(handler lifecycle.PodAdmitHandler, pod *v1.Pod, others []*v1.Pod) lifecycle.PodAdmitResult {
+	return handler.Admit(&lifecycle.PodAdmitAttributes{Pod: pod, OtherPods: others})
+}
