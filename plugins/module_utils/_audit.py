@@ -16,9 +16,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubeletConfigRefused, KubenodeError
@@ -28,24 +25,15 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import 
 
 
 def kubelet_validate_drift(executor):
-    """Reserved cgroups kubelet's Validate would refuse at start: missing in a v1 hierarchy, or on v2 without
-    a controller the root offers (cgroup_manager_linux.go). A step of the run creates or enables what is
-    missing; this names why it matters."""
+    """Reserved cgroups kubelet's Validate would refuse at start (_cgroupfs.validate_missing, which cgroup_info's
+    kubelet_accepts answers with too), read from the run's snapshot of the kernel. A step of the run creates or
+    enables what is missing; this names why it matters."""
     found = []
-    kernel, layout = executor.kernel, executor.layout
+    kernel = executor.kernel
     for key, entry in executor.cgroupfs_entries():
         if not key.endswith('_reserved'):
             continue
-        relative = entry['cgroupfs_path']
-        if layout['mode'] == 'v2':
-            directory = fs.cgroup_path(executor.root, relative)
-            have = (kernel.read(os.path.join(directory, cgfiles.V2_CONTROLLERS_FILE)) or '').split()
-            missing = [c for c in ops.offered_controllers(executor.root, kernel) if c not in have] \
-                if kernel.isdir(directory) else [directory]
-        else:
-            missing = [fs.cgroup_path(mount, relative) for hierarchy, mount in sorted(layout['v1_hierarchies'].items())
-                       if hierarchy in fs.V1_REQUIRED + fs.V1_OPTIONAL
-                       and not kernel.isdir(fs.cgroup_path(mount, relative))]
+        missing = fs.validate_missing(executor.layout, executor.root, entry['cgroupfs_path'], kernel.isdir, kernel.read)
         if missing:
             found.append(drift(key, 'kubelet Validate', 'missing ' + ', '.join(missing), 'every hierarchy and controller'))
     return found
@@ -97,17 +85,17 @@ def compare(host, spec, node, run, allow_driver_mismatch=False, ignore_restarts=
 
 
 def release_drift(spec, node):
-    """A plan given for another kubelet release than the node runs: named, and the rest compared with the plan's
-    release (node_cgroups would refuse to apply it without allow_kubelet_version_mismatch)."""
+    """A plan given for another kubelet release than the node runs: [the drift that names both], else []
+    (node_cgroups would refuse to apply it without allow_kubelet_version_mismatch; the audit compares the rest with
+    the plan's release)."""
     if spec.plan is None or spec.allow_kubelet_version_mismatch:
         return []
     try:
         node_kubelet_release(spec.kubelet_version, node.kubelet_release)
-    except KubenodeError as error:
+    except KubenodeError:
         found = node.kubelet_release or {}
         if not found.get('version') or kubelet_rules(spec.kubelet_version).minor == _minor(found['version']):
             raise  # not a mismatch: a release outside the supported range
-        spec.allow_kubelet_version_mismatch = True
         return [drift('kubelet release', 'the plan is for it', found['version'], spec.kubelet_version)]
     return []
 
@@ -117,9 +105,12 @@ def _minor(version):
 
 
 def audit(host, spec, node, allow_driver_mismatch=False):
-    """compare() for a NodeSpec: the run planned once from the snapshot. A kubelet configuration kubelet would
-    refuse (or that cannot be found) is drift, and the rest is compared without it."""
+    """compare() for a NodeSpec, the run planned from the one snapshot: once, or twice when kubelet would refuse its
+    configuration (or it cannot be found) - that is drift, and the rest is planned again without it and compared.
+    A plan for another release than the node's is drift too, and the rest is compared with the plan's release."""
     problems = release_drift(spec, node)
+    if problems:
+        spec = spec.with_changes(allow_kubelet_version_mismatch=True)
     try:
         run = ops.plan_run(spec, node)
     except KubeletConfigRefused as error:

@@ -108,7 +108,6 @@ PROCS_FILE = 'cgroup.procs'
 PROPERTY_BY_SETTING = dict([(row.setting, row.property_v2 or row.property_v1) for row in RESOURCES if row.setting]
                            + [(MEMORY_LIMIT_V1_SETTING, MEMORY_LIMIT.property_v1)])
 # What the audit asks `systemctl show` for, besides the unit's state.
-SHOWN_PROPERTIES = tuple(sorted(set(p for row in RESOURCES for p in (row.property_v1, row.property_v2) if p)))
 
 
 def _pattern(name):

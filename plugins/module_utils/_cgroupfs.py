@@ -106,6 +106,21 @@ def cgroup_path(root, relative, field='path'):
     return path
 
 
+def validate_missing(layout, root, relative, isdir, read):
+    """What kubelet's Validate (cgroup_manager_linux.go) finds missing of a cgroup it is told to use: on v2 the
+    controllers the root offers that the cgroup lacks (the directory itself when it is absent), on v1 the cgroup's
+    directory in each hierarchy kubelet needs. isdir(path) and read(path) answer from the kernel or a snapshot."""
+    if layout['mode'] == 'v2':
+        directory = cgroup_path(root, relative)
+        if not isdir(directory):
+            return [directory]
+        offered = (read(os.path.join(root, files.V2_CONTROLLERS_FILE)) or '').split()
+        have = (read(os.path.join(directory, files.V2_CONTROLLERS_FILE)) or '').split()
+        return [c for c in V2_CONTROLLERS if c in offered and c not in have]
+    return [cgroup_path(mount, relative) for hierarchy, mount in sorted(layout['v1_hierarchies'].items())
+            if hierarchy in V1_REQUIRED + V1_OPTIONAL and not isdir(cgroup_path(mount, relative))]
+
+
 def read_cgroup(layout, root, relative):
     """Live values of one cgroup by the plan's resource keys, plus raw contents and kubelet's Validate verdict."""
     raw, missing = {}, []
@@ -117,16 +132,13 @@ def read_cgroup(layout, root, relative):
             for name in sorted(os.listdir(directory)):
                 if files.known_file(name, 'v2') or name in (files.V2_CONTROLLERS_FILE, files.V2_SUBTREE_CONTROL):
                     raw[name] = read_file(os.path.join(directory, name))
-            offered = (read_file(os.path.join(root, files.V2_CONTROLLERS_FILE)) or '').split()
-            have = (raw.get(files.V2_CONTROLLERS_FILE) or '').split()
-            missing = [c for c in V2_CONTROLLERS if c in offered and c not in have]
+            missing = validate_missing(layout, root, relative, os.path.isdir, read_file)
     else:
         exists = False
-        for hierarchy, mount in sorted(layout['v1_hierarchies'].items()):
+        missing = validate_missing(layout, root, relative, os.path.isdir, read_file)
+        for _hierarchy, mount in sorted(layout['v1_hierarchies'].items()):
             directory = cgroup_path(mount, relative)
             if not os.path.isdir(directory):
-                if hierarchy in V1_REQUIRED + V1_OPTIONAL:
-                    missing.append(directory)
                 continue
             exists = True
             for name in sorted(os.listdir(directory)):

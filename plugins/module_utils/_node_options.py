@@ -214,6 +214,13 @@ class NodeSpec(object):
         paths_under_root(self.node_root, {'lock_path': self.lock_path}, ['lock_path'])
         self.check_mode = check_mode
 
+    def with_changes(self, **changes):
+        """A copy of this specification with some options changed (the original stays as the operator gave it)."""
+        copy = NodeSpec.__new__(NodeSpec)
+        for name in self.__slots__:
+            setattr(copy, name, changes[name] if name in changes else getattr(self, name))
+        return copy
+
     def plan_options(self, **changes):
         """The PlanOptions plan_node() takes, from this specification, with changes."""
         return PlanOptions(**dict(((name, getattr(self, name)) for name in PlanOptions.__slots__

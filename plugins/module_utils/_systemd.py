@@ -7,8 +7,10 @@ property overrides `systemctl set-property` (and kubelet, through D-Bus) leave o
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
-runner() is the one way to call systemctl (community.general's systemd_runner is the model: the module's
-run_command with a list). Everything else but read_overrides() is pure. systemd writes one drop-in per
+runner() is how the modules call systemctl (community.general's systemd_runner is the model: the module's
+run_command with a list); cgroup_info and _kubelet_discovery take the function it returns. parse_show() reads
+several units' properties; _kubelet_discovery.parse_unit() reads the one kubelet unit whose ExecStart= argv and
+repeated EnvironmentFiles= lines a {property: value} map cannot keep. Everything else but read_overrides() is pure. systemd writes one drop-in per
 property, 50-<Setting>.conf, under /run/systemd/system.control/<unit>.d (runtime) or
 /etc/systemd/system.control/<unit>.d, and they beat the unit file. kubelet sets the same values as the plan on
 kubepods and the QoS slices, so an override that agrees with the plan is left alone.

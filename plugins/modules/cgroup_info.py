@@ -138,6 +138,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options imp
     default, host_paths_argument_spec, runtime_files_argument_spec)
 from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import (
     detect_drivers, detect_oci_runtime, effective_driver, pid1_is_systemd)
+from ansible_collections.kubenode.cgroups.plugins.module_utils._systemd import runner
 
 
 def main():
@@ -178,9 +179,8 @@ def main():
         module.fail_json(msg=str(host_error('read', error)))
     systemd = {'pid1': pid1_is_systemd(params['proc_path']), 'version': None}
     if systemd['pid1']:
-        systemctl = module.get_bin_path('systemctl')
-        if systemctl:
-            rc, out, _err = module.run_command([systemctl, '--version'])
+        if module.get_bin_path('systemctl'):
+            rc, out, _err = runner(module)('--version')
             match = re.match(r'systemd ([0-9]+)', out or '')
             systemd['version'] = int(match.group(1)) if rc == 0 and match else None
     swap = {'capacity': None, 'controller': None}

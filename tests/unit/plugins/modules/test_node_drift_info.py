@@ -195,3 +195,21 @@ def test_a_v1_cpuset_narrowed_or_emptied_by_hand_gets_its_parents_again(run_modu
     run_module(node_cgroups, args)
     assert tree.read('cpuset', 'system', 'cpuset.cpus') == '0-3'
     assert run_module(node_drift_info, audit)['drift'] == []
+
+
+def test_a_reserved_cgroup_kubelet_would_refuse_at_start_is_named_as_kubelets_check(run_module, node):
+    """kubelet's Validate (cgroup_manager_linux.go) refuses system-reserved missing from one v1 hierarchy, or on v2
+    without a controller the root offers: the audit says so beside the step that would mend it
+    (_audit.kubelet_validate_drift)."""
+    tree, files = node
+    plan = converge(run_module, tree, files)
+    if tree.mode == 'v2':
+        with open(tree.path('system', 'cgroup.controllers'), 'w') as handle:
+            handle.write('cpu\n')  # the root offers memory and pids too
+        broken = tree.path('system')
+    else:
+        broken = tree.path('pids', 'system')
+        os.rmdir(broken)
+    found = [d for d in drift_of(run_module, tree, files, plan)['drift'] if d['check'] == 'kubelet Validate']
+    assert [(d['item'], d['planned']) for d in found] == [('system_reserved', 'every hierarchy and controller')]
+    assert (broken in found[0]['live']) if tree.mode == 'v1' else ('memory' in found[0]['live'])
