@@ -169,6 +169,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils._measurement impo
 from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import (
     host_paths_argument_spec, node_root_argument_spec, paths_under_root)
 
+
 def main():
     spec = dict(plan=dict(type='dict', required=True), sample_seconds=dict(type='int', default=10))
     spec.update(host_paths_argument_spec())
