@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: checks checks-but-sanity judge judges judge-all vm-kubelet matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs docs-current ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
+.PHONY: mutation checks checks-but-sanity judge judges judge-all vm-kubelet matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs docs-current ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -28,6 +28,7 @@ help:
 	@echo "make matrix   - units, integration and sanity under every maintained ansible-core (and a Python 3.9 node)"
 	@echo "make bench    - benchmarks of the calculation core; make bench-fleet - the fleet benchmark (bench-fleet-ssh: over SSH)"
 	@echo "make judge    - the random differential against kubelet's own Go code (SEED=..., N=... cases per release)"
+	@echo "make mutation - cosmic-ray's mutants of module_utils against the unit tests, scores per file and package (MUTATE=...)"
 
 $(BIN)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -224,6 +225,14 @@ judge: venv link judges
 	  PYTHONPATH=$(COLLECTIONS) $(BIN)/python tests/kubelet/differential.py --judge $(JUDGE_DIR)/judge-$$newest \
 	    --release $$newest --seed $$seed --cases 3000 --show 0 --mutant $$mutant || status=1; \
 	done; exit $$status
+
+# Mutation testing (tests/mutation/run.py): cosmic-ray's mutants of plugins/module_utils against the unit tests that
+# can see each file; scores per file and per layer package in .cache/mutation/report.md. Hours for every file (the
+# slow part, outside make test): MUTATE="run/_audit.py model/_versions.py" for some.
+MUTATE ?=
+mutation: venv link
+	$(BIN)/pip install -q cosmic-ray==8.7.0
+	$(BIN)/python tests/mutation/run.py $(MUTATE)
 
 # The real-kernel tests: QEMU VMs (tests/vm) driven by Molecule (extensions/molecule).
 VM_APT_PACKAGES := qemu-system-x86 qemu-utils debootstrap e2fsprogs openssh-client

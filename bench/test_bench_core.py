@@ -8,8 +8,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import PlanOptions, plan_node
-from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import plan_pods
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import plan_pods
 
 NODE = {
     'capacity': {'cpu': '16', 'memory': '64Gi', 'ephemeral-storage': '200Gi', 'pid': '4194304',

@@ -20,7 +20,7 @@ from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import NODE_PATHS
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NODE_PATHS
 
 display = Display()
 

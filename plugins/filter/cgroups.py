@@ -10,11 +10,11 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math as cgmath
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
-from ansible_collections.kubenode.cgroups.plugins.module_utils._resources import human_quantity, human_row
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_math as cgmath
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_names as names
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import human_quantity, human_row
 
 
 def _wrap(function):

@@ -174,17 +174,17 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config_file as kc_file
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _systemd as systemd
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
-from ansible_collections.kubenode.cgroups.plugins.module_utils._files import check_mode_option
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import (
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_config_file as kc_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_discovery as discovery
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import check_mode_option
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import (
     KUBELET_SERVICE, default, kubelet_file_argument_spec, node_root_argument_spec, paths_under_root,
     runtime_files_argument_spec)
-from ansible_collections.kubenode.cgroups.plugins.module_utils._runtime_config import pid1_is_systemd
-from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import DEFAULT_KUBELET_VERSION
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import pid1_is_systemd
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import DEFAULT_KUBELET_VERSION
 
 
 def main():

@@ -436,11 +436,11 @@ applied:
 
 from ansible.module_utils.basic import missing_required_lib
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_executor import ModuleHost, NodeModule
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import NodeSpec, node_cgroups_argument_spec
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_run import apply
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_executor import ModuleHost, NodeModule
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec, node_cgroups_argument_spec
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_run import apply
 
 
 def main():

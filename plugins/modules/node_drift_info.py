@@ -214,15 +214,15 @@ kubelet_config:
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
-from ansible_collections.kubenode.cgroups.plugins.module_utils._audit import audit
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_executor import ModuleHost
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_impact import read_impact
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import (
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_names as names
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import audit
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_executor import ModuleHost
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import read_impact
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import (
     NodeSpec, kubelet_file_argument_spec, node_argument_spec, plan_argument_spec)
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_snapshot import read_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_node
 
 # The plan options that are the node's paths: options of this module too (settings may also give them).
 NODE_PATH_OPTIONS = ('proc_path', 'sys_path', 'kubelet_root_dir')

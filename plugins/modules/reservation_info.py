@@ -163,10 +163,10 @@ cpu_window_minimum:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroupfs import detect_layout
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError, host_error
-from ansible_collections.kubenode.cgroups.plugins.module_utils._measurement import measure
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import (
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import detect_layout
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._measurement import measure
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import (
     host_paths_argument_spec, node_root_argument_spec, paths_under_root)
 
 

@@ -22,19 +22,19 @@ import subprocess
 import sys
 import tempfile
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math as cgmath
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_names as names
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _pods
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _versions
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import (
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_math as cgmath
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_names as names
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _pods
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _versions
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import (
     PlanOptions, parse_feature_gates, plan_node)
-from ansible_collections.kubenode.cgroups.plugins.module_utils._feature_gates import KNOWN_FEATURE_GATES, known_to
-from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _admission as adm
-from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import parse_pod, plan_pods
-from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import parse_quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._feature_gates import KNOWN_FEATURE_GATES, known_to
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _admission as adm
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import parse_pod, plan_pods
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
 
 GI = 1 << 30
 MI = 1 << 20

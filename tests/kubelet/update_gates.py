@@ -2,7 +2,7 @@
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Bring the collection's feature gate table (plugins/module_utils/_feature_gates.py) to what the kubelet judges say.
+"""Bring the collection's feature gate table (plugins/module_utils/model/_feature_gates.py) to what the kubelet judges say.
 
     python update_gates.py JUDGE [JUDGE ...]
 
@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-TABLE = os.path.join(os.path.dirname(__file__), '..', '..', 'plugins', 'module_utils', '_feature_gates.py')
+TABLE = os.path.join(os.path.dirname(__file__), '..', '..', 'plugins', 'module_utils', 'model', '_feature_gates.py')
 SECTION = '# from the kubelet judges (tests/kubelet/update_gates.py): kubelet\'s own registry of each judged release'
 
 

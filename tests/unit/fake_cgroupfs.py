@@ -24,8 +24,8 @@ import time
 
 from ansible.module_utils import basic
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroupfs
-from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroup_names import expand_slice
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_names import expand_slice
 
 
 def _hugetlb_page_bytes(name):

@@ -16,7 +16,7 @@ import tempfile
 import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.filter.cgroups import FilterModule
-from ansible_collections.kubenode.cgroups.plugins.module_utils._cgroupfs import read_cgroup
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import read_cgroup
 from ansible_collections.kubenode.cgroups.plugins.modules import allocatable_info, pod_cgroup_info
 
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail

@@ -14,7 +14,7 @@ import pytest
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.kubenode.cgroups.plugins.filter.cgroups import FilterModule
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_math
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_math
 
 F = FilterModule().filters()
 
@@ -80,7 +80,7 @@ def test_filter_errors(name, args, fragment):
 
 
 def test_float32_percentage_rounding_is_exact():
-    from ansible_collections.kubenode.cgroups.plugins.module_utils._eviction import _round_to_float32
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._eviction import _round_to_float32
     import struct
     for text in ('0.1', '5', '10', '33.333333', '99.99999999', '1e-3', '0.000001'):
         assert _round_to_float32(Fraction(text)) == struct.unpack('f', struct.pack('f', float(text)))[0]

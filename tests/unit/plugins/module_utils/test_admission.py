@@ -13,8 +13,8 @@ __metaclass__ = type
 
 from hypothesis import given, strategies as st
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _admission as adm
-from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import parse_pod
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _admission as adm
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import parse_pod
 
 MI = 1048576
 ON = adm.AdmissionRules(pod_level=True, pod_level_hugepages=True)

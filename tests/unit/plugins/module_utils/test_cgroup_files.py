@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files as cgfiles
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
 
 PLUGINS = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'plugins')
 

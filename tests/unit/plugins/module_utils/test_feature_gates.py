@@ -11,11 +11,11 @@ import re
 
 import pytest
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import parse_feature_gates
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._feature_gates import (
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import parse_feature_gates
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._feature_gates import (
     KNOWN_FEATURE_GATES, check_gate_names, known_to)
-from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import (
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import (
     NEWEST_MINOR, OLDEST_MINOR, kubelet_rules)
 
 

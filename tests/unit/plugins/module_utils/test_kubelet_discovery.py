@@ -9,8 +9,8 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_discovery as discovery
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 
 # systemctl show kubelet.service on a kubeadm node (systemd 252): 10-kubeadm.conf resets ExecStart=.
 KUBEADM_SHOW = (

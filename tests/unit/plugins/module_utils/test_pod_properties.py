@@ -12,7 +12,7 @@ __metaclass__ = type
 
 from hypothesis import given, strategies as st
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import plan_pods
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import plan_pods
 
 MI = 1024 * 1024
 PAGE_SIZES = {'2Mi': ('2MB', 2 * MI), '1Gi': ('1GB', 1024 * MI)}

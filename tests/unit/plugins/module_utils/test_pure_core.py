@@ -17,15 +17,15 @@ import pytest
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_config as kc
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _kubelet_discovery as discovery
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import PlanOptions, plan_node
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_snapshot import read_cgroups, read_node
-from ansible_collections.kubenode.cgroups.plugins.module_utils._pods import PodSettings
-from ansible_collections.kubenode.cgroups.plugins.module_utils._versions import kubelet_rules
-from ansible_collections.kubenode.cgroups.plugins.module_utils._node_options import NodeSpec, node_cgroups_argument_spec
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_discovery as discovery
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_cgroups, read_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import PodSettings
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec, node_cgroups_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail

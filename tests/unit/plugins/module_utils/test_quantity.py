@@ -11,8 +11,8 @@ __metaclass__ = type
 import pytest
 from hypothesis import given, strategies as st
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._quantity import (
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import (
     BINARY_SI, DECIMAL_EXPONENT, DECIMAL_SI, MAX_INT64, NANO, Quantity, QuantityError, canonical_string,
     parse_quantity)
 

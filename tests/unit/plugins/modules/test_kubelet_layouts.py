@@ -15,7 +15,7 @@ import shutil
 import pytest
 from ansible.module_utils import basic
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_snapshot
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _node_snapshot
 from ansible_collections.kubenode.cgroups.plugins.modules import kubelet_config, node_cgroups, node_drift_info
 
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail

@@ -17,7 +17,7 @@ import yaml
 
 from ansible.module_utils import basic
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
 
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail

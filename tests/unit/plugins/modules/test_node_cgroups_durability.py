@@ -15,9 +15,9 @@ import pytest
 
 from ansible.module_utils import basic
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _boot_persistence as boot
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _cgroup_files
-from ansible_collections.kubenode.cgroups.plugins.module_utils import _node_cgroups as ops
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _boot_persistence as boot
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_drift_info
 
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot

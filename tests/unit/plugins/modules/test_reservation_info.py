@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils._allocatable import PlanOptions, plan_node
-from ansible_collections.kubenode.cgroups.plugins.module_utils._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils._profiles import (
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import (
     openshift_cpu_millicores, openshift_memory_gib)
 from ansible_collections.kubenode.cgroups.plugins.modules import reservation_info
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs

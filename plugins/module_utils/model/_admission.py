@@ -1,0 +1,259 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Kubelet's resource admission of the pods bound to a node, as it runs when kubelet restarts: which pods a new
+Allocatable no longer admits, and which a critical pod would preempt.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Pure. Sources (kubernetes 1.37): pkg/kubelet/kubelet.go (HandlePodAdditions: the pods of a source sorted by
+creation time, each admitted against the pods admitted before it), pkg/kubelet/allocation/allocation_manager.go
+(AddPod, canAdmitPod), pkg/kubelet/lifecycle/predicate.go (predicateAdmitHandler.Admit, generalFilter: reasons
+OutOfcpu, OutOfmemory, ...), pkg/scheduler/framework/plugins/noderesources/fit.go (Fits, fitsRequest,
+computePodResourceRequest), pkg/kubelet/preemption/preemption.go (CriticalPodAdmissionHandler, getPodsToPreempt),
+pkg/api/v1/resource/helpers.go (GetResourceRequest), component-helpers resource/helpers.go (PodRequests).
+Only the resource predicate is modelled: node affinity, host ports, taints, the OS label and the topology, CPU and
+memory managers' admission are not (docs/guide.md says so).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import (
+    BESTEFFORT, BURSTABLE, GUARANTEED, _pod_level, _pod_level_requests_set, _pod_level_resources_set,
+    aggregate_containers, is_critical,
+    pod_requests, qos_class)
+
+CPU, MEMORY, EPHEMERAL_STORAGE, PODS = 'cpu', 'memory', 'ephemeral-storage', 'pods'
+# predicate.go's PodAdmitResult reasons for an InsufficientResourceError, else InsufficientResourcePrefix + name.
+_OUT_OF = {CPU: 'OutOfcpu', MEMORY: 'OutOfmemory', EPHEMERAL_STORAGE: 'OutOfephemeral-storage', PODS: 'OutOfpods'}
+UNEXPECTED_ADMISSION_ERROR = 'UnexpectedAdmissionError'
+
+
+class AdmissionRules(object):
+    """The feature gates admission depends on: PodLevelResources (requests from the pod's own resources), and
+    hugepages as pod-level resources (kubelet 1.33 and later)."""
+
+    __slots__ = ('pod_level', 'pod_level_hugepages')
+
+    def __init__(self, pod_level, pod_level_hugepages):
+        self.pod_level, self.pod_level_hugepages = pod_level, pod_level_hugepages
+
+
+class Candidate(object):
+    """A pod kubelet will admit again at its restart: the parsed pod, where it came from and whether it runs now."""
+
+    __slots__ = ('pod', 'key', 'source', 'created', 'running')
+
+    def __init__(self, pod, source, created='', running=None):
+        self.pod, self.source, self.created, self.running = pod, source, created or '', running
+        self.key = '%s/%s' % (pod.namespace or 'default', pod.name)
+
+
+def is_extended(name):
+    """v1helper.IsExtendedResourceName: a name with a domain outside kubernetes.io (a device plugin's)."""
+    return '/' in name and 'kubernetes.io/' not in name and not name.startswith('requests.')
+
+
+def _integer(name, quantity):
+    """The int64 the scheduler's Resource keeps: MilliValue for cpu, Value for the rest (both round up)."""
+    return quantity.milli_value() if name == CPU else quantity.value()
+
+
+def fit_request(pod, rules, allocatable):
+    """computePodResourceRequest (PodRequests, pod-level requests when PodLevelResources is on), after
+    removeMissingExtendedResources: {resource: int64}, extended resources the node does not have left out."""
+    requests = pod_requests(pod, rules.pod_level, hugepages=rules.pod_level_hugepages)
+    values = {}
+    for name, quantity in requests.items():
+        if name == PODS or (is_extended(name) and name not in allocatable):
+            continue
+        values[name] = max(values.get(name, 0), _integer(name, quantity))
+    return values
+
+
+def node_requested(admitted, rules, allocatable):
+    """NodeInfo.Requested: the sum of the admitted pods' requests."""
+    total = {}
+    for candidate in admitted:
+        for name, value in fit_request(candidate.pod, rules, allocatable).items():
+            total[name] = total.get(name, 0) + value
+    return total
+
+
+def insufficient(request, requested, pod_count, allocatable):
+    """fitsRequest: [(resource, requested, used, capacity)] in its order - pods, cpu, memory, ephemeral-storage,
+    then the scalar resources (hugepages, extended), which kubelet visits in Go's map order (random: when two of
+    them are short, either may be the reason kubelet gives); here by name."""
+    found = []
+    allowed_pods = allocatable.get(PODS, 0)
+    if pod_count + 1 > allowed_pods:
+        found.append((PODS, 1, pod_count, allowed_pods))
+    if not any(request.values()):
+        return found
+    scalars = sorted(name for name in request if name not in (CPU, MEMORY, EPHEMERAL_STORAGE))
+    for name in [CPU, MEMORY, EPHEMERAL_STORAGE] + scalars:
+        want = request.get(name, 0)
+        if want > 0 and want > allocatable.get(name, 0) - requested.get(name, 0):
+            found.append((name, want, requested.get(name, 0), allocatable.get(name, 0)))
+    return found
+
+
+def out_of(name):
+    return _OUT_OF.get(name, 'OutOf%s' % name)
+
+
+def insufficient_message(name, want, used, capacity):
+    """InsufficientResourceError.Error(), kubelet's words."""
+    return "Node didn't have enough resource: %s, requested: %d, used: %d, capacity: %d" % (name, want, used, capacity)
+
+
+def resource_request(pod, name, rules):
+    """GetResourceRequest: 1 for pods; else PodRequests without overhead - the containers' aggregate unless
+    PodLevelResources is on and the pod sets pod-level resources, and its pod-level requests over it whatever the
+    gate (kubelet's helper does not ask it) - then the overhead added to a non-zero request; millicores for cpu."""
+    if name == PODS:
+        return 1
+    hugepages = rules.pod_level_hugepages
+    requests = {} if rules.pod_level and _pod_level_resources_set(pod, hugepages) \
+        else aggregate_containers(pod, 'requests')
+    if _pod_level_requests_set(pod, hugepages):
+        requests.update((n, q) for n, q in pod.requests.items() if _pod_level(n, hugepages))
+    quantity = requests.get(name)
+    if quantity is None or quantity.is_zero():
+        return 0
+    overhead = pod.overhead.get(name)
+    if overhead is not None:
+        quantity = quantity.add(overhead)
+    return _integer(name, quantity)
+
+
+def _subtract(requirements, pods, rules):
+    """admissionRequirementList.subtract."""
+    remaining = []
+    for name, amount in requirements:
+        for candidate in pods:
+            amount -= resource_request(candidate.pod, name, rules)
+            if amount <= 0:
+                break
+        if amount > 0:
+            remaining.append((name, amount))
+    return remaining
+
+
+def _distance(requirements, candidate, rules):
+    total = 0.0
+    for name, amount in requirements:
+        remaining = float(amount - resource_request(candidate.pod, name, rules))
+        if remaining > 0:
+            total += (remaining / float(amount)) ** 2
+    return total
+
+
+def _smaller_request(first, second, rules):
+    """smallerResourceRequest: memory, then cpu; true when equal."""
+    for name in (MEMORY, CPU):
+        one, other = resource_request(first.pod, name, rules), resource_request(second.pod, name, rules)
+        if one != other:
+            return one < other
+    return True
+
+
+def _by_distance(pods, requirements, rules):
+    """getPodsToPreemptByDistance, or None when the pods cannot meet the requirements."""
+    pods = list(pods)
+    chosen = []
+    while requirements:
+        if not pods:
+            return None
+        best_distance, best = float(len(requirements) + 1), 0
+        for index, candidate in enumerate(pods):
+            distance = _distance(requirements, candidate, rules)
+            if distance < best_distance or (distance == best_distance and _smaller_request(candidate, pods[best], rules)):
+                best_distance, best = distance, index
+        requirements = _subtract(requirements, [pods[best]], rules)
+        chosen.append(pods[best])
+        pods[best] = pods[-1]
+        pods.pop()
+    return chosen
+
+
+def preemptable(preemptor, preemptee):
+    """types.Preemptable: a critical pod preempts a non-critical one, else a higher priority a lower one when both
+    have a priority (a static pod's manifest usually has none)."""
+    if is_critical(preemptor) and not is_critical(preemptee):
+        return True
+    return preemptor.priority_given and preemptee.priority_given and preemptor.priority > preemptee.priority
+
+
+def pods_to_preempt(candidate, admitted, requirements, rules):
+    """getPodsToPreempt: the pods whose eviction frees the requirements (BestEffort first, then Burstable, then
+    Guaranteed), or (None, what is still missing) when all of them together could not."""
+    tiers = {BESTEFFORT: [], BURSTABLE: [], GUARANTEED: []}
+    for other in admitted:
+        if preemptable(candidate.pod, other.pod):
+            tiers[qos_class(other.pod, rules.pod_level)].append(other)
+    best_effort, burstable, guaranteed = tiers[BESTEFFORT], tiers[BURSTABLE], tiers[GUARANTEED]
+    missing = _subtract(requirements, best_effort + burstable + guaranteed, rules)
+    if missing:
+        return None, missing
+    guaranteed_out = _by_distance(guaranteed, _subtract(requirements, best_effort + burstable, rules), rules)
+    burstable_out = None if guaranteed_out is None else \
+        _by_distance(burstable, _subtract(requirements, best_effort + guaranteed_out, rules), rules)
+    best_effort_out = None if burstable_out is None else \
+        _by_distance(best_effort, _subtract(requirements, burstable_out + guaranteed_out, rules), rules)
+    if best_effort_out is None:
+        return None, requirements
+    return best_effort_out + burstable_out + guaranteed_out, []
+
+
+def admission_order(candidates):
+    """HandlePodAdditions' order: the static pods (the file source, which reports first) before the API server's,
+    each source's pods by creation time (a stable sort: kubelet's is stable for the few pods of a batch, and the
+    file source reads its directory in name order)."""
+    static = [c for c in candidates if c.source != 'api']
+    bound = [c for c in candidates if c.source == 'api']
+    return sorted(static, key=lambda c: c.created) + sorted(bound, key=lambda c: c.created)
+
+
+def admit(candidates, allocatable, rules):
+    """Each pod in kubelet's order through the resource predicate against the pods admitted before it, a critical
+    pod that does not fit admitted by preempting others where they can free enough. allocatable: {resource:
+    int64} (cpu in millicores, pods the node's maxPods). Returns [{pod, source, running, admitted, reason,
+    message, preempts, preempted_by}] in that order."""
+    admitted, results, by_key = [], [], {}
+    for candidate in admission_order(candidates):
+        request = fit_request(candidate.pod, rules, allocatable)
+        short = insufficient(request, node_requested(admitted, rules, allocatable), len(admitted), allocatable)
+        result = {'pod': candidate.key, 'source': candidate.source, 'running': candidate.running, 'admitted': True,
+                  'reason': '', 'message': '', 'requests': dict(request), 'preempts': [], 'preempted_by': None,
+                  'insufficient': [name for name, _want, _used, _capacity in short]}
+        if short and is_critical(candidate.pod):
+            requirements = [(name, want - (capacity - used)) for name, want, used, capacity in short]
+            victims, missing = pods_to_preempt(candidate, admitted, requirements, rules)
+            if victims is None:
+                result.update(admitted=False, reason=UNEXPECTED_ADMISSION_ERROR, message=(
+                    'Unexpected error while attempting to recover from admission failure: preemption: error finding '
+                    'a set of pods to preempt: no set of running pods found to reclaim resources: %s'
+                    % _requirements_text(missing)))
+            else:
+                for victim in victims:
+                    admitted.remove(victim)
+                    by_key[victim.key].update(admitted=False, reason='Preempting', preempted_by=candidate.key,
+                                              message='Preempted in order to admit critical pod')
+                result['preempts'] = [victim.key for victim in victims]
+        elif short:
+            name, want, used, capacity = short[0]
+            result.update(admitted=False, reason=out_of(name), message=insufficient_message(name, want, used, capacity))
+        if result['admitted']:
+            admitted.append(candidate)
+        results.append(result)
+        by_key[candidate.key] = result
+    return results
+
+
+def _requirements_text(requirements):
+    """admissionRequirementList.toString."""
+    return '[' + ''.join('(res: %s, q: %d), ' % (name, amount) for name, amount in requirements) + ']'

@@ -1,0 +1,577 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The node plan: Node Allocatable and every value kubelet writes to its node-level cgroups.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Sources: kubernetes pkg/kubelet/cm/node_container_manager_linux.go,
+qos_container_manager_linux.go, container_manager_linux.go, cmd/kubelet/app/server.go,
+pkg/kubelet/nodestatus/setters.go, pkg/kubelet/apis/config/validation/validation.go.
+Pure: takes plain data, returns plain data, raises KubenodeError on bad input.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_math as cgmath
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_names as names
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._eviction import (
+    hard_eviction_reservation, parse_thresholds, resolve_eviction_hard)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._feature_gates import check_gate_names, check_gate_values
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_set import OptionSet
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import profile_reservation
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import MEASURED_PROFILE, measured_reserved
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import DECIMAL_SI, Quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import (
+    cpu_quantity, format_cpuset, hugepage_size_bytes, is_hugepages, parse_capacity, parse_cpuset,
+    parse_reservation, report_list)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
+
+MEMORY_RESERVATION_POLICIES = ('None', 'TieredReservation')
+# Resources kubelet's container manager knows (cm.capacity); pid is only in internalCapacity.
+_NOT_IN_CM_CAPACITY = ('pid', 'pods')
+
+
+def parse_feature_gates(gates, field='feature_gates', rules=None, accepted=()):
+    """The gates as a dict; with rules, each name must be one that kubelet release knows
+    (accepted: names taken as they are, see _feature_gates.check_gate_names)."""
+    if gates is None:
+        return {}
+    if not isinstance(gates, dict):
+        raise KubenodeError('must be a mapping of feature gate name to true or false', field=field, value=gates)
+    for name, enabled in gates.items():
+        if not isinstance(enabled, bool):
+            raise KubenodeError('feature gate values must be true or false', field='%s.%s' % (field, name),
+                                value=enabled)
+    if rules is not None:
+        check_gate_names(gates, rules, field, accepted)
+        check_gate_values(gates, rules, field)
+    return dict(gates)
+
+
+def parse_qos_reserved(qos_reserved, gates, field='qos_reserved'):
+    """cm.ParseQOSReserved: only memory, as an integer percentage 0-100."""
+    if not qos_reserved:
+        return {}
+    if not isinstance(qos_reserved, dict):
+        raise KubenodeError('must be a mapping like {memory: "50%%"}', field=field, value=qos_reserved)
+    if not gates.get('QOSReserved', False):
+        raise KubenodeError('qosReserved needs the QOSReserved feature gate (feature_gates: {QOSReserved: true})',
+                            field=field, value=qos_reserved)
+    result = {}
+    for name, value in qos_reserved.items():
+        if name != 'memory':
+            raise KubenodeError('cannot reserve "%s" resource' % name, field=field, value=name)
+        text = str(value)
+        if not text.endswith('%'):
+            raise KubenodeError("percentage expected, got '%s'" % text, field='%s.%s' % (field, name), value=value)
+        digits = text.rstrip('%')
+        try:
+            percent = int(digits, 10)
+        except ValueError:
+            raise KubenodeError("invalid number in percentage '%s'" % text, field='%s.%s' % (field, name),
+                                value=value)
+        if not 0 <= percent <= 100:
+            raise KubenodeError('percentage must be between 0 and 100', field='%s.%s' % (field, name), value=value)
+        result[name] = percent
+    return result
+
+
+def validate_enforcement(enforce, cgroups_per_qos, system_cgroup, kube_cgroup, reserved_cpus, rules):
+    """The enforceNodeAllocatable part of ValidateKubeletConfiguration, with kubelet's messages."""
+    field = 'enforce_node_allocatable'
+    if not isinstance(enforce, list) or not all(isinstance(k, str) for k in enforce):
+        raise KubenodeError('must be a list of strings', field=field, value=enforce)
+    errors = []
+    compressible = rules.has_compressible_enforcement
+    if compressible:
+        for full in ('system-reserved', 'kube-reserved'):
+            if full in enforce and full + '-compressible' in enforce:
+                errors.append('invalid configuration: both "%s" and "%s-compressible" cannot be specified together '
+                              'in enforceNodeAllocatable (--enforce-node-allocatable)' % (full, full))
+    seen = set()
+    for key in enforce:
+        if key in seen:
+            errors.append('invalid configuration: duplicated enforcements "%s" in enforceNodeAllocatable '
+                          '(--enforce-node-allocatable)' % key)
+            continue
+        seen.add(key)
+        if key not in rules.known_enforcement_keys:
+            quoted = ['"%s"' % k for k in rules.known_enforcement_keys]
+            # kubelet < 1.32 wrote "a, b, c, or d"; later releases drop the comma before "or".
+            last = ', or ' if not compressible else ' or '
+            errors.append('invalid configuration: option "%s" specified for enforceNodeAllocatable '
+                          '(--enforce-node-allocatable). Valid options are %s%s%s'
+                          % (key, ', '.join(quoted[:-1]), last, quoted[-1]))
+            continue
+        if key == 'none':
+            if len(enforce) > 1:
+                errors.append('invalid configuration: enforceNodeAllocatable (--enforce-node-allocatable) may not '
+                              'contain additional enforcements when "none" is specified')
+            if rules.none_enforcement_without_qos:
+                continue
+        for scope, cgroup_name, flag in (('system', system_cgroup, 'system-reserved-cgroup'),
+                                         ('kube', kube_cgroup, 'kube-reserved-cgroup')):
+            if key in ('%s-reserved' % scope, '%s-reserved-compressible' % scope) and not cgroup_name:
+                if compressible:
+                    errors.append('invalid configuration: %sReservedCgroup (--%s) must be specified when "%s-reserved" '
+                                  'or "%s-reserved-compressible" included in enforceNodeAllocatable '
+                                  '(--enforce-node-allocatable)' % (scope, flag, scope, scope))
+                else:
+                    errors.append('invalid configuration: %sReservedCgroup (--%s) must be specified when "%s-reserved" '
+                                  'contained in enforceNodeAllocatable (--enforce-node-allocatable)'
+                                  % (scope, flag, scope))
+        if not cgroups_per_qos:
+            errors.append('invalid configuration: cgroupsPerQOS (--cgroups-per-qos) must be set to true when "%s" '
+                          'contained in enforceNodeAllocatable (--enforce-node-allocatable)' % key)
+    if errors:
+        raise KubenodeError('; '.join(errors), field=field, value=enforce)
+    if reserved_cpus and (system_cgroup or kube_cgroup):
+        raise KubenodeError("invalid configuration: can't use reservedSystemCPUs (--reserved-cpus) with "
+                            'systemReservedCgroup (--system-reserved-cgroup) or kubeReservedCgroup '
+                            '(--kube-reserved-cgroup). Reserved CPUs take the place of the reserved cgroups: leave '
+                            'system_reserved_cgroup and kube_reserved_cgroup empty and enforce only "pods" (the '
+                            'node_allocatable role does so itself when node_allocatable_reserved_system_cpus is set), '
+                            'and confine system daemons with systemd AllowedCPUs= instead',
+                            field='reserved_system_cpus', value=reserved_cpus)
+
+
+def memory_reservation_policy(policy, rules, memory_qos):
+    """kubelet's memoryReservationPolicy, validated as kubelet validates it: "None" by default from 1.36,
+    absent (None) before."""
+    if policy is None:
+        return 'None' if rules.has_memory_reservation_policy else None
+    if not rules.has_memory_reservation_policy:
+        raise KubenodeError('memoryReservationPolicy exists only from kubelet 1.36', field='memory_reservation_policy',
+                            value=policy)
+    if policy not in MEMORY_RESERVATION_POLICIES:
+        raise KubenodeError('invalid configuration: option "%s" specified for memoryReservationPolicy. Valid '
+                            'options are "None" or "TieredReservation"' % policy,
+                            field='memory_reservation_policy', value=policy)
+    if policy == 'TieredReservation' and not memory_qos:
+        raise KubenodeError('invalid configuration: memoryReservationPolicy "TieredReservation" requires MemoryQoS '
+                            'feature gate to be enabled', field='memory_reservation_policy', value=policy)
+    return policy
+
+
+def _sum_reservation(capacity, system, kube, eviction):
+    """GetNodeAllocatableReservation: system + kube + hard eviction, zeros left out."""
+    result = {}
+    for name in capacity:
+        value = Quantity(0, DECIMAL_SI)
+        for part in (system, kube, eviction):
+            if name in part:
+                value = value.add(part[name])
+        if not value.is_zero():
+            result[name] = value
+    return result
+
+
+def _absolute(capacity, system, kube):
+    """getNodeAllocatableAbsoluteImpl: capacity - system - kube, clamped at 0 (no eviction)."""
+    result = {}
+    for name, value in capacity.items():
+        for part in (system, kube):
+            if name in part:
+                value = value.sub(part[name])
+        result[name] = value.with_value(0) if value.sign() < 0 else value
+    return result
+
+
+def _scheduling_allocatable(status_capacity, reservation):
+    """nodestatus.MachineInfo: capacity - reservation, clamped, then hugepages out of memory."""
+    allocatable = {}
+    for name, value in status_capacity.items():
+        if name in reservation:
+            value = value.sub(reservation[name])
+        allocatable[name] = value.with_value(0) if value.sign() < 0 else value
+    for name, value in status_capacity.items():
+        if is_hugepages(name) and 'memory' in allocatable:
+            memory = allocatable['memory'].sub(value)
+            allocatable['memory'] = memory.with_value(0) if memory.sign() < 0 else memory
+    return allocatable
+
+
+def _readable(quantity, name):
+    if name == 'cpu':
+        return '%s (%d millicores)' % (quantity, quantity.milli_value())
+    return '%s (%d)' % (quantity, quantity.value())
+
+
+def _with_resource(options, resource):
+    """'kube_reserved, profile gke' -> 'kube_reserved.memory, profile gke'; the eviction term stays as it is."""
+    first, sep, rest = options.partition(',')
+    if first.endswith('_reserved'):
+        first += '.' + resource
+    return first + sep + rest
+
+
+def validate_node_allocatable(capacity, reservation, terms=()):
+    """validateNodeAllocatable, with the quantities rendered readably instead of as Go structs, and each
+    term of a reservation above capacity named with the option that set it.
+
+    terms: [(label, {resource: Quantity}, options)], such as ('kube', kube, 'kube_reserved, profile gke').
+    """
+    errors, culprits = [], []
+    for name in sorted(reservation):
+        remaining = capacity[name].sub(reservation[name])
+        if remaining.sign() < 0:
+            errors.append('Resource "%s" has a reservation of %s but capacity of %s. Expected capacity >= reservation.'
+                          % (name, _readable(reservation[name], name), _readable(capacity[name], name)))
+            # Each term names the option that set it, down to the resource (kube_reserved.memory).
+            parts = [(label, values[name], _with_resource(option, name)) for label, values, option in terms
+                     if name in values and not values[name].is_zero()]
+            if parts:
+                errors.append('%s reserved = %s.' % (name, ' + '.join(
+                    '%s %s (%s)' % (label, value, option) for label, value, option in parts)))
+                culprits.append(max(parts, key=lambda part: part[1].nano))
+    if errors:
+        if culprits:
+            _label, value, option = culprits[0]
+            raise KubenodeError('invalid Node Allocatable configuration. ' + ' '.join(errors),
+                                field=option.split(',')[0], value=str(value))
+        raise KubenodeError('invalid Node Allocatable configuration. ' + ' '.join(errors), field='capacity')
+
+
+def hugepage_limits(resources):
+    """HugePageLimits: {page size bytes: bytes}, summed per page size, from hugepages-* keys."""
+    limits = {}
+    for name, value in resources.items():
+        if is_hugepages(name):
+            size = hugepage_size_bytes(name)
+            limits[size] = limits.get(size, 0) + value.value()
+    return limits
+
+
+def cgroup_config(resources, compressible_only=False):
+    """getCgroupConfig: the ResourceConfig kubelet builds from a resource list."""
+    config = {}
+    if 'cpu' in resources:
+        config['cpu_shares'] = cgmath.milli_cpu_to_shares(resources['cpu'].milli_value())
+    if compressible_only:
+        return config
+    if 'memory' in resources:
+        config['memory'] = resources['memory'].value()
+    if 'pid' in resources:
+        config['pids'] = resources['pid'].value()
+    config['hugetlb'] = hugepage_limits(resources)
+    return config
+
+
+def node_cpuset(options, capacity, rules):
+    """getCgroupConfig's CPUSet, or None: with the none CPU manager policy (whose allocatable CPUs are empty) kubelet
+    gives kubepods and every enforced reserved cgroup all the node's CPUs (cpuManager.GetAllCPUs), from 1.32."""
+    if not rules.cpuset_on_node_cgroups or (options.cpu_manager_policy or 'none') != 'none':
+        return None
+    online = options.online_cpus
+    if online is None and 'cpu' in capacity:
+        online = list(range(capacity['cpu'].value()))
+    return format_cpuset(sorted(online)) if online else None
+
+
+def cgroup_entry(parts, driver, config, page_sizes, **extra):
+    entry = names.describe(parts, driver)
+    values = dict(config)
+    if 'hugetlb' in values:
+        values['hugetlb'] = dict((cgmath.hugepage_unit(size), limit)
+                                 for size, limit in sorted(values['hugetlb'].items()))
+    if 'cpu_shares' in values:
+        values['cpu_weight'] = cgmath.linear_weight(values['cpu_shares'])
+    entry['resources'] = values
+    entry.update(cgmath.resource_files(config, page_sizes))
+    entry.update(extra)
+    return entry
+
+
+class PlanOptions(OptionSet):
+    """What plan_node() computes from, in allocatable_info's option names: the part of kubelet's NodeConfig
+    (and KubeletConfiguration) that sizes Node Allocatable and the node-level cgroups, with the node's
+    capacity. A field left unset (None) takes kubelet's default, which is not always the modules' default
+    (keep_default_eviction_signals: kubelet keeps no signal a given evictionHard leaves out)."""
+
+    DEFAULTS = (
+        ('capacity', None),  # {resource: quantity}; required
+        ('online_cpus', None),  # [cpu id]; None: 0..capacity.cpu-1
+        ('max_pods', None),
+        ('kubelet_version', None),  # None: the newest supported release
+        ('feature_gates', None),
+        ('extra_feature_gates', ()),
+        ('cgroup_driver', 'cgroupfs'),
+        ('cgroups_per_qos', True),
+        ('cgroup_root', ''),  # '': "/" with cgroupsPerQOS, else none
+        ('enforce_node_allocatable', ('pods',)),
+        ('system_reserved_cgroup', ''),
+        ('kube_reserved_cgroup', ''),
+        ('reserved_system_cpus', ''),
+        ('memory_reservation_policy', None),
+        ('qos_reserved', None),
+        ('system_reserved', None),
+        ('kube_reserved', None),
+        ('eviction_hard', None),  # None: the release's defaults (or the profile's)
+        ('profile', None),
+        ('measured_reservation', None),  # the measured profile's: reservation_info's recommendation
+        ('merge_default_eviction_settings', False),
+        ('keep_default_eviction_signals', False),
+        ('keep_reserved_out_of_swap', False),
+        ('cpu_manager_policy', None),  # KubeletConfiguration cpuManagerPolicy; None: kubelet's "none"
+    )
+    __slots__ = tuple(name for name, _default in DEFAULTS)
+
+    def __init__(self, **options):
+        super(PlanOptions, self).__init__(**options)
+        for name in ('cgroup_root', 'system_reserved_cgroup', 'kube_reserved_cgroup', 'reserved_system_cpus'):
+            if not isinstance(getattr(self, name), str):
+                raise KubenodeError('must be a string', field=name, value=getattr(self, name))
+        self.enforce_node_allocatable = list(self.enforce_node_allocatable)
+
+
+def plan_node(options):
+    """Compute the whole node plan from PlanOptions."""
+    rules = kubelet_rules(options.kubelet_version)
+    gates = parse_feature_gates(options.feature_gates, rules=rules, accepted=options.extra_feature_gates)
+    driver = options.cgroup_driver
+    if driver not in names.DRIVERS:
+        raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroup_driver', value=driver)
+    cgroups_per_qos = options.cgroups_per_qos
+    cgroup_root = options.cgroup_root or ('/' if cgroups_per_qos else '')
+    if cgroup_root and (not cgroup_root.startswith('/') or '..' in cgroup_root.split('/')):
+        raise KubenodeError('must be an absolute cgroupfs path such as "/"', field='cgroup_root', value=cgroup_root)
+    enforce = options.enforce_node_allocatable
+    system_cgroup, kube_cgroup = options.system_reserved_cgroup, options.kube_reserved_cgroup
+    reserved_cpus_text = options.reserved_system_cpus
+    validate_enforcement(enforce, cgroups_per_qos, system_cgroup, kube_cgroup, reserved_cpus_text, rules)
+    memory_qos = rules.gate(gates, 'MemoryQoS')
+    policy = memory_reservation_policy(options.memory_reservation_policy, rules, memory_qos)
+    memory_rules = MemoryRules(memory_qos, policy, parse_qos_reserved(options.qos_reserved, gates),
+                               rules.clears_memory_qos_when_off)
+
+    if options.capacity is None:
+        raise KubenodeError('the node capacity is required', field='capacity')
+    capacity = parse_capacity(options.capacity)
+    max_pods = options.max_pods
+    if max_pods is not None and 'pods' not in capacity:
+        capacity['pods'] = Quantity.from_int(max_pods)
+
+    system_raw = dict(options.system_reserved or {})
+    kube_raw = dict(options.kube_reserved or {})
+    eviction_hard = options.eviction_hard
+    profile = options.profile
+    capacity_values = {
+        'cpu': capacity['cpu'].milli_value() if 'cpu' in capacity else None,
+        'memory': capacity['memory'].value() if 'memory' in capacity else None,
+    }
+    if profile == MEASURED_PROFILE:
+        measured_system, measured_kube = measured_reserved(options.measured_reservation, capacity_values)
+        measured_system.update(system_raw)
+        measured_kube.update(kube_raw)
+        system_raw, kube_raw = measured_system, measured_kube
+        sized = None
+    else:
+        sized = profile_reservation(profile, capacity_values, max_pods)
+    if sized is not None:
+        profile_kube, profile_eviction = sized
+        profile_kube.update(kube_raw)
+        kube_raw = profile_kube
+        if eviction_hard is None:
+            eviction_hard = profile_eviction
+
+    reserved_cpus = parse_cpuset(reserved_cpus_text, 'reserved_system_cpus')
+    if reserved_cpus:
+        online = options.online_cpus
+        if online is None and 'cpu' in capacity:
+            online = list(range(capacity['cpu'].value()))
+        if online is not None:
+            outside = sorted(set(reserved_cpus) - set(online))
+            if outside:
+                raise KubenodeError('reserved CPUs %s are not online CPUs of this node (online: %s)'
+                                    % (format_cpuset(outside), format_cpuset(online) or 'none'),
+                                    field='reserved_system_cpus', value=reserved_cpus_text)
+        # server.go: the set's size becomes systemReserved.cpu; kubeReserved.cpu is dropped unparsed.
+        system_raw['cpu'] = str(len(reserved_cpus))
+        kube_raw.pop('cpu', None)
+    system = parse_reservation(system_raw, 'system_reserved', rules.rounds_reserved_cpu)
+    kube = parse_reservation(kube_raw, 'kube_reserved', rules.rounds_reserved_cpu)
+    if reserved_cpus:
+        system['cpu'] = cpu_quantity(len(reserved_cpus))
+
+    eviction_source = 'operator' if options.eviction_hard is not None else (
+        'profile %s' % profile if eviction_hard is not None else 'kubelet defaults')
+    eviction_map, defaults_kept = resolve_eviction_hard(
+        eviction_hard, bool(options.merge_default_eviction_settings), rules,
+        keep_defaults=bool(options.keep_default_eviction_signals))
+    thresholds = parse_thresholds(eviction_map)
+
+    cm_capacity = dict((k, v) for k, v in capacity.items() if k not in _NOT_IN_CM_CAPACITY)
+    internal_capacity = dict((k, v) for k, v in capacity.items() if k != 'pods')
+    status_capacity = dict((k, v) for k, v in capacity.items() if k != 'pid')
+    eviction_reservation = hard_eviction_reservation(thresholds, cm_capacity)
+    reservation = _sum_reservation(cm_capacity, system, kube, eviction_reservation)
+    validate_node_allocatable(cm_capacity, reservation, (
+        ('system', system, 'system_reserved' + (', reserved_system_cpus' if reserved_cpus else '')),
+        ('kube', kube, 'kube_reserved' + (', profile %s' % profile if sized is not None else '')),
+        ('hard eviction', eviction_reservation, 'eviction_hard' + (
+            ', %s' % eviction_source if eviction_source != 'operator' else ''))))
+    allocatable = _scheduling_allocatable(status_capacity, reservation)
+    absolute = _absolute(cm_capacity, system, kube)
+    internal_absolute = _absolute(internal_capacity, system, kube)
+
+    if driver == 'systemd' and cgroup_root not in ('', '/'):
+        try:
+            names.to_systemd(names.node_allocatable_root(cgroup_root, cgroups_per_qos))
+        except KubenodeError:
+            raise KubenodeError('has an empty component, which the systemd cgroup driver cannot name as a slice',
+                                field='cgroup_root', value=cgroup_root)
+    page_sizes = sorted(hugepage_limits(dict((k, v) for k, v in capacity.items() if is_hugepages(k))))
+    all_cpus = node_cpuset(options, capacity, rules)
+    cgroups = {}
+    root_parts = names.node_allocatable_root(cgroup_root, cgroups_per_qos)
+    if cgroups_per_qos or root_parts:
+        source = internal_absolute if cgroups_per_qos and 'pods' in enforce else internal_capacity
+        config = cgroup_config(source)
+        if all_cpus:
+            config['cpuset'] = all_cpus
+        if cgroups_per_qos:
+            # The QoS manager's minute loop sets kubepods (the Guaranteed tier) hugetlb unbounded.
+            config['hugetlb'] = dict((size, cgmath.HUGETLB_UNBOUNDED) for size in page_sizes)
+            config.update(kubepods_memory_qos(memory_rules))
+        cgroups['kubepods'] = cgroup_entry(root_parts, driver, config, page_sizes, enforced=True,
+                                           source='allocatable' if source is internal_absolute else 'capacity')
+    if cgroups_per_qos:
+        cgroups.update(qos_tiers(root_parts, driver, page_sizes, absolute, memory_rules))
+    for scope, cgroup_name, reserved in (('system', system_cgroup, system), ('kube', kube_cgroup, kube)):
+        entry = _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy,
+                                 bool(options.keep_reserved_out_of_swap), all_cpus)
+        if entry is not None:
+            cgroups['%s_reserved' % scope] = entry
+
+    return {
+        'kubelet_version': rules.version,
+        'cgroup_driver': driver,
+        # Written as maxPods by kubelet_config; None when kubelet keeps its own.
+        'max_pods': max_pods,
+        # Written as reservedSystemCPUs; its size is already systemReserved.cpu above.
+        'reserved_system_cpus': format_cpuset(reserved_cpus) if reserved_cpus else None,
+        'enforce_node_allocatable': enforce,
+        'capacity': report_list(status_capacity),
+        'internal_capacity': report_list(internal_capacity),
+        'reserved': {'system': report_list(system), 'kube': report_list(kube)},
+        'eviction': {
+            'hard': eviction_map,
+            # Where the map came from, and which of kubelet's default signals were added to it.
+            'source': eviction_source,
+            'defaults_kept': defaults_kept,
+            'reservation': report_list(eviction_reservation),
+        },
+        'reservation': report_list(reservation),
+        'allocatable': report_list(allocatable),
+        'allocatable_absolute': report_list(internal_absolute),
+        'cgroups': cgroups,
+        # Where kubelet puts pods: kubepods under cgroupRoot, or cgroupRoot itself without cgroupsPerQOS.
+        'node_allocatable_root': names.describe(root_parts, driver),
+        'fail_cgroup_v1_default': rules.fail_cgroup_v1_default,
+    }
+
+
+def kubepods_memory_qos(rules, guaranteed_requests=0, burstable_requests=0):
+    """kubepods' memory.min as the QoS manager's UpdateCgroups sets it: the Guaranteed and Burstable requests,
+    under TieredReservation only from 1.36; 0 where a release resets it (the gate off from 1.37)."""
+    if not rules.memory_qos:
+        return {'memory_min': 0} if rules.clears_when_off else {}
+    total = guaranteed_requests + burstable_requests
+    if rules.policy is None:
+        return {'memory_min': total} if total > 0 else {}
+    return {'memory_min': total if rules.policy == 'TieredReservation' else 0}
+
+
+class MemoryRules(object):
+    """What decides the QoS tiers' memory values: the MemoryQoS gate, memoryReservationPolicy, qosReserved, and
+    whether the release resets the protections when the gate is off."""
+
+    __slots__ = ('memory_qos', 'policy', 'qos_reserved', 'clears_when_off')
+
+    def __init__(self, memory_qos, policy, qos_reserved, clears_when_off=False):
+        self.memory_qos, self.policy, self.qos_reserved = memory_qos, policy, qos_reserved or {}
+        self.clears_when_off = clears_when_off
+
+
+class PodRequests(object):
+    """The pods' requests the QoS manager sums: burstable CPU, and memory of Guaranteed and Burstable pods."""
+
+    __slots__ = ('burstable_milli_cpu', 'guaranteed_memory', 'burstable_memory')
+
+    def __init__(self, burstable_milli_cpu=0, guaranteed_memory=0, burstable_memory=0):
+        self.burstable_milli_cpu = burstable_milli_cpu
+        self.guaranteed_memory, self.burstable_memory = guaranteed_memory, burstable_memory
+
+
+NO_PODS = PodRequests()
+
+
+def qos_tiers(root_parts, driver, page_sizes, absolute, rules, requests=NO_PODS):
+    """The burstable and besteffort cgroups as the QoS manager's UpdateCgroups leaves them."""
+    policy, guaranteed_requests, burstable_requests = rules.policy, requests.guaranteed_memory, requests.burstable_memory
+    unbounded = dict((size, cgmath.HUGETLB_UNBOUNDED) for size in page_sizes)
+    burstable = {'cpu_shares': cgmath.milli_cpu_to_shares(requests.burstable_milli_cpu), 'hugetlb': dict(unbounded)}
+    besteffort = {'cpu_shares': cgmath.MIN_SHARES, 'hugetlb': dict(unbounded)}
+    if rules.memory_qos:
+        if policy is None:
+            if burstable_requests > 0:
+                burstable['memory_min'] = burstable_requests
+        else:
+            burstable['memory_low'] = burstable_requests if policy == 'TieredReservation' else 0
+    elif rules.clears_when_off:
+        burstable['memory_low'] = 0
+    percent = rules.qos_reserved.get('memory')
+    allocatable_memory = absolute['memory'].value() if 'memory' in absolute else 0
+    if percent is not None and allocatable_memory:
+        burstable['memory'] = allocatable_memory - (guaranteed_requests * percent // 100)
+        besteffort['memory'] = burstable['memory'] - (burstable_requests * percent // 100)
+    return {
+        'burstable': cgroup_entry(names.new_cgroup_name(root_parts, 'burstable'), driver, burstable, page_sizes,
+                                  enforced=True),
+        'besteffort': cgroup_entry(names.new_cgroup_name(root_parts, 'besteffort'), driver, besteffort, page_sizes,
+                                   enforced=True),
+    }
+
+
+def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy,
+                     out_of_swap=False, all_cpus=None):
+    full, compressible = '%s-reserved' % scope, '%s-reserved-compressible' % scope
+    enforced = full in enforce or compressible in enforce
+    if not cgroup_name:
+        return None
+    parts = names.check_reserved_cgroup(cgroup_name, driver, '%s_reserved_cgroup' % scope)
+    config = {}
+    if enforced:
+        config = cgroup_config(reserved, compressible_only=compressible in enforce)
+        # enforceExistingCgroup: with MemoryQoS on, memory.min is the memory reserved, whatever
+        # memoryReservationPolicy says (the policy governs kubepods and the QoS tiers only).
+        if 'memory' in config and memory_qos:
+            config['memory_min'] = config['memory']
+        if all_cpus:
+            config['cpuset'] = all_cpus
+    if out_of_swap:
+        # Ours, not kubelet's: the system and kube daemons never swap (cgroup v2, MemorySwapMax=0).
+        config['memory_swap_max'] = 0
+    entry = cgroup_entry(parts, driver, config, page_sizes if enforced else [], enforced=enforced,
+                         enforcement=full if full in enforce else (compressible if enforced else None),
+                         configured_name=cgroup_name)
+    if enforced or not names.systemd_owned(entry['path']):
+        own_unwritten_files(entry, config)
+    return entry
+
+
+def own_unwritten_files(entry, config):
+    """Ours, not kubelet's: a reserved cgroup the collection makes or enforces holds in memory.min, memory.low and
+    memory.swap.max the plan's value, else the kernel's default, so that a hand-set protection or swap limit there
+    is drift the audit reports and a run repairs (cgroup v2; v1 has none of these files)."""
+    defaults = dict((row.key, row.default) for row in cgfiles.OWNED_BY_DEFAULT if config.get(row.key) is None)
+    owned = cgmath.resource_files(defaults, [])
+    entry['v2_files'].update(owned['v2_files'])
+    entry['systemd_properties']['v2'].update(owned['systemd_properties']['v2'])
+    entry['owned_defaults'] = sorted(owned['v2_files'])

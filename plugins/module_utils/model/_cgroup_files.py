@@ -1,0 +1,255 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Every cgroup control file the collection writes or reads, declared once.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Pure. One row per resource (koordlet's cgroup resource registry, cgroup_resource.go, is the model): the key
+the plan's resources use, the cgroup v1 file and its hierarchy, the cgroup v2 file, the systemd unit setting
+and the property `systemctl show` reports for it (v1 and v2 names), how a value written compares with what
+the kernel shows, whether it is a limit (parents grow before children, shrink after them) and whether a
+kernel may lack it, and the value a new cgroup starts with where the collection owns a file kubelet never writes.
+The plan's file names, the readers, the planner and its comparison, the boot script and
+the systemd overrides all take their names and rules from here; no other module spells a control file.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+PAGE_SIZE = 4096
+# What v1 memory.limit_in_bytes (and any v1 counter) shows when unlimited: PAGE_COUNTER_MAX in 4 KiB pages.
+V1_UNLIMITED_MEMORY = 9223372036854771712
+_PAGE_UNITS = {'KB': 1 << 10, 'MB': 1 << 20, 'GB': 1 << 30, 'TB': 1 << 40, 'PB': 1 << 50}
+
+
+def file_version(mode):
+    """The control files a cgroup mode uses: 'v2' on the unified hierarchy, 'v1' on v1 and hybrid (where kubelet,
+    like the collection, works in the v1 hierarchies)."""
+    return 'v2' if mode == 'v2' else 'v1'
+
+
+class ControlFile(object):
+    """One resource's control files. v1/v2 names with '{unit}' stand for one file per hugepage size (2MB)."""
+
+    __slots__ = ('key', 'v1', 'hierarchy', 'v2', 'setting', 'property_v1', 'property_v2', 'compare', 'limit',
+                 'optional', 'default')
+
+    def __init__(self, key, v1=None, hierarchy=None, v2=None, setting=None, property_v1=None, property_v2=None,
+                 compare='text', limit=False, optional=False, default=None):
+        self.key, self.v1, self.hierarchy, self.v2 = key, v1, hierarchy, v2
+        self.setting, self.property_v1, self.property_v2 = setting, property_v1, property_v2
+        self.compare, self.limit, self.optional, self.default = compare, limit, optional, default
+
+
+CPU_SHARES = ControlFile('cpu_shares', v1='cpu.shares', hierarchy='cpu', setting='CPUShares', property_v1='CPUShares')
+CPU_WEIGHT = ControlFile('cpu_weight', v2='cpu.weight', setting='CPUWeight', property_v2='CPUWeight')
+# v2 holds quota and period in one file, cpu.max ("max 100000"); systemd shows the quota per second.
+CPU_QUOTA = ControlFile('cpu_quota', v1='cpu.cfs_quota_us', hierarchy='cpu', v2='cpu.max', setting='CPUQuota',
+                        property_v1='CPUQuotaPerSecUSec', property_v2='CPUQuotaPerSecUSec', compare='cpu_max')
+CPU_PERIOD = ControlFile('cpu_period', v1='cpu.cfs_period_us', hierarchy='cpu', setting='CPUQuotaPeriodSec',
+                         property_v1='CPUQuotaPeriodUSec', property_v2='CPUQuotaPeriodUSec')
+MEMORY_LIMIT = ControlFile('memory', v1='memory.limit_in_bytes', hierarchy='memory', v2='memory.max',
+                           setting='MemoryMax', property_v1='MemoryLimit', property_v2='MemoryMax', compare='memory',
+                           limit=True)
+# systemd's cgroup v1 spelling of MemoryMax; its set-property drop-in is 50-MemoryLimit.conf.
+MEMORY_LIMIT_V1_SETTING = 'MemoryLimit'
+# The memory protections and the swap limit: kubelet writes them for kubepods and the QoS tiers with MemoryQoS
+# (and swap for pods), never for a reserved cgroup. The reserved cgroups the collection makes or enforces hold
+# the plan's value or this default, the kernel's for a new cgroup: a hand-set value there is drift, repaired.
+MEMORY_MIN = ControlFile('memory_min', v2='memory.min', setting='MemoryMin', property_v2='MemoryMin', compare='memory',
+                         limit=True, default=0)
+MEMORY_LOW = ControlFile('memory_low', v2='memory.low', setting='MemoryLow', property_v2='MemoryLow', compare='memory',
+                         limit=True, default=0)
+MEMORY_SWAP_MAX = ControlFile('memory_swap_max', v2='memory.swap.max', setting='MemorySwapMax',
+                              property_v2='MemorySwapMax', compare='memory', limit=True, default='max')
+OWNED_BY_DEFAULT = (MEMORY_MIN, MEMORY_LOW, MEMORY_SWAP_MAX)
+PIDS_LIMIT = ControlFile('pids', v1='pids.max', hierarchy='pids', v2='pids.max', setting='TasksMax',
+                         property_v1='TasksMax', property_v2='TasksMax', compare='count', limit=True)
+CPUSET_CPUS = ControlFile('cpuset_cpus', v1='cpuset.cpus', hierarchy='cpuset', v2='cpuset.cpus', setting='AllowedCPUs',
+                          property_v1='AllowedCPUs', property_v2='AllowedCPUs', compare='cpuset', limit=True)
+CPUSET_MEMS = ControlFile('cpuset_mems', v1='cpuset.mems', hierarchy='cpuset', compare='cpuset', limit=True)
+HUGETLB_LIMIT = ControlFile('hugetlb', v1='hugetlb.{unit}.limit_in_bytes', hierarchy='hugetlb', v2='hugetlb.{unit}.max',
+                            compare='hugetlb', limit=True)
+# Kernels before 5.7 have no reservation files; libcontainer skips them there, and so do we.
+HUGETLB_RESERVATION = ControlFile('hugetlb_reservation', v1='hugetlb.{unit}.rsvd.limit_in_bytes', hierarchy='hugetlb',
+                                  v2='hugetlb.{unit}.rsvd.max', compare='hugetlb', limit=True, optional=True)
+
+# Read only, for whether the swap controller is there (kubelet's swapControllerAvailable): never planned.
+MEMORY_SWAP_V1 = ControlFile('memory_memsw', v1='memory.memsw.limit_in_bytes', hierarchy='memory', compare='memory',
+                             limit=True)
+
+RESOURCES = (CPU_SHARES, CPU_WEIGHT, CPU_QUOTA, CPU_PERIOD, MEMORY_LIMIT, MEMORY_MIN, MEMORY_LOW, MEMORY_SWAP_MAX,
+             PIDS_LIMIT, CPUSET_CPUS, CPUSET_MEMS, HUGETLB_LIMIT, HUGETLB_RESERVATION)
+
+# What a cgroup uses, read by reservation_info and never written: the same row shape, no setting.
+MEMORY_CURRENT = ControlFile('memory_current', v1='memory.usage_in_bytes', hierarchy='memory', v2='memory.current')
+# memory.peak: kernel 5.19 and later; v1 keeps the high-water mark since the cgroup was made (or reset).
+MEMORY_PEAK = ControlFile('memory_peak', v1='memory.max_usage_in_bytes', hierarchy='memory', v2='memory.peak',
+                          optional=True)
+# v2 counts oom, oom_kill, high and max events; v1's oom_control holds oom_kill (4.13 and later) and under_oom.
+MEMORY_EVENTS = ControlFile('memory_events', v1='memory.oom_control', hierarchy='memory', v2='memory.events')
+MEMORY_PRESSURE = ControlFile('memory_pressure', v2='memory.pressure', optional=True)
+CPU_PRESSURE = ControlFile('cpu_pressure', v2='cpu.pressure', optional=True)
+# v2: usage_usec in cpu.stat; v1: cpuacct.usage in nanoseconds.
+CPU_USAGE = ControlFile('cpu_usage', v1='cpuacct.usage', hierarchy='cpuacct', v2='cpu.stat')
+PIDS_CURRENT = ControlFile('pids_current', v1='pids.current', hierarchy='pids', v2='pids.current', optional=True)
+# The page cache the kernel can reclaim, which kubelet's working set leaves out: inactive_file (v2), and on v1
+# total_inactive_file (the cgroup's subtree) - cadvisor's reading.
+MEMORY_STAT = ControlFile('memory_stat', v1='memory.stat', hierarchy='memory', v2='memory.stat')
+USAGE = (MEMORY_CURRENT, MEMORY_PEAK, MEMORY_EVENTS, MEMORY_PRESSURE, CPU_PRESSURE, CPU_USAGE, PIDS_CURRENT, MEMORY_STAT)
+INACTIVE_FILE_KEY = {'v1': 'total_inactive_file', 'v2': 'inactive_file'}
+
+# The v2 files that say which controllers a cgroup has and hands down.
+V2_CONTROLLERS_FILE = 'cgroup.controllers'
+V2_SUBTREE_CONTROL = 'cgroup.subtree_control'
+# The file listing a cgroup's processes (both versions).
+PROCS_FILE = 'cgroup.procs'
+
+# Unit-file setting (the set-property drop-in's name, 50-<Setting>.conf) -> the property `systemctl show` uses.
+PROPERTY_BY_SETTING = dict([(row.setting, row.property_v2 or row.property_v1) for row in RESOURCES if row.setting]
+                           + [(MEMORY_LIMIT_V1_SETTING, MEMORY_LIMIT.property_v1)])
+# What the audit asks `systemctl show` for, besides the unit's state.
+
+
+def _pattern(name):
+    return re.compile('^%s$' % re.escape(name).replace(re.escape('{unit}'), '(?P<unit>[0-9]+[KMGTP]B)'))
+
+
+_BY_FILE = [(_pattern(name), row, version) for row in RESOURCES for version, name in (('v1', row.v1), ('v2', row.v2))
+            if name]
+
+
+def row_of(file_name):
+    """The ControlFile a file name belongs to (either version), or None."""
+    for pattern, row, _version in _BY_FILE:
+        if pattern.match(file_name):
+            return row
+    return None
+
+
+def file_name(row, version, unit=None):
+    """The file of row under cgroup version 'v1' or 'v2' (None when that version has none)."""
+    name = row.v1 if version == 'v1' else row.v2
+    return name.format(unit=unit) if name and unit else name
+
+
+_TARGETS = {}
+
+
+def targets(row, versions, unit=None):
+    """((version, file name or None, systemd property or None), ...) of row under each of versions; the
+    property only for a file without a unit. Kept once computed: the planner asks for each row many times."""
+    key = (row.key, versions, unit)
+    found = _TARGETS.get(key)
+    if found is None:
+        found = _TARGETS[key] = tuple(
+            (version, file_name(row, version, unit),
+             None if unit is not None else (row.property_v1 if version == 'v1' else row.property_v2))
+            for version in versions)
+    return found
+
+
+def v1_hierarchy(name):
+    """The v1 hierarchy a file lives in (cpu, memory, pids, cpuset, hugetlb), or None."""
+    row = row_of(name)
+    return row.hierarchy if row else None
+
+
+def is_limit(name):
+    row = row_of(name)
+    return bool(row and row.limit)
+
+
+def may_be_missing(name):
+    """A file some kernels lack, which is skipped there rather than refused."""
+    row = row_of(name)
+    return bool(row and row.optional)
+
+
+def holds_only_default(name, value):
+    """True when value is the kernel's own for a file it may lack: a kernel without memory.swap.max (no swap
+    accounting) behaves as the default, so writing it there is skipped rather than refused."""
+    row = row_of(name)
+    return bool(row and row.default is not None and str(value) == str(row.default))
+
+
+def skipped_when_missing(name, value):
+    """A write the kernel may not have a file for: an optional file, or the default of an owned one."""
+    return may_be_missing(name) or holds_only_default(name, value)
+
+
+def known_file(name, version):
+    """True for a control file this registry declares under that cgroup version."""
+    return any(pattern.match(name) for pattern, _row, v in _BY_FILE if v == version)
+
+
+def hugetlb_page_bytes(name):
+    match = re.match(r'^hugetlb\.([0-9]+)([KMGTP]B)\.', name)
+    return int(match.group(1)) * _PAGE_UNITS[match.group(2)] if match else None
+
+
+def hugetlb_unit(name):
+    """"2MB" of hugetlb.2MB.max; None for any other file."""
+    for pattern, row, _version in _BY_FILE:
+        match = pattern.match(name)
+        if match and row in (HUGETLB_LIMIT, HUGETLB_RESERVATION):
+            return match.group('unit')
+    return None
+
+
+def expand_cpus(text):
+    """A cpuset list ("0-2,4", or systemd's "0-2 4") as a sorted list of CPU numbers."""
+    cpus = set()
+    for part in [p for p in re.split(r'[,\s]+', text or '') if p]:
+        bounds = part.split('-')
+        cpus.update(range(int(bounds[0]), int(bounds[-1]) + 1))
+    return sorted(cpus)
+
+
+def parse(value):
+    """A control file's value: None when empty, 'max' for every unlimited spelling, an int, else the text."""
+    if value is None or value == '':
+        return None
+    if value == 'max' or (value.isdigit() and int(value) >= V1_UNLIMITED_MEMORY):
+        return 'max'
+    try:
+        return int(value)
+    except ValueError:
+        return value
+
+
+def comparable(name, value):
+    """A value as the kernel would show it, so that what we write and what it shows compare equal: unlimited
+    spellings, memory rounded down to pages, hugetlb to its page size, cpusets expanded, cpu.max's period."""
+    if value is None:
+        return None
+    value = value.strip()
+    row = row_of(name)
+    compare = row.compare if row else 'text'
+    if compare in ('memory', 'count'):
+        if value in ('max', '-1') or (value.isdigit() and int(value) >= V1_UNLIMITED_MEMORY):
+            return 'max'
+        if compare == 'memory' and value.isdigit():
+            return str(int(value) // PAGE_SIZE * PAGE_SIZE)
+    if compare == 'hugetlb' and value.isdigit():
+        page = hugetlb_page_bytes(name)
+        return str(int(value) // page * page)
+    if compare == 'cpuset':
+        return ','.join(str(c) for c in expand_cpus(value))
+    if compare == 'cpu_max' and name == CPU_QUOTA.v2:
+        parts = value.split()
+        return ' '.join(parts) if len(parts) == 2 else '%s 100000' % parts[0]
+    return value
+
+
+def limit_order(name, value):
+    """A limit as a comparable number: unlimited above every other, None when it is no number."""
+    parsed = parse(comparable(name, value))
+    if parsed == 'max':
+        return float('inf')
+    return parsed if isinstance(parsed, int) else None

@@ -1,0 +1,95 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What a plan does to what already runs on the node, said before it lands (issue 37): the pods kubelet no longer
+admits when it restarts with the plan's Allocatable, and the memory limits the plan lowers under what their cgroup
+uses now (the kernel reclaims, then OOM-kills; cgroup v1 refuses the write with EBUSY).
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Pure: the pods (_node_pods) and the cgroups' use (_cgroup_usage) are read by the caller.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._admission import PODS, AdmissionRules, admit
+
+MIB = 1048576
+# The cgroups whose memory limit the plan sets, in the order they are said.
+LIMITED = ('kubepods', 'system_reserved', 'kube_reserved')
+
+
+def allocatable_values(plan, max_pods):
+    """{resource: int64} of the plan's Allocatable as kubelet's admission compares with it (cpu in millicores),
+    pods its maxPods."""
+    values = dict((name, entry['value']) for name, entry in (plan.get('allocatable') or {}).items())
+    values[PODS] = max_pods
+    return values
+
+
+def admission_rules(rules, gates):
+    return AdmissionRules(rules.gate(gates, 'PodLevelResources'), rules.pod_level_hugepages)
+
+
+def pods_impact(candidates, allocatable, rules, source):
+    """The admission of the pods found, and the ones the change stops (or preempts) among those that run now or
+    whose state is unknown; a pod that does not run now is no loss of this change."""
+    results = admit(candidates, allocatable, rules)
+    refused = [r for r in results if not r['admitted'] and r['running'] is not False]
+    preempting = [r for r in results if r['preempts']]
+    return {'source': source, 'count': len(candidates), 'refused': refused, 'preempting': preempting,
+            'not_running': [r['pod'] for r in results if r['running'] is False],
+            'admission': results}
+
+
+def memory_impact(plan, usage, limits_now):
+    """[{cgroup, path, limit_now, limit_after, usage, working_set, inactive_file}] of every cgroup whose planned
+    memory limit is lower than its limit now and below its working set (its use less the inactive page cache the
+    kernel can reclaim, as kubelet counts it): what the kernel cannot reclaim it OOM-kills."""
+    found = []
+    cgroups = plan.get('cgroups') or {}
+    for key in LIMITED:
+        entry = cgroups.get(key)
+        if not entry or not entry.get('enforced', key == 'kubepods'):
+            continue
+        after = (entry.get('resources') or {}).get('memory')
+        used = usage.get(key)
+        if after is None or used is None:
+            continue
+        now = limits_now.get(key)
+        if now is not None and after >= now:
+            continue
+        if after < used['working_set']:
+            found.append({'cgroup': key, 'path': entry['path'], 'limit_now': now, 'limit_after': after,
+                          'usage': used['usage'], 'working_set': used['working_set'],
+                          'inactive_file': used['inactive_file']})
+    return found
+
+
+def _mib(value):
+    return '%dMi' % (value // MIB) if value % MIB == 0 else '%d bytes' % value
+
+
+def summary(impact):
+    """One line per effect, kubelet's words where kubelet says it: the gate's message and the report's rows."""
+    lines = []
+    for row in impact['pods']['refused'] if impact['pods'] else []:
+        lines.append('pod %s would not be admitted when kubelet restarts: %s (%s)'
+                     % (row['pod'], row['reason'], row['message']))
+    for row in impact['pods']['preempting'] if impact['pods'] else []:
+        lines.append('critical pod %s would preempt %s when kubelet restarts' % (row['pod'], ', '.join(row['preempts'])))
+    for row in impact['memory']:
+        now = 'unlimited' if row['limit_now'] is None else _mib(row['limit_now'])
+        lines.append('%s (%s) memory limit %s -> %s is below its working set %s (use %s, of which %s reclaimable '
+                     'page cache): OOM risk' % (row['cgroup'], row['path'], now, _mib(row['limit_after']),
+                                                _mib(row['working_set']), _mib(row['usage']), _mib(row['inactive_file'])))
+    return lines
+
+
+def assemble(pods, memory, pods_unknown_reason=None):
+    impact = {'pods': pods, 'memory': memory, 'pods_unknown': pods_unknown_reason}
+    impact['effects'] = summary(impact)
+    return impact

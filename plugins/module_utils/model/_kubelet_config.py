@@ -1,0 +1,565 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""KubeletConfiguration: kubelet's drop-in merge, semantic comparison and validation.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Pure: works on texts and parsed mappings, reads no file (_kubelet_config_file does). Validation
+reuses the node plan's rules, so that what kubelet would refuse at start-up is refused here first,
+with kubelet's wording.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+import json
+import re
+import traceback
+
+try:
+    import yaml
+    HAS_YAML = True
+    YAML_IMPORT_ERROR = None
+except ImportError:
+    HAS_YAML = False
+    YAML_IMPORT_ERROR = traceback.format_exc()
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, parse_feature_gates, plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._eviction import (
+    parse_percentage, parse_thresholds)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import PodSettings, parse_duration_us, swap_setting
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import parse_cpuset
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
+
+API_VERSION = 'kubelet.config.k8s.io/v1beta1'
+KIND = 'KubeletConfiguration'
+QUANTITY_MAPS = ('systemReserved', 'kubeReserved')
+THRESHOLD_MAPS = ('evictionHard', 'evictionSoft')
+MANAGED_KEYS = (
+    'systemReserved', 'kubeReserved', 'evictionHard', 'evictionSoft', 'evictionSoftGracePeriod',
+    'mergeDefaultEvictionSettings', 'enforceNodeAllocatable', 'systemReservedCgroup', 'kubeReservedCgroup',
+    'cgroupDriver', 'cgroupsPerQOS', 'cgroupRoot', 'reservedSystemCPUs', 'qosReserved', 'featureGates',
+    'memoryThrottlingFactor', 'memoryReservationPolicy', 'podPidsLimit', 'cpuCFSQuota', 'cpuCFSQuotaPeriod',
+    'failCgroupV1', 'maxPods', 'failSwapOn', 'memorySwap', 'cpuManagerPolicy', 'cpuManagerPolicyOptions',
+    'topologyManagerPolicy', 'topologyManagerScope', 'topologyManagerPolicyOptions', 'kubeletCgroups',
+    'runtimeCgroups',
+)
+# Fields of KubeletConfiguration v1beta1 that exist but that this module leaves to other tools.
+OTHER_KUBELET_KEYS = (
+    'address', 'authentication', 'authorization', 'clusterDNS', 'clusterDomain',
+    'containerLogMaxFiles', 'containerLogMaxSize', 'containerRuntimeEndpoint',
+    'cpuManagerReconcilePeriod', 'evictionPressureTransitionPeriod', 'fileCheckFrequency', 'healthzBindAddress',
+    'healthzPort', 'httpCheckFrequency', 'imageGCHighThresholdPercent', 'imageGCLowThresholdPercent',
+    'imageMinimumGCAge', 'logging', 'memoryManagerPolicy', 'nodeStatusReportFrequency',
+    'nodeStatusUpdateFrequency', 'podsPerCore', 'port', 'readOnlyPort', 'registerNode', 'resolvConf', 'rotateCertificates',
+    'runtimeRequestTimeout', 'serializeImagePulls', 'serverTLSBootstrap', 'shutdownGracePeriod',
+    'shutdownGracePeriodCriticalPods', 'singleProcessOOMKill', 'staticPodPath', 'streamingConnectionIdleTimeout',
+    'syncFrequency', 'systemCgroups', 'tlsCertFile', 'tlsPrivateKeyFile', 'volumeStatsAggPeriod',
+)
+_TYPES = {
+    'mergeDefaultEvictionSettings': bool, 'cgroupsPerQOS': bool, 'cpuCFSQuota': bool, 'failCgroupV1': bool,
+    'failSwapOn': bool, 'memorySwap': dict,
+    'systemReservedCgroup': str, 'kubeReservedCgroup': str, 'cgroupRoot': str, 'reservedSystemCPUs': str,
+    'cgroupDriver': str, 'cpuCFSQuotaPeriod': str, 'memoryReservationPolicy': str,
+    'podPidsLimit': int, 'maxPods': int, 'enforceNodeAllocatable': list, 'featureGates': dict,
+    'systemReserved': dict, 'kubeReserved': dict, 'evictionHard': dict, 'evictionSoft': dict,
+    'evictionSoftGracePeriod': dict, 'qosReserved': dict, 'memoryThrottlingFactor': (int, float),
+    'cpuManagerPolicy': str, 'cpuManagerPolicyOptions': dict, 'topologyManagerPolicy': str,
+    'topologyManagerScope': str, 'topologyManagerPolicyOptions': dict, 'kubeletCgroups': str, 'runtimeCgroups': str,
+}
+# cpumanager's NewManager and its static policy options (policy_options.go).
+CPU_MANAGER_POLICIES = ('none', 'static')
+STATIC_POLICY_OPTIONS = ('full-pcpus-only', 'distribute-cpus-across-numa', 'align-by-socket',
+                         'distribute-cpus-across-cores', 'strict-cpu-reservation', 'prefer-align-cpus-by-uncorecache')
+# validation.go.
+TOPOLOGY_MANAGER_POLICIES = ('none', 'best-effort', 'restricted', 'single-numa-node')
+TOPOLOGY_MANAGER_SCOPES = ('container', 'pod')
+TOPOLOGY_POLICY_OPTIONS = ('prefer-closest-numa-nodes', 'max-allowable-numa-nodes')
+# strconv.ParseBool.
+_GO_BOOLS = ('1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 'FALSE', 'false', 'False')
+
+
+def check_document(document, source):
+    """A KubeletConfiguration document: a mapping with kubelet's apiVersion and kind."""
+    if document is None:
+        document = {}
+    if not isinstance(document, dict):
+        raise KubenodeError('is not a YAML mapping', field=source, value=type(document).__name__)
+    if document and document.get('apiVersion') != API_VERSION:
+        raise KubenodeError('apiVersion must be %s' % API_VERSION, field=source, value=document.get('apiVersion'))
+    if document and document.get('kind') != KIND:
+        raise KubenodeError('kind must be %s' % KIND, field=source, value=document.get('kind'))
+    return document
+
+
+def check_settings(settings, field='settings'):
+    """The keys we were asked to set: each must be a KubeletConfiguration field this module manages."""
+    for key, value in settings.items():
+        if key not in MANAGED_KEYS:
+            if key in OTHER_KUBELET_KEYS:
+                raise KubenodeError('is a KubeletConfiguration field this module does not manage', field=field,
+                                    value=key)
+            raise KubenodeError('kubelet does not know this KubeletConfiguration field', field=field, value=key)
+        expected = _TYPES[key]
+        if value is not None and (isinstance(value, bool) and expected is not bool
+                                  or not isinstance(value, expected)):
+            raise KubenodeError('has the wrong type', field='%s.%s' % (field, key), value=value)
+
+
+def apply_settings(document, settings, defaults=None, read=None):
+    """document with our keys set (None removes a key); featureGates are merged, never replaced. A value
+    equal in meaning to the one the document holds (1Gi and 1024Mi, "100m" and 100m) is kept as written.
+    defaults ({key: kubelet's own value}): a key that what kubelet reads (read, else document) leaves out is not
+    added to say what kubelet does anyway, so that a file another tool renders (kubespray's) is not fought over."""
+    result = copy.deepcopy(document) if document else {'apiVersion': API_VERSION, 'kind': KIND}
+    result.setdefault('apiVersion', API_VERSION)
+    result.setdefault('kind', KIND)
+    read = document if read is None else read
+    for key, value in settings.items():
+        if key in (defaults or {}) and key not in (read or {}) and value is not None \
+                and comparable({key: value}) == comparable({key: defaults[key]}):
+            continue
+        if value is None:
+            result.pop(key, None)
+        elif key == 'featureGates':
+            gates = dict(result.get('featureGates') or {})
+            gates.update(value)
+            result['featureGates'] = gates
+        else:
+            result[key] = _as_written(key, result.get(key), copy.deepcopy(value))
+    return result
+
+
+def _as_written(key, written, value):
+    """value, with the operator's spelling of every part that means the same."""
+    if written is None:
+        return value
+    if isinstance(value, dict) and isinstance(written, dict):
+        kept = {}
+        for name, item in value.items():
+            same = name in written and comparable({key: {name: written[name]}}) == comparable({key: {name: item}})
+            kept[name] = written[name] if same else item
+        return kept
+    return written if comparable({key: written}) == comparable({key: value}) else value
+
+
+def replaced_values(current, desired):
+    """["kubeReserved.memory: 256Mi -> 3125Mi", ...]: the values the file held that the change replaces or
+    removes (what is added where nothing was is not listed)."""
+    replaced = []
+    for key in MANAGED_KEYS:
+        if key not in (current or {}):
+            continue
+        before, after = current[key], desired.get(key)
+        if isinstance(before, dict) and isinstance(after, dict):
+            for name in sorted(before):
+                if name not in after:
+                    replaced.append('%s.%s: %s -> (removed)' % (key, name, before[name]))
+                elif comparable({key: {name: before[name]}}) != comparable({key: {name: after[name]}}):
+                    replaced.append('%s.%s: %s -> %s' % (key, name, before[name], after[name]))
+        elif after is None:
+            replaced.append('%s: %s -> (removed)' % (key, json.dumps(before)))
+        elif comparable({key: before}) != comparable({key: after}):
+            replaced.append('%s: %s -> %s' % (key, json.dumps(before), json.dumps(after)))
+    return replaced
+
+
+def merge(documents):
+    """kubelet --config-dir: each later document is decoded over the result, so maps merge key by
+    key, lists and scalars replace."""
+    result = {}
+    for document in documents:
+        for key, value in document.items():
+            if isinstance(value, dict) and isinstance(result.get(key), dict):
+                merged = dict(result[key])
+                merged.update(value)
+                result[key] = merged
+            else:
+                result[key] = copy.deepcopy(value)
+    return result
+
+
+def _normal_threshold(value):
+    text = str(value)
+    if text.endswith('%'):
+        try:
+            return ('%', parse_percentage(text, 'threshold'))
+        except KubenodeError:
+            return text
+    try:
+        return ('q', parse_quantity(text).nano)
+    except KubenodeError:
+        return text
+
+
+def comparable(document):
+    """A comparable form: 1Gi equals 1024Mi, 10% equals 10.0%, ordering of maps ignored."""
+    result = {}
+    for key, value in (document or {}).items():
+        if key in QUANTITY_MAPS and isinstance(value, dict):
+            value = dict((k, _normal_quantity(v)) for k, v in value.items())
+        elif key in THRESHOLD_MAPS and isinstance(value, dict):
+            value = dict((k, _normal_threshold(v)) for k, v in value.items())
+        elif key == 'cpuCFSQuotaPeriod' and isinstance(value, str):
+            try:
+                value = parse_duration_us(value, key)
+            except KubenodeError:
+                pass
+        result[key] = value
+    return result
+
+
+def _normal_quantity(value):
+    try:
+        return parse_quantity(value).nano
+    except KubenodeError:
+        return value
+
+
+# The keys a node plan is computed from, with kubelet's value when a configuration leaves one out.
+PLAN_INPUT_DEFAULTS = {
+    'systemReserved': {}, 'kubeReserved': {}, 'evictionHard': None, 'mergeDefaultEvictionSettings': False,
+    'enforceNodeAllocatable': ['pods'], 'cgroupDriver': 'cgroupfs', 'maxPods': 110, 'reservedSystemCPUs': '',
+    'systemReservedCgroup': '', 'kubeReservedCgroup': '', 'cgroupsPerQOS': True, 'cgroupRoot': '/',
+    'qosReserved': {}, 'featureGates': {}, 'memoryReservationPolicy': None,
+}
+
+
+def plan_inputs(config):
+    """The plan-relevant keys of a configuration in a comparable form, kubelet's defaults filled in."""
+    values = {}
+    for key, default in PLAN_INPUT_DEFAULTS.items():
+        value = config.get(key)
+        values[key] = default if value is None or (value in ('', {}) and default is not None) else value
+    return comparable(values)
+
+
+def validate(config, rules_version, capacity=None, runtime_driver=None, allow_driver_mismatch=False,
+             extra_feature_gates=(), gates_on_node=(), planned=None):
+    """What kubelet would refuse at start-up, on the merged configuration.
+
+    gates_on_node: feature gate names the node's configuration already holds; only names this change
+    brings are checked against kubelet's known gates (the node's kubelet is the judge of its own).
+    planned: {'inputs': plan_inputs() of what a plan was computed from, 'plan': that plan}; when the
+    configuration says the same, that plan stands for it (it passed the same checks) and none is computed.
+    """
+    accepted = frozenset(extra_feature_gates) | frozenset(gates_on_node)
+    rules = kubelet_rules(rules_version)
+    gates = parse_feature_gates(config.get('featureGates'), 'featureGates', rules, accepted)
+    driver = config.get('cgroupDriver') or 'cgroupfs'
+    if driver not in ('cgroupfs', 'systemd'):
+        raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroupDriver', value=driver)
+    if capacity:
+        online_cpus = None
+    else:
+        # Capacity unknown: every rule but "capacity >= reservation" can still be checked.
+        capacity = {'cpu': '1Mi', 'memory': '1Ei', 'ephemeral-storage': '1Ei', 'pid': '1Ei'}
+        online_cpus = parse_cpuset(config.get('reservedSystemCPUs') or '', 'reservedSystemCPUs')
+    if planned and planned['inputs'] in (plan_inputs(config), plan_inputs(
+            dict(kubelet_default_settings(planned['plan']), **config))):  # what kubelet fills in where left out
+        plan = planned['plan']
+    else:
+        plan = plan_node(PlanOptions(
+            capacity=capacity, online_cpus=online_cpus, kubelet_version=rules_version,
+            system_reserved=config.get('systemReserved'), kube_reserved=config.get('kubeReserved'),
+            eviction_hard=config.get('evictionHard'),
+            merge_default_eviction_settings=config.get('mergeDefaultEvictionSettings'),
+            reserved_system_cpus=config.get('reservedSystemCPUs'),
+            enforce_node_allocatable=config.get('enforceNodeAllocatable'),
+            cgroups_per_qos=config.get('cgroupsPerQOS'), cgroup_root=config.get('cgroupRoot'), cgroup_driver=driver,
+            system_reserved_cgroup=config.get('systemReservedCgroup'),
+            kube_reserved_cgroup=config.get('kubeReservedCgroup'), qos_reserved=config.get('qosReserved'),
+            feature_gates=gates, extra_feature_gates=accepted,
+            memory_reservation_policy=config.get('memoryReservationPolicy'), max_pods=config.get('maxPods')))
+    _validate_soft_eviction(config)
+    memory_swap = config.get('memorySwap') or {}
+    if not isinstance(memory_swap, dict):
+        raise KubenodeError('must be a mapping such as {swapBehavior: LimitedSwap}', field='memorySwap',
+                            value=memory_swap)
+    swap_setting(memory_swap.get('swapBehavior'), gates, rules,
+                 field='memorySwap.swapBehavior', gates_field='featureGates')
+    PodSettings({
+        'kubelet_version': rules_version, 'feature_gates': gates, 'extra_feature_gates': accepted,
+        'cpu_cfs_quota': config.get('cpuCFSQuota'), 'cpu_cfs_quota_period': config.get('cpuCFSQuotaPeriod'),
+        'memory_throttling_factor': config.get('memoryThrottlingFactor'),
+        'memory_reservation_policy': config.get('memoryReservationPolicy'),
+        'qos_reserved': config.get('qosReserved'),
+        'cgroup_driver': driver,
+    })
+    if config.get('maxPods') is not None and config['maxPods'] < 0:
+        raise KubenodeError('invalid configuration: maxPods (--max-pods) %d must not be a negative number'
+                            % config['maxPods'], field='maxPods', value=config['maxPods'])
+    if config.get('singleProcessOOMKill') is not None and not rules.has_single_process_oom_kill:
+        raise KubenodeError('singleProcessOOMKill exists only from kubelet 1.32', field='singleProcessOOMKill',
+                            value=config['singleProcessOOMKill'])
+    if config.get('failCgroupV1') is not None and not rules.has_fail_cgroup_v1:
+        raise KubenodeError('failCgroupV1 exists only from kubelet 1.31', field='failCgroupV1',
+                            value=config['failCgroupV1'])
+    _validate_cpu_and_topology_managers(config, plan)
+    if runtime_driver and runtime_driver['value'] != driver and not allow_driver_mismatch:
+        raise KubenodeError('kubelet would use the %s cgroup driver but the container runtime (%s) uses %s; pods '
+                            'would not start. Make them agree, or set allow_driver_mismatch (role: '
+                            'node_allocatable_allow_driver_mismatch)'
+                            % (driver, runtime_driver['path'], runtime_driver['value']),
+                            field='cgroupDriver', value=driver)
+    return plan
+
+
+def _go_quote_list(values):
+    return '[%s]' % ' '.join('"%s"' % v for v in values)
+
+
+def _validate_cpu_and_topology_managers(config, plan):
+    """What kubelet refuses in its CPU and Topology Manager settings: validation.go, then cpumanager's
+    NewManager when the container manager starts."""
+    topology = config.get('topologyManagerPolicy') or 'none'
+    if topology not in TOPOLOGY_MANAGER_POLICIES:
+        raise KubenodeError('invalid configuration: topologyManagerPolicy (--topology-manager-policy) "%s" must be '
+                            'one of: %s' % (topology, _go_quote_list(TOPOLOGY_MANAGER_POLICIES)),
+                            field='topologyManagerPolicy', value=topology)
+    scope = config.get('topologyManagerScope') or 'container'
+    if scope not in TOPOLOGY_MANAGER_SCOPES:
+        raise KubenodeError('invalid configuration: topologyManagerScope (--topology-manager-scope) "%s" must be '
+                            'one of: "container", or "pod"' % scope, field='topologyManagerScope', value=scope)
+    for name in (config.get('topologyManagerPolicyOptions') or {}):
+        if name not in TOPOLOGY_POLICY_OPTIONS:
+            raise KubenodeError('unsupported topologymanager option: "%s"' % name,
+                                field='topologyManagerPolicyOptions', value=name)
+    policy = config.get('cpuManagerPolicy') or 'none'
+    options = config.get('cpuManagerPolicyOptions') or {}
+    if policy not in CPU_MANAGER_POLICIES:
+        raise KubenodeError('unknown policy: "%s"' % policy, field='cpuManagerPolicy', value=policy)
+    if policy == 'none':
+        if options:
+            raise KubenodeError('None policy: received unsupported options=map[%s]'
+                                % ' '.join('%s:%s' % item for item in sorted(options.items())),
+                                field='cpuManagerPolicyOptions', value=options)
+        return
+    for name, value in options.items():
+        if name not in STATIC_POLICY_OPTIONS:
+            raise KubenodeError('unsupported cpumanager option: "%s" (%s)' % (name, value),
+                                field='cpuManagerPolicyOptions', value=name)
+        if str(value) not in _GO_BOOLS:
+            raise KubenodeError('bad value for option "%s": strconv.ParseBool: parsing "%s": invalid syntax'
+                                % (name, value), field='cpuManagerPolicyOptions.%s' % name, value=value)
+    # GetNodeAllocatableReservation leaves a zero CPU reservation out, which the static policy cannot start with.
+    if 'cpu' not in plan['reservation']:
+        raise KubenodeError('[cpumanager] unable to determine reserved CPU resources for static policy: the static '
+                            'policy needs systemReserved.cpu + kubeReserved.cpu (or reservedSystemCPUs) above zero',
+                            field='cpuManagerPolicy', value=policy)
+
+
+def cgroup_v1_refusal(cgroup_mode, rules, config):
+    """kubelet's message when it would refuse to start on this cgroup v1 (or hybrid) host, else None."""
+    if cgroup_mode == 'v2' or not rules.fail_cgroup_v1_default or config.get('failCgroupV1') is False:
+        return None
+    return ('kubelet %s refuses to start on this cgroup %s node: failCgroupV1 is true, its default since kubelet '
+            '1.35. Move the node to cgroup v2 (boot with systemd.unified_cgroup_hierarchy=1), or keep cgroup v1 '
+            'for now with failCgroupV1: false in the kubelet settings (role: node_allocatable_kubelet_settings)'
+            % (rules.version, cgroup_mode))
+
+
+def cpu_manager_checkpoint_conflict(config, checkpoint_text, checkpoint_path):
+    """kubelet's start-up error when its CPU manager checkpoint was written by another policy, else None."""
+    try:
+        recorded = json.loads(checkpoint_text).get('policyName')
+    except (ValueError, AttributeError):
+        return None
+    policy = config.get('cpuManagerPolicy') or 'none'
+    if not recorded or recorded == policy:
+        return None
+    return ('could not restore state from checkpoint: configured policy "%s" differs from state checkpoint policy '
+            '"%s", please drain this node and delete the CPU manager checkpoint file "%s" before restarting Kubelet'
+            % (policy, recorded, checkpoint_path))
+
+
+def _validate_soft_eviction(config):
+    soft = config.get('evictionSoft') or {}
+    grace = config.get('evictionSoftGracePeriod') or {}
+    parse_thresholds(soft, 'evictionSoft')
+    for signal in soft:
+        if signal not in grace:
+            raise KubenodeError('grace period must be specified for the soft eviction threshold %s' % signal,
+                                field='evictionSoftGracePeriod', value=signal)
+    for signal, period in grace.items():
+        if parse_duration_us(period, 'evictionSoftGracePeriod.%s' % signal) < 0:
+            raise KubenodeError('grace period must not be negative', field='evictionSoftGracePeriod.%s' % signal,
+                                value=period)
+
+
+def settings_from_plan(plan):
+    """The KubeletConfiguration keys an allocatable_info result stands for."""
+    settings = {
+        'systemReserved': dict((k, v['quantity']) for k, v in plan.get('reserved', {}).get('system', {}).items()),
+        'kubeReserved': dict((k, v['quantity']) for k, v in plan.get('reserved', {}).get('kube', {}).items()),
+        'evictionHard': dict(plan.get('eviction', {}).get('hard', {})),
+        'enforceNodeAllocatable': list(plan.get('enforce_node_allocatable', ['pods'])),
+        'cgroupDriver': plan.get('cgroup_driver'),
+    }
+    if plan.get('max_pods') is not None:
+        settings['maxPods'] = plan['max_pods']
+    if plan.get('reserved_system_cpus'):
+        settings['reservedSystemCPUs'] = plan['reserved_system_cpus']
+    for scope in ('system', 'kube'):
+        entry = plan.get('cgroups', {}).get('%s_reserved' % scope)
+        settings['%sReservedCgroup' % scope] = entry['configured_name'] if entry else None
+    # An empty reservation is written as no key at all, as kubelet's default means the same.
+    for key in QUANTITY_MAPS:
+        if not settings[key]:
+            settings[key] = None
+    return settings
+
+
+def kubelet_default_settings(plan):
+    """{key: value} of the plan's settings that are kubelet's own defaults (pkg/kubelet/apis/config/v1beta1
+    defaults.go): enforceNodeAllocatable ["pods"], and evictionHard where the plan keeps the release's defaults."""
+    defaults = {'enforceNodeAllocatable': ['pods']}
+    eviction = plan.get('eviction') or {}
+    if eviction.get('source') == 'kubelet defaults':
+        defaults['evictionHard'] = dict(eviction.get('hard') or {})
+    return defaults
+
+
+# kubespray's variables behind kubeletCgroups and runtimeCgroups (its kubelet-config template).
+KUBESPRAY_SERVICE_CGROUP_VARIABLES = {'kubeletCgroups': 'kubelet_kubelet_cgroups',
+                                      'runtimeCgroups': 'kubelet_runtime_cgroups'}
+
+
+def service_cgroup_settings(current, slice_path, services):
+    """kubeletCgroups and runtimeCgroups where the node's configuration names them, moved to where the services are
+    placed (slice_path, the kube-reserved slice): kubelet moves its own process, and the runtime's, into the cgroup
+    these name (ensureProcessInContainerWithOOMScore), which would take them back out of the reservation. A key the
+    configuration leaves unset stays unset; one naming a service that is not placed is left as it is."""
+    if not slice_path or not services:
+        return {}
+    settings = {}
+    for key in ('kubeletCgroups', 'runtimeCgroups'):
+        value = current.get(key)
+        if not isinstance(value, str) or not value.strip('/'):
+            continue
+        name = value.rstrip('/').rsplit('/', 1)[-1]
+        service = name[:-len('.service')] if name.endswith('.service') else name
+        if key == 'kubeletCgroups':
+            service = 'kubelet'
+        if service not in services:
+            continue
+        wanted = '%s/%s.service' % (slice_path.rstrip('/'), service)
+        if value != wanted:
+            settings[key] = wanted
+    return settings
+
+
+def parse(text, source):
+    """The KubeletConfiguration document in text (from source, for the errors); text that is not YAML is
+    an error naming its source."""
+    try:
+        # libyaml's safe loader when PyYAML was built with it: the same documents, several times faster.
+        document = yaml.load(text, Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader))
+    except yaml.YAMLError as error:
+        # PyYAML names a string it parsed "<unicode string>": the file it came from is named instead.
+        raise KubenodeError('is not valid YAML: %s' % str(error).replace('\n', ' ').replace(
+            '"<unicode string>"', '"%s"' % source), field=source)
+    return check_document(document, source)
+
+
+def dump(document):
+    return yaml.safe_dump(document, default_flow_style=False, sort_keys=False)
+
+
+_TOP_LEVEL_KEY = re.compile(r'^([A-Za-z_][\w.-]*)\s*:(\s|$)')
+_NESTED_KEY = re.compile(r'^( +)([A-Za-z_][\w./-]*)\s*:(\s|$)')
+
+
+def _blocks(text):
+    """(header lines, [(key, value lines, trailing comment and blank lines)]) of a block-style mapping."""
+    header, blocks = [], []
+    for line in text.splitlines(True):
+        match = _TOP_LEVEL_KEY.match(line)
+        if match:
+            blocks.append((match.group(1), [line], []))
+        elif not blocks:
+            header.append(line)
+        elif not line.strip() or line.startswith('#'):
+            blocks[-1][2].append(line)
+        else:
+            # An indented line after comments continues the value: the comments were inside it.
+            blocks[-1][1].extend(blocks[-1][2] + [line])
+            del blocks[-1][2][:]
+    return header, blocks
+
+
+def _edit_mapping(value_lines, current, desired):
+    """The lines of a block mapping "key:" whose entries change: entries that stay keep their lines as
+    written (quotes, comments), changed ones are rewritten at the entries' indentation, new ones appended.
+    None when the block is not one this can edit (flow style, a value on the key's own line)."""
+    first, children = value_lines[0], value_lines[1:]
+    if first.split(':', 1)[1].split('#', 1)[0].strip():
+        return None
+    entries, indent = [], None
+    for line in children:
+        match = _NESTED_KEY.match(line)
+        if match and (indent is None or len(match.group(1)) == indent):
+            indent = len(match.group(1))
+            entries.append((match.group(2), [line]))
+        elif entries:
+            entries[-1][1].append(line)
+        elif not line.strip() or line.lstrip().startswith('#'):
+            continue
+        else:
+            return None
+    if indent is None:
+        return None
+    pad = ' ' * indent
+    lines = [first]
+    for name, entry_lines in entries:
+        if name not in desired:
+            continue
+        if name in current and current[name] == desired[name]:
+            lines.extend(entry_lines)
+        else:
+            lines.extend(pad + line + '\n' for line in dump({name: desired[name]}).splitlines())
+    for name in desired:
+        if name not in dict(entries):
+            lines.extend(pad + line + '\n' for line in dump({name: desired[name]}).splitlines())
+    return lines
+
+
+def edit_text(text, current, desired):
+    """desired as the file's new text, keeping every line of the keys that do not change as it was
+    (comments, quoting, order); in a mapping that changes (kubeReserved), the entries that stay keep their
+    lines too; changed keys are rewritten in place, new ones appended. Falls back to a plain dump when the
+    text is not a block mapping this can edit safely: the result must parse back to exactly desired."""
+    if text is None:
+        return dump(desired)
+    header, blocks = _blocks(text)
+    lines, seen = list(header), set()
+    for key, value_lines, trailer in blocks:
+        seen.add(key)
+        if key not in desired:
+            lines.extend(trailer)
+            continue
+        if key in current and current[key] == desired[key]:
+            lines.extend(value_lines)
+        elif isinstance(current.get(key), dict) and isinstance(desired[key], dict) and desired[key]:
+            lines.extend(_edit_mapping(value_lines, current[key], desired[key]) or [dump({key: desired[key]})])
+        else:
+            lines.append(dump({key: desired[key]}))
+        lines.extend(trailer)
+    added = [key for key in desired if key not in seen]
+    if added:
+        if lines and not lines[-1].endswith('\n'):
+            lines.append('\n')
+        lines.append(dump(dict((key, desired[key]) for key in added)))
+    edited = ''.join(lines)
+    try:
+        if yaml.safe_load(edited) == desired:
+            return edited
+    except yaml.YAMLError:
+        pass
+    return dump(desired)

@@ -1,0 +1,98 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What a cgroup uses now, read from the kernel (or a node root): the usage rows of _cgroup_files, its tasks, and
+kubelet's working set (usage less the reclaimable page cache). Read only.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import cgroup_path, read_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import parse_int
+
+
+def cgroup_directory(layout, root, path, hierarchy):
+    """Where a cgroup's files of one hierarchy are (v1), or its one directory (v2); None when absent."""
+    if layout['mode'] == 'v2':
+        base = root
+    else:
+        base = layout['v1_hierarchies'].get(hierarchy)
+        if base is None:
+            return None
+    directory = cgroup_path(base, path)
+    return directory if os.path.isdir(directory) else None
+
+
+def _processes(layout, root, path):
+    """The tasks of the cgroup and everything under it: pids.current where the pids controller counts them,
+    else the cgroup.procs lines of the subtree."""
+    version = files.file_version(layout['mode'])
+    directory = cgroup_directory(layout, root, path, files.PIDS_CURRENT.hierarchy)
+    counted = parse_int(read_file(os.path.join(directory, getattr(files.PIDS_CURRENT, version)))) \
+        if directory else None
+    if counted is not None:
+        return counted
+    directory = cgroup_directory(layout, root, path, files.MEMORY_CURRENT.hierarchy)
+    if directory is None:
+        return 0
+    total = 0
+    for current, _dirs, names in os.walk(directory):
+        if files.PROCS_FILE in names:
+            total += len((read_file(os.path.join(current, files.PROCS_FILE)) or '').split())
+    return total
+
+
+def read_usage(layout, root, path):
+    """{usage row key: file text or None} of one cgroup, and its tasks; (None, 0) when the cgroup is absent."""
+    version = files.file_version(layout['mode'])
+    raw, found = {}, False
+    for row in files.USAGE:
+        name = getattr(row, version)
+        if name is None:
+            continue
+        directory = cgroup_directory(layout, root, path, row.hierarchy)
+        if directory is None:
+            continue
+        found = True
+        raw[row.key] = read_file(os.path.join(directory, name))
+    if not found:
+        return None, 0
+    return raw, _processes(layout, root, path)
+
+
+def read_memory_current(layout, root, path, version):
+    directory = cgroup_directory(layout, root, path, files.MEMORY_CURRENT.hierarchy)
+    return parse_int(read_file(os.path.join(directory, getattr(files.MEMORY_CURRENT, version)))) \
+        if directory else None
+
+
+def memory_stat_value(text, key):
+    """One counter of a memory.stat text, or None."""
+    for line in (text or '').splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == key:
+            return parse_int(parts[1])
+    return None
+
+
+def read_working_set(layout, root, path):
+    """{usage, inactive_file, working_set} in bytes of one cgroup, as kubelet's eviction manager (cadvisor) counts
+    its working set: usage less inactive_file, never below 0; None when the cgroup or its usage is absent."""
+    version = files.file_version(layout['mode'])
+    directory = cgroup_directory(layout, root, path, files.MEMORY_CURRENT.hierarchy)
+    if directory is None:
+        return None
+    usage = parse_int(read_file(os.path.join(directory, getattr(files.MEMORY_CURRENT, version))))
+    if usage is None:
+        return None
+    inactive = memory_stat_value(read_file(os.path.join(directory, getattr(files.MEMORY_STAT, version))),
+                                 files.INACTIVE_FILE_KEY[version]) or 0
+    return {'usage': usage, 'inactive_file': inactive, 'working_set': max(0, usage - inactive)}

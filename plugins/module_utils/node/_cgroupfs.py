@@ -1,0 +1,169 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Reading and writing cgroupfs: the host's cgroup mode, hierarchies and cgroup files.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Thin I/O over a configurable mount point, so tests run on a fake tree. cgroup files are
+written in place (a rename would not reach the kernel) and only after comparing.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import errno
+import os
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+
+# Controllers kubelet validates (cgroup_v1_manager_linux.go / cgroup_v2_manager_linux.go).
+V1_REQUIRED = ('cpu', 'cpuacct', 'cpuset', 'memory', 'pids', 'systemd')
+V1_OPTIONAL = ('hugetlb',)
+V2_CONTROLLERS = ('cpu', 'cpuset', 'memory', 'hugetlb', 'pids')
+_V1_KNOWN = V1_REQUIRED + V1_OPTIONAL + ('net_cls', 'net_prio', 'blkio', 'devices', 'freezer', 'perf_event',
+                                         'rdma', 'misc')
+
+
+class CgroupWriteError(KubenodeError):
+    """The kernel refused a write; says which file, which value and why."""
+
+
+def read_mountinfo(proc_path):
+    """[(mount point, fs type, super options)] from <proc>/self/mountinfo."""
+    mounts = []
+    path = os.path.join(proc_path, 'self/mountinfo')
+    try:
+        with open(path) as handle:
+            lines = handle.readlines()
+    except (IOError, OSError) as error:
+        raise host_error('read the mount table', error, path)
+    for line in lines:
+        fields = line.split()
+        if ' - ' not in line or len(fields) < 10:
+            continue
+        separator = fields.index('-')
+        mount_point = fields[4].replace('\\040', ' ')
+        mounts.append((mount_point, fields[separator + 1], fields[separator + 3]))
+    return mounts
+
+
+def detect_layout(proc_path, cgroupfs_path):
+    """The cgroup mode under cgroupfs_path: v2, hybrid or v1, and where each hierarchy is."""
+    root = cgroupfs_path.rstrip('/') or '/'
+    v1, unified = {}, None
+    for mount_point, fs_type, options in read_mountinfo(proc_path):
+        if mount_point != root and not mount_point.startswith(root + '/'):
+            continue
+        if fs_type == 'cgroup2':
+            unified = mount_point
+        elif fs_type == 'cgroup':
+            for option in options.split(','):
+                name = option[len('name='):] if option.startswith('name=') else option
+                if name in _V1_KNOWN:
+                    v1[name] = mount_point
+    if unified == root:
+        mode = 'v2'
+    elif v1:
+        mode = 'hybrid' if unified else 'v1'
+    else:
+        raise KubenodeError('no cgroup filesystem is mounted there', field='cgroupfs_path', value=cgroupfs_path)
+    return {'mode': mode, 'v1_hierarchies': v1, 'unified': unified}
+
+
+def read_file(path):
+    try:
+        with open(path) as handle:
+            return handle.read().strip()
+    except (IOError, OSError) as error:
+        if error.errno in (errno.ENOENT, errno.ENOTDIR):
+            return None
+        raise
+
+
+def write_file(path, value):
+    """Write a cgroup file in place; a refusal becomes a CgroupWriteError naming file and value."""
+    try:
+        with open(path, 'w') as handle:
+            handle.write(value)
+    except (IOError, OSError) as error:
+        raise CgroupWriteError('the kernel refused %s for %s: %s' % (value, path, os.strerror(error.errno or errno.EIO)),
+                               field=path, value=value)
+
+
+def cgroup_path(root, relative, field='path'):
+    """root + an absolute cgroup path, refusing anything that would leave root."""
+    parts = relative.strip('/').split('/') if relative.strip('/') else []
+    if any(part in ('', '.', '..') for part in parts):
+        raise KubenodeError('cgroup paths must not contain empty, "." or ".." components', field=field,
+                            value=relative)
+    path = os.path.normpath(os.path.join(root, *parts)) if parts else os.path.normpath(root)
+    if path != os.path.normpath(root) and not path.startswith(os.path.normpath(root) + os.sep):
+        raise KubenodeError('resolves outside the cgroup root %s' % root, field=field, value=relative)
+    return path
+
+
+def validate_missing(layout, root, relative, isdir, read):
+    """What kubelet's Validate (cgroup_manager_linux.go) finds missing of a cgroup it is told to use: on v2 the
+    controllers the root offers that the cgroup lacks (the directory itself when it is absent), on v1 the cgroup's
+    directory in each hierarchy kubelet needs. isdir(path) and read(path) answer from the kernel or a snapshot."""
+    if layout['mode'] == 'v2':
+        directory = cgroup_path(root, relative)
+        if not isdir(directory):
+            return [directory]
+        offered = (read(os.path.join(root, files.V2_CONTROLLERS_FILE)) or '').split()
+        have = (read(os.path.join(directory, files.V2_CONTROLLERS_FILE)) or '').split()
+        return [c for c in V2_CONTROLLERS if c in offered and c not in have]
+    return [cgroup_path(mount, relative) for hierarchy, mount in sorted(layout['v1_hierarchies'].items())
+            if hierarchy in V1_REQUIRED + V1_OPTIONAL and not isdir(cgroup_path(mount, relative))]
+
+
+def read_cgroup(layout, root, relative):
+    """Live values of one cgroup by the plan's resource keys, plus raw contents and kubelet's Validate verdict."""
+    raw, missing = {}, []
+    version = files.file_version(layout['mode'])
+    if version == 'v2':
+        directory = cgroup_path(root, relative)
+        exists = os.path.isdir(directory)
+        if exists:
+            for name in sorted(os.listdir(directory)):
+                if files.known_file(name, 'v2') or name in (files.V2_CONTROLLERS_FILE, files.V2_SUBTREE_CONTROL):
+                    raw[name] = read_file(os.path.join(directory, name))
+            missing = validate_missing(layout, root, relative, os.path.isdir, read_file)
+    else:
+        exists = False
+        missing = validate_missing(layout, root, relative, os.path.isdir, read_file)
+        for _hierarchy, mount in sorted(layout['v1_hierarchies'].items()):
+            directory = cgroup_path(mount, relative)
+            if not os.path.isdir(directory):
+                continue
+            exists = True
+            for name in sorted(os.listdir(directory)):
+                if files.known_file(name, 'v1'):
+                    raw[name] = read_file(os.path.join(directory, name))
+    return {'path': relative, 'exists': exists, 'resources': resources_of(raw, version), 'raw': raw,
+            'missing': missing, 'kubelet_accepts': exists and not missing}
+
+
+def resources_of(raw, version):
+    """{resource key: value} of the control files read ({file: text}), keyed as the plan's resources are."""
+    values = {}
+    for name, text in sorted(raw.items()):
+        row = files.row_of(name)
+        if row is None or row in (files.HUGETLB_RESERVATION, files.CPUSET_MEMS):
+            continue
+        if row is files.HUGETLB_LIMIT:
+            values.setdefault('hugetlb', {})[files.hugetlb_unit(name)] = files.parse(text)
+        elif row is files.CPUSET_CPUS:
+            values['cpuset_cpus'] = text
+        elif row is files.CPU_QUOTA and version == 'v2':
+            if text:
+                quota, _sep, period = text.partition(' ')
+                values['cpu_quota'] = -1 if quota == 'max' else files.parse(quota)
+                values['cpu_period'] = files.parse(period or '100000')
+        else:
+            values[row.key] = files.parse(text)
+    return values

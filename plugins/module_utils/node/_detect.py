@@ -1,0 +1,126 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Read the node's capacity the way kubelet's cAdvisor does (_node_snapshot calls it once per run).
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Every path is taken relative to a root option so that tests can use a fake /proc and /sys.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import re
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import BINARY_SI, Quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import parse_cpuset
+
+_HUGEPAGES_DIR_RE = re.compile(r'^hugepages-([0-9]+)kB$')
+
+
+def _read(path):
+    with open(path) as handle:
+        return handle.read()
+
+
+def online_cpus(sys_path, proc_path):
+    """Online CPU ids: /sys/devices/system/cpu/online, else the processors in /proc/cpuinfo."""
+    online = os.path.join(sys_path, 'devices/system/cpu/online')
+    if os.path.exists(online):
+        return parse_cpuset(_read(online).strip(), online)
+    processors = re.findall(r'^processor\s*:\s*([0-9]+)', _read(os.path.join(proc_path, 'cpuinfo')), re.M)
+    if not processors:
+        raise KubenodeError('no CPU found', field='proc_path', value=proc_path)
+    return sorted(int(p) for p in processors)
+
+
+def memory_total(proc_path):
+    match = re.search(r'^MemTotal:\s+([0-9]+) kB', _read(os.path.join(proc_path, 'meminfo')), re.M)
+    if not match:
+        raise KubenodeError('no MemTotal line in meminfo', field='proc_path', value=proc_path)
+    return int(match.group(1)) * 1024
+
+
+def swap_total(proc_path):
+    """SwapTotal of meminfo in bytes (cAdvisor's MachineInfo.SwapCapacity); 0 without the line."""
+    match = re.search(r'^SwapTotal:\s+([0-9]+) kB', _read(os.path.join(proc_path, 'meminfo')), re.M)
+    return int(match.group(1)) * 1024 if match else 0
+
+
+def swap_controller(layout, cgroupfs_path, proc_path):
+    """kubelet's swapControllerAvailable: memory.swap.max in the caller's own v2 cgroup, or
+    memory.memsw.limit_in_bytes at the root of the v1 memory hierarchy."""
+    if layout['mode'] != 'v2':
+        memory = layout['v1_hierarchies'].get('memory')
+        return bool(memory) and os.path.exists(os.path.join(memory, cgfiles.MEMORY_SWAP_V1.v1))
+    match = re.search(r'^0::(/.*)$', _read(os.path.join(proc_path, 'self/cgroup')), re.M)
+    if not match:
+        return False
+    return os.path.exists(os.path.join(cgroupfs_path, match.group(1).lstrip('/'), cgfiles.MEMORY_SWAP_MAX.v2))
+
+
+def hugepages(sys_path):
+    """{"hugepages-2Mi": bytes} for every page size, including sizes with no pages."""
+    base = os.path.join(sys_path, 'kernel/mm/hugepages')
+    result = {}
+    if not os.path.isdir(base):
+        return result
+    for entry in sorted(os.listdir(base)):
+        match = _HUGEPAGES_DIR_RE.match(entry)
+        if not match:
+            continue
+        size_kb = int(match.group(1))
+        pages = int(_read(os.path.join(base, entry, 'nr_hugepages')).strip() or 0)
+        # kubelet names the resource after the page size quantity, e.g. hugepages-2Mi.
+        name = 'hugepages-' + str(Quantity.from_int(size_kb * 1024, BINARY_SI))
+        result[name] = pages * size_kb * 1024
+    return result
+
+
+def filesystem_capacity(path):
+    """statvfs of the kubelet root dir, or of its nearest existing parent."""
+    while not os.path.exists(path) and path not in ('', '/'):
+        path = os.path.dirname(path)
+    stats = os.statvfs(path or '/')
+    return stats.f_frsize * stats.f_blocks
+
+
+def pid_capacity(proc_path):
+    """min(pid_max, threads-max), as pkg/kubelet/stats/pidlimit does."""
+    values = []
+    for name in ('sys/kernel/pid_max', 'sys/kernel/threads-max'):
+        path = os.path.join(proc_path, name)
+        if os.path.exists(path):
+            values.append(int(_read(path).strip()))
+    return min(values) if values else None
+
+
+def _binary(value):
+    return str(Quantity.from_int(value, BINARY_SI))
+
+
+def detect_capacity(proc_path='/proc', sys_path='/sys', kubelet_root_dir='/var/lib/kubelet'):
+    """(capacity map of integer strings, online CPU ids)."""
+    try:
+        cpus = online_cpus(sys_path, proc_path)
+        # The formats cAdvisor's capacity uses, so that values print as kubectl shows them.
+        capacity = {
+            'cpu': str(len(cpus)),
+            'memory': _binary(memory_total(proc_path)),
+            'ephemeral-storage': _binary(filesystem_capacity(kubelet_root_dir)),
+        }
+        pids = pid_capacity(proc_path)
+        if pids is not None:
+            capacity['pid'] = str(pids)
+        for name, value in hugepages(sys_path).items():
+            capacity[name] = _binary(value)
+    except (IOError, OSError) as error:
+        raise KubenodeError('cannot detect the node capacity (%s); give capacity to plan without reading the host'
+                            % host_error('read', error), field='capacity')
+    return capacity, cpus

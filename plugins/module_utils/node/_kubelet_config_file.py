@@ -1,0 +1,172 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Reading and writing KubeletConfiguration files: shared by kubelet_config, node_cgroups and the audit.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Around the pure _kubelet_config: load() and current_config() read, compute_change() and prepare() read
+and validate (nothing is written when they raise), each through a files view (_files: the node, or a
+FileSnapshot taken once, which makes them pure); write() replaces the file atomically through the
+module, keeping mode and owner of an existing file.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_discovery as discovery
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import NODE_FILES, replace_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_discovery import DEFAULT_DROPIN_NAME
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_set import OptionSet
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import (
+    CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS, containerd_driver, crio_driver)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
+
+
+def dropin_pattern(dropin_dir):
+    """The drop-ins kubelet reads from its --config-dir."""
+    return os.path.join(dropin_dir, '*.conf')
+
+
+def load(path, files=NODE_FILES):
+    """(text or None, document) of a KubeletConfiguration file; a missing file is (None, {})."""
+    text = files.read(path)
+    if text is None:
+        return None, {}
+    return text, kc.parse(text, path)
+
+
+def current_config(paths, dropin_dir, files=NODE_FILES):
+    """kubelet's configuration now: the first file of paths that exists, with the drop-ins merged over it."""
+    existing = [path for path in paths if files.exists(path)]
+    if not existing:
+        return {}
+    documents = [load(existing[0], files)[1]]
+    if dropin_dir:
+        documents += [load(path, files)[1] for path in files.matches(dropin_pattern(dropin_dir))]
+    return kc.merge(documents)
+
+
+class KubeletConfigRequest(OptionSet):
+    """What a change of kubelet's configuration is asked to do, and where: kubelet_config's options (the same
+    names as node_cgroups' kubelet_config suboptions) and what the node shows."""
+
+    DEFAULTS = (
+        ('kubelet_version', None),  # the release whose rules validate the result; None: the newest supported
+        ('plan', None),  # a node plan whose settings are written (kc.settings_from_plan)
+        ('kubelet_settings', None),  # KubeletConfiguration keys written over the plan's
+        ('kubelet_config_path', None),  # None: the file kubelet is started with, else a known one
+        ('kubelet_config_dropin', None),  # None: a drop-in when kubelet reads a --config-dir
+        ('kubelet_dropin_dir', None),
+        ('kubelet_dropin_name', DEFAULT_DROPIN_NAME),
+        ('capacity', None),  # the node's capacity, for "capacity >= reservation"; None: not checked
+        ('allow_driver_mismatch', False),
+        ('extra_feature_gates', ()),
+        ('containerd_config_path', CONTAINERD_CONFIG_PATH),
+        ('crio_config_paths', CRIO_CONFIG_PATHS),
+        ('discovered', None),  # what _kubelet_discovery.discover found on the node
+        ('known_configs', None),  # where to look when kubelet is not running (None: kubeadm's and the others)
+        ('planned', None),  # _node_cgroups.plan_inputs_of: a plan the validation may reuse
+        ('node_root', discovery.HOST_ROOT),  # the node's root: nothing outside it is chosen or written
+        ('service_slice', None),  # the slice the services are placed in (the kube-reserved slice), or None
+        ('services', ()),  # the services placed there (kubelet, containerd, crio)
+    )
+    __slots__ = tuple(name for name, _default in DEFAULTS)
+
+
+def compute_change(request, option_prefix='', files=NODE_FILES):
+    """What kubelet_config would write for a KubeletConfigRequest, validated: a dict of target (the file),
+    current_text, current, desired, merged and choice (_kubelet_discovery.choose's: why this file, and the
+    warnings). option_prefix: how the calling module spells the options (node_cgroups nests them under
+    kubelet_config), for the errors."""
+    rules = kubelet_rules(request.kubelet_version)
+    settings = kc.settings_from_plan(request.plan) if request.plan else {}
+    kc.check_settings(request.kubelet_settings or {}, field=option_prefix + 'kubelet_settings')
+    dropin_name = request.kubelet_dropin_name
+    if os.path.basename(dropin_name) != dropin_name or not dropin_name.endswith('.conf'):
+        raise KubenodeError('must be a file name ending in .conf (kubelet reads only those)',
+                            field=option_prefix + 'kubelet_dropin_name', value=dropin_name)
+    choice = discovery.choose(request.discovered or {}, request.kubelet_config_path, request.kubelet_config_dropin,
+                              request.kubelet_dropin_dir, exists=files.exists, option_prefix=option_prefix,
+                              known=request.known_configs, root=request.node_root)
+    base_text, base = load(choice['path'], files)
+    dropin_path = os.path.join(choice['dropin_dir'], dropin_name)
+    dropins = [(name, load(name, files)[1]) for name in files.matches(dropin_pattern(choice['dropin_dir']))
+               if name != dropin_path]
+    # The services' cgroups as the node's own configuration names them, moved to where this run places them; the
+    # operator's settings win over both.
+    placement = kc.service_cgroup_settings(kc.merge([base] + [d for _n, d in dropins]), request.service_slice,
+                                           request.services)
+    settings.update(placement)
+    settings.update(request.kubelet_settings or {})
+    if placement and discovery.known_layouts([choice['path']])[0][1] == 'kubespray':
+        variables = ', '.join('%s: %s' % (kc.KUBESPRAY_SERVICE_CGROUP_VARIABLES[key], value)
+                              for key, value in sorted(placement.items()))
+        choice['warnings'].append('kubespray writes %s from its own variables: set %s in its inventory so that its '
+                                  'next run agrees' % (', '.join(sorted(placement)), variables))
+    # What kubelet does anyway is not added where its configuration leaves it out.
+    defaults = kc.kubelet_default_settings(request.plan) if request.plan else {}
+    defaults = dict((key, value) for key, value in defaults.items() if key not in (request.kubelet_settings or {}))
+    if not choice['dropin']:
+        target, current_text, current = choice['path'], base_text, base
+        desired = kc.apply_settings(current, settings, defaults, read=kc.merge([base] + [d for _n, d in dropins]))
+        merged = kc.merge([desired] + [d for _n, d in dropins])
+    else:
+        target = dropin_path
+        current_text, current = load(dropin_path, files)
+        desired = kc.apply_settings({}, dict((k, v) for k, v in settings.items() if v is not None), defaults,
+                                    read=kc.merge([base] + [d for _n, d in dropins]))
+        if current.get('featureGates') and 'featureGates' in desired:
+            desired['featureGates'] = dict(current['featureGates'], **desired['featureGates'])
+        merged = kc.merge([base] + [d for n, d in dropins if n < dropin_path] + [desired]
+                          + [d for n, d in dropins if n > dropin_path])
+    runtime = (containerd_driver(request.containerd_config_path, files)
+               or crio_driver(request.crio_config_paths, files))
+    if runtime and runtime['source'] != 'config':
+        runtime = None  # a runtime without an explicit setting is no evidence of a mismatch
+    on_node = [name for document in [base, current] + [d for _n, d in dropins]
+               for name in (document.get('featureGates') or {})]
+    kc.validate(merged, rules.version, request.capacity, runtime, request.allow_driver_mismatch,
+                extra_feature_gates=request.extra_feature_gates, gates_on_node=on_node, planned=request.planned)
+    return {'target': target, 'current_text': current_text, 'current': current, 'desired': desired,
+            'merged': merged, 'choice': choice}
+
+
+def prepare(request, option_prefix='', files=NODE_FILES):
+    """The validated change for a KubeletConfigRequest: a dict of path, before, after, changed, replaced
+    (the values the file held that the change replaces), config, choice (which file and why) and warnings."""
+    found = compute_change(request, option_prefix, files)
+    current, desired = found['current'], found['desired']
+    changed = found['current_text'] is None or kc.comparable(current) != kc.comparable(desired)
+    choice = found['choice']
+    return dict(path=found['target'], before=found['current_text'],
+                after=kc.edit_text(found['current_text'], current, desired) if changed else found['current_text'],
+                changed=changed, replaced=kc.replaced_values(current, desired) if changed else [],
+                config=dict((k, found['merged'][k]) for k in kc.MANAGED_KEYS if k in found['merged']),
+                choice=dict((k, choice[k]) for k in ('path', 'dropin', 'dropin_dir', 'reason')),
+                warnings=choice['warnings'])
+
+
+def summary(change):
+    """What a module returns about the change: changed, path, config, and which file was chosen and why."""
+    return dict((key, change[key]) for key in ('changed', 'path', 'replaced', 'config', 'choice'))
+
+
+def diff(change):
+    return {'before_header': change['path'], 'after_header': change['path'],
+            'before': change['before'] or '', 'after': change['after']}
+
+
+def write(module, change, backup=False, unsafe_writes=False):
+    """Write a prepared change; returns the backup file's path, or None."""
+    target = change['path']
+    backup_file = module.backup_local(target) if backup and change['before'] is not None else None
+    # An existing file keeps its mode and owner; a new one is world-readable, as kubeadm's is.
+    replace_file(module, target, change['after'], 0o644 if change['before'] is None else None, unsafe_writes)
+    return backup_file

@@ -1,0 +1,277 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Which KubeletConfiguration kubelet really reads: its --config and --config-dir.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Asked in order: kubelet's systemd unit as systemd will start it (ExecStart with Environment= and
+EnvironmentFile= expanded: kubeadm's 10-kubeadm.conf and kubeadm-flags.env, kubespray's
+kubelet.env), then a running kubelet process, then the files kubeadm and kubespray write. The parsing
+is pure; discover() does the reading, choose() asks the exists() it is given (a snapshot's, in node_cgroups).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import re
+import shlex
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import read_text
+
+KUBEADM_CONFIG = '/var/lib/kubelet/config.yaml'
+KUBESPRAY_CONFIG = '/etc/kubernetes/kubelet-config.yaml'
+KNOWN_CONFIGS = ((KUBEADM_CONFIG, 'kubeadm'), (KUBESPRAY_CONFIG, 'kubespray'))
+DEFAULT_DROPIN_DIR = '/etc/kubernetes/kubelet.conf.d'
+# The drop-in the plan is written to, in the --config-dir.
+DEFAULT_DROPIN_NAME = '50-kubenode.conf'
+# The node's own filesystem root when it is seen from elsewhere (a fake node in tests, an image mounted to be
+# prepared): every path the node names is a path under it.
+HOST_ROOT = '/'
+_ARGV = re.compile(r'argv\[\]=(.*?) ;')
+_VARIABLE = re.compile(r'\$(?:\{(\w+)\}|(\w+))')
+
+
+def under_root(root, path):
+    """A path as the node names it (its unit's --config, an EnvironmentFile=, a process's binary), as this
+    machine reaches it: under the node's root. None stays None."""
+    if not path or not root or os.path.normpath(root) == HOST_ROOT:
+        return path
+    return os.path.join(root, path.lstrip('/'))
+
+
+def is_under(root, path):
+    """Whether path lies in the node's root (always, when the root is the host's own)."""
+    if not root or os.path.normpath(root) == HOST_ROOT:
+        return True
+    root, path = os.path.normpath(root), os.path.normpath(path)
+    return path == root or path.startswith(root.rstrip('/') + '/')
+
+
+def refuse_outside_root(root, path, field):
+    """A path a module would write must lie in the node's root: nothing outside it is written."""
+    if path and not is_under(root, path):
+        raise KubenodeError('lies outside node_root %s: with a node root, nothing outside it is read as the '
+                            "node's or written" % root, field=field, value=path)
+
+
+def kubelet_flags(argv):
+    """{'config': ..., 'config_dir': ...} from kubelet's arguments, as pflag reads them (--name=value or
+    --name value; the last one wins)."""
+    flags = {'config': None, 'config_dir': None}
+    names = {'--config': 'config', '--config-dir': 'config_dir'}
+    words = list(argv)
+    for index, word in enumerate(words):
+        name, equals, value = word.partition('=')
+        if name not in names:
+            continue
+        if not equals:
+            value = words[index + 1] if index + 1 < len(words) else ''
+        flags[names[name]] = value or None
+    return flags
+
+
+def parse_environment_file(text):
+    """systemd's EnvironmentFile=: KEY=VALUE lines, quotes removed, # and ; comments skipped, a backslash
+    at the end of a line joining the next (kubespray's kubelet.env spreads KUBELET_ARGS so)."""
+    environment = {}
+    for line in text.replace('\\\n', '').splitlines():
+        line = line.strip()
+        if not line or line[0] in '#;':
+            continue
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            continue
+        if words and '=' in words[0]:
+            key, _sep, value = ' '.join(words).partition('=')
+            environment[key.strip()] = value
+    return environment
+
+
+def parse_environment_property(value):
+    """systemctl show's Environment= value: assignments separated by spaces, quoted when they hold one."""
+    try:
+        words = shlex.split(value)
+    except ValueError:
+        words = value.split()
+    return dict(word.partition('=')[::2] for word in words if '=' in word)
+
+
+def expand_command(words, environment):
+    """ExecStart's words as systemd expands them: a lone $NAME splits into words, ${NAME} stays one word."""
+    result = []
+    for word in words:
+        lone = re.match(r'^\$(\w+)$', word)
+        if lone:
+            result.extend(environment.get(lone.group(1), '').split())
+            continue
+        result.append(_VARIABLE.sub(lambda m: environment.get(m.group(1) or m.group(2), ''), word))
+    return result
+
+
+def parse_unit(show_output):
+    """The properties of `systemctl show -p LoadState,ExecStart,Environment,EnvironmentFiles`."""
+    unit = {'load_state': None, 'exec_start': [], 'environment': {}, 'environment_files': []}
+    for line in show_output.splitlines():
+        key, _sep, value = line.partition('=')
+        if key == 'LoadState':
+            unit['load_state'] = value.strip()
+        elif key == 'ExecStart':
+            for argv in _ARGV.findall(value):
+                try:
+                    unit['exec_start'].append(shlex.split(argv))
+                except ValueError:
+                    unit['exec_start'].append(argv.split())
+        elif key == 'Environment':
+            unit['environment'].update(parse_environment_property(value))
+        elif key == 'EnvironmentFiles' and value.strip():
+            unit['environment_files'].append(value.strip().rsplit(' (', 1)[0])
+    return unit
+
+
+def unit_command(unit, read, root=HOST_ROOT):
+    """kubelet's argv as systemd would start it, or None: Environment= first, then each EnvironmentFile= over it
+    (read under the node's root)."""
+    if unit['load_state'] != 'loaded' or not unit['exec_start']:
+        return None
+    environment = dict(unit['environment'])
+    for path in unit['environment_files']:
+        text = read(under_root(root, path))
+        if text is not None:
+            environment.update(parse_environment_file(text))
+    return expand_command(unit['exec_start'][-1], environment)
+
+
+def running_kubelets(proc_path):
+    """[(pid, argv)] of the processes named kubelet."""
+    found = []
+    try:
+        pids = [name for name in os.listdir(proc_path) if name.isdigit()]
+    except OSError:
+        return found
+    for pid in sorted(pids, key=int):
+        comm = read_text(os.path.join(proc_path, pid, 'comm'))
+        if comm is None or comm.strip() != 'kubelet':
+            continue
+        cmdline = read_text(os.path.join(proc_path, pid, 'cmdline')) or ''
+        found.append((int(pid), [word for word in cmdline.split('\0') if word]))
+    return found
+
+
+def _found(argv, source, root):
+    """discover()'s answer from kubelet's argv: its paths as this machine reaches them, under the node's root."""
+    flags = kubelet_flags(argv[1:])
+    return {'source': source, 'config': under_root(root, flags['config']),
+            'config_dir': under_root(root, flags['config_dir']), 'binary': under_root(root, argv[0] if argv else None)}
+
+
+def discover(proc_path, systemctl=None, service='kubelet.service', root=HOST_ROOT):
+    """{source, config, config_dir, binary}: where kubelet is told to read its configuration, and the
+    binary started, as paths under the node's root. source is None when no kubelet unit or process was found.
+
+    systemctl(*args) -> (rc, stdout, stderr), or None when systemd is not PID 1.
+    """
+    if systemctl is not None:
+        rc, out, _err = systemctl('show', '--property=LoadState,ExecStart,Environment,EnvironmentFiles', service)
+        argv = unit_command(parse_unit(out), read_text, root) if rc == 0 else None
+        if argv:
+            return _found(argv, 'the %s unit' % service, root)
+    for pid, argv in running_kubelets(proc_path):
+        return _found(argv, 'the running kubelet (pid %d)' % pid, root)
+    return {'source': None, 'config': None, 'config_dir': None, 'binary': None}
+
+
+_KUBELET_VERSION = re.compile(r'\bv?(1\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?)\b')
+
+
+def parse_kubelet_version(output):
+    """"Kubernetes v1.29.4" (kubelet --version) -> "1.29.4", or None."""
+    match = _KUBELET_VERSION.search(output or '')
+    return match.group(1) if match else None
+
+
+def ask_kubelet_version(binary, run):
+    """{version, binary, output}: what `binary --version` answers, version None when it gives no release.
+    run(argv) -> (rc, stdout, stderr)."""
+    rc, out, err = run([binary, '--version'])
+    version = parse_kubelet_version(out) if rc == 0 else None
+    return {'version': version, 'binary': binary, 'output': (out if rc == 0 else err or out).strip()}
+
+
+def known_layouts(paths=None, root=HOST_ROOT):
+    """[(path, layout)] of the places kubeadm and kubespray keep kubelet's configuration: KNOWN_CONFIGS under
+    the node's root, or the paths given, each named by the layout whose path it ends with."""
+    if not paths:
+        return [(under_root(root, path), layout) for path, layout in KNOWN_CONFIGS]
+    named = []
+    for path in paths:
+        layout = next((name for known, name in KNOWN_CONFIGS if path.endswith(known)), 'given')
+        named.append((path, layout))
+    return named
+
+
+def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists, option_prefix='', known=None,
+           root=HOST_ROOT):
+    """{path, dropin, dropin_dir, reason, warnings}: the file (or drop-in) to write, from what discover()
+    found and the options, which may each be None (decide from the node). known: the usual places
+    (known_layouts()); root: the node's root, under which everything found lies and everything is written.
+
+    An option that names a file or directory kubelet does not read is refused: writing there would
+    change nothing while reporting success; so is one outside the node's root.
+    """
+    for option, value in (('kubelet_config_path', path), ('kubelet_dropin_dir', dropin_dir)):
+        if value is not None and (not os.path.isabs(value) or '..' in value.split('/')):
+            # A relative path would be resolved against wherever the module runs, and ".." can lead out of
+            # the directory (or node root) the operator meant: refused before anything is read or written.
+            raise KubenodeError('must be an absolute path without ".." components', field=option_prefix + option,
+                                value=value)
+        refuse_outside_root(root, value, option_prefix + option)
+    source = found.get('source')
+    config, config_dir = found.get('config'), found.get('config_dir')
+    warnings = []
+    if source and not config:
+        raise KubenodeError('%s starts kubelet without --config, so kubelet reads no configuration file; add '
+                            '--config=%s to its flags' % (source, path or KUBEADM_CONFIG),
+                            field=option_prefix + 'kubelet_config_path', value=path)
+    if source:
+        if path and os.path.normpath(path) != os.path.normpath(config):
+            raise KubenodeError('kubelet never reads this file: %s starts it with --config=%s; leave '
+                                '%skubelet_config_path unset to use that one' % (source, config, option_prefix),
+                                field=option_prefix + 'kubelet_config_path', value=path)
+        chosen, reason = config, 'the --config of %s' % source
+    elif path:
+        chosen, reason = path, 'set by the operator (no kubelet unit or process found)'
+    else:
+        places = known_layouts(known, root)
+        existing = [(place, layout) for place, layout in places if exists(place)]
+        if existing:
+            chosen, reason = existing[0][0], 'no kubelet unit or process found; %s exists (%s layout)' % existing[0]
+        else:
+            chosen, reason = places[0][0], "no kubelet unit, process or configuration found; kubeadm's default path"
+            warnings.append('this host has no kubelet yet (no kubelet.service, no kubelet process, none of %s): '
+                            'the configuration is written to %s, where a kubeadm kubelet reads it'
+                            % (', '.join(place for place, _layout in places), places[0][0]))
+    default_dropin_dir = under_root(root, DEFAULT_DROPIN_DIR)
+    if dropin is None:
+        dropin = bool(config_dir)
+    if dropin:
+        if source and not config_dir:
+            raise KubenodeError('%s starts kubelet without --config-dir, so kubelet would never read a drop-in; '
+                                'add --config-dir to its flags or set %skubelet_config_dropin to false'
+                                % (source, option_prefix), field=option_prefix + 'kubelet_config_dropin', value=True)
+        if config_dir and dropin_dir and os.path.normpath(dropin_dir) != os.path.normpath(config_dir):
+            raise KubenodeError('kubelet never reads drop-ins here: %s starts it with --config-dir=%s; leave '
+                                '%skubelet_dropin_dir unset to use that one' % (source, config_dir, option_prefix),
+                                field=option_prefix + 'kubelet_dropin_dir', value=dropin_dir)
+        reason += '; a drop-in in --config-dir %s' % (config_dir or dropin_dir or default_dropin_dir)
+    chosen_dir = config_dir or dropin_dir or default_dropin_dir
+    # What the node names (its --config, its --config-dir) is under the root by construction; a chosen file
+    # outside it means the root and the node disagree, and nothing is written.
+    refuse_outside_root(root, chosen, option_prefix + 'kubelet_config_path')
+    refuse_outside_root(root, chosen_dir if dropin else None, option_prefix + 'kubelet_dropin_dir')
+    return {'path': chosen, 'dropin': dropin, 'dropin_dir': chosen_dir, 'reason': reason, 'warnings': warnings}

@@ -1,0 +1,113 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The pods bound to a node, for kubelet's admission at its restart (_admission): the static pods kubelet reads from
+its staticPodPath (as its file source reads them), and the pods the operator gives from the API server; whether each
+runs now, from kubelet's pod log directories. Read only; every path under the node's root.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import re
+
+try:
+    import yaml
+except ImportError:  # _kubelet_config reports a missing PyYAML
+    yaml = None
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._admission import Candidate
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_discovery import under_root
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import parse_pod
+
+POD_LOG_DIR = '/var/log/pods'
+MIRROR_ANNOTATION = 'kubernetes.io/config.mirror'
+SOURCE_ANNOTATION = 'kubernetes.io/config.source'
+_TERMINAL_PHASES = ('Succeeded', 'Failed')
+
+
+def node_name(proc_path):
+    """The name kubelet gives the node without --hostname-override: the host name, lower case; None unknown."""
+    try:
+        with open(os.path.join(proc_path, 'sys', 'kernel', 'hostname')) as handle:
+            return handle.read().strip().lower() or None
+    except (IOError, OSError):
+        return None
+
+
+def pod_log_dirs(root):
+    """The names of kubelet's pod log directories (NAMESPACE_NAME_UID), one per pod it runs or ran; None when the
+    node has no such directory (nothing known of what runs)."""
+    path = under_root(root, POD_LOG_DIR)
+    try:
+        return sorted(os.listdir(path))
+    except (IOError, OSError):
+        return None
+
+
+def _runs(namespace, name, log_dirs, static):
+    """Whether kubelet keeps a log directory for the pod (a static pod's name ends in -NODE); None unknown."""
+    if log_dirs is None:
+        return None
+    pattern = re.compile('^%s_%s%s_[^_]+$' % (re.escape(namespace), re.escape(name), '-[^_]+' if static else ''))
+    return any(pattern.match(entry) for entry in log_dirs)
+
+
+def static_pods(static_pod_path, root, proc_path, field='static_pod_path'):
+    """Candidates for the manifests kubelet's file source reads: the files of the directory not starting with a
+    dot, in name order, each one Pod (limits copied into missing requests, as kubelet's defaulting does). A file
+    that is not a pod is an error naming it: kubelet skips it, and the preview would guess."""
+    if not static_pod_path:
+        return []
+    directory = under_root(root, static_pod_path)
+    if not os.path.isdir(directory):
+        return []
+    node = node_name(proc_path)
+    log_dirs = pod_log_dirs(root)
+    found = []
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name)
+        if name.startswith('.') or not os.path.isfile(path):
+            continue
+        with open(path) as handle:
+            text = handle.read()
+        try:
+            document = yaml.load(text, Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader))
+        except yaml.YAMLError as error:
+            raise KubenodeError('is not valid YAML: %s' % str(error).replace('\n', ' '), field=field, value=path)
+        if not isinstance(document, dict) or document.get('kind', 'Pod') != 'Pod':
+            raise KubenodeError('is not a Pod manifest (kubelet would skip it)', field=field, value=path)
+        pod = parse_pod(document, path, api_defaults=True)
+        pod.namespace = pod.namespace or 'default'
+        pod.annotations = dict(pod.annotations, **{SOURCE_ANNOTATION: 'file'})
+        running = _runs(pod.namespace, pod.name, log_dirs, static=True)
+        if node:
+            pod.name = '%s-%s' % (pod.name, node)
+        found.append(Candidate(pod, 'file', running=running))
+    return found
+
+
+def api_pods(pods, field='pods'):
+    """Candidates for the pods the operator read from the API server (kubernetes.core.k8s_info's resources): not
+    the mirror pods of static ones (kubelet admits the static pod itself), nor the ones that ended."""
+    found = []
+    for index, data in enumerate(pods or []):
+        item = '%s[%d]' % (field, index)
+        if not isinstance(data, dict):
+            raise KubenodeError('must be a Pod object', field=item, value=data)
+        metadata = data.get('metadata') or {}
+        status = data.get('status') or {}
+        if MIRROR_ANNOTATION in (metadata.get('annotations') or {}) or status.get('phase') in _TERMINAL_PHASES:
+            continue
+        pod = parse_pod(data, item)
+        pod.namespace = pod.namespace or 'default'
+        phase = status.get('phase')
+        found.append(Candidate(pod, 'api', created=str(metadata.get('creationTimestamp') or ''),
+                               running=(phase == 'Running') if phase else None))
+    return found

@@ -1,0 +1,134 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What node_cgroups and node_drift_info know of a node, read once before anything is planned: the cgroup
+layout, kubelet's unit and release, its files and the capacity, then the cgroups the plan names.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+read_node() takes a NodeSnapshot (cgroup layout, PID 1, where kubelet reads its configuration, the
+kubelet, runtime and checkpoint files, the capacity) before anything is planned; read_cgroups() takes
+a CgroupSnapshot of the cgroups a plan names. The planners (_node_cgroups) are functions of these and
+a NodeSpec. The executors (_node_executor) read what they are about to replace (unit files, overrides,
+systemd's view of the slices) when they compare it, and the cgroups again after systemd has acted on them.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_discovery as discovery
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._detect import detect_capacity
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import FileSnapshot, snapshot_entry
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_config_file import dropin_pattern
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import pid1_is_systemd
+
+# Where a container runtime shows itself besides its configuration: its CRI socket.
+RUNTIME_SOCKETS = ('/run/containerd/containerd.sock', '/run/crio/crio.sock', '/var/run/crio/crio.sock')
+CPU_MANAGER_CHECKPOINT = 'cpu_manager_state'
+
+
+class NodeSnapshot(object):
+    """The host as node_cgroups' planning sees it."""
+
+    __slots__ = ('layout', 'systemd_running', 'kubelet', 'files', 'runtime_sockets', 'capacity', 'online_cpus',
+                 'kubelet_release')
+
+    def __init__(self, layout, systemd_running, kubelet, files, runtime_sockets=(), capacity=None, online_cpus=None,
+                 kubelet_release=None):
+        self.layout, self.systemd_running, self.kubelet, self.files = layout, systemd_running, kubelet, files
+        self.runtime_sockets = list(runtime_sockets)  # the CRI sockets that exist
+        self.capacity, self.online_cpus = capacity, online_cpus
+        # What the kubelet binary answered to --version (_kubelet_discovery.ask_kubelet_version), or None.
+        self.kubelet_release = kubelet_release
+
+
+def kubelet_dropin_dirs(spec, kubelet):
+    """The --config-dir directories a run may read or write: kubelet's, the operator's, the default."""
+    return sorted(set(d for d in (kubelet['config_dir'], spec.kubelet_config_option('kubelet_dropin_dir'),
+                                  discovery.under_root(spec.node_root, discovery.DEFAULT_DROPIN_DIR)) if d))
+
+
+def read_kubelet_release(spec, kubelet, run):
+    """What the kubelet binary says of its release: the kubelet_binary option's, else the one kubelet's unit or
+    process starts. None when there is none to ask (kubelet_binary "" on a fake node)."""
+    binary = spec.kubelet_binary
+    started_by = 'kubelet_binary'
+    if binary is None:
+        binary, started_by = kubelet.get('binary'), kubelet.get('source')
+    if not binary:
+        return None
+    if not os.path.isfile(binary) or not os.access(binary, os.X_OK):
+        return {'version': None, 'binary': binary, 'started_by': started_by, 'output': 'no executable file there'}
+    return dict(discovery.ask_kubelet_version(binary, run), started_by=started_by)
+
+
+def read_node(spec, systemctl, run=None):
+    """A NodeSnapshot for a NodeSpec. systemctl(*args) -> (rc, out, err); used when systemd is PID 1.
+    run(argv) -> (rc, out, err) asks the kubelet binary its release (not asked when run is None)."""
+    layout = fs.detect_layout(spec.proc_path, spec.cgroupfs_path)
+    systemd_running = pid1_is_systemd(spec.proc_path)
+    kubelet = discovery.discover(spec.proc_path, systemctl if systemd_running else None, spec.kubelet_service,
+                                 spec.node_root)
+    dropin_dirs = kubelet_dropin_dirs(spec, kubelet)
+    dropin_name = spec.kubelet_config_option('kubelet_dropin_name', discovery.DEFAULT_DROPIN_NAME)
+    paths = (list(spec.kubelet_config_paths) + [known for known, _layout in discovery.known_layouts(None, spec.node_root)]
+             + [kubelet['config'], spec.kubelet_config_option('kubelet_config_path'), spec.containerd_config_path,
+                os.path.join(spec.kubelet_root_dir, CPU_MANAGER_CHECKPOINT)]
+             + [os.path.join(d, dropin_name) for d in dropin_dirs])
+    files = FileSnapshot.capture([p for p in paths if p], list(spec.crio_config_paths)
+                                 + [dropin_pattern(d) for d in dropin_dirs])
+    sockets = [path for path in (discovery.under_root(spec.node_root, p) for p in RUNTIME_SOCKETS)
+               if os.path.exists(path)]
+    capacity = online_cpus = None
+    if spec.plan is None and spec.capacity is None:
+        capacity, online_cpus = detect_capacity(spec.proc_path, spec.sys_path, spec.kubelet_root_dir)
+    release = read_kubelet_release(spec, kubelet, run) if run is not None else None
+    return NodeSnapshot(layout, systemd_running, kubelet, files, sockets, capacity, online_cpus, release)
+
+
+class CgroupSnapshot(object):
+    """Directories and cgroup files read once, answering as the planner asks (isdir, exists, read). A
+    question about something not read is a bug in read_cgroups and says so."""
+
+    def __init__(self, directories, contents):
+        self._directories, self._contents = directories, contents
+
+    def isdir(self, path):
+        return snapshot_entry(self._directories, path, 'cgroup')
+
+    def read(self, path):
+        return snapshot_entry(self._contents, path, 'cgroup')
+
+    def exists(self, path):
+        return self.read(path) is not None
+
+
+def read_cgroups(layout, root, entries):
+    """A CgroupSnapshot of every directory from each mount down to each entry's cgroupfs_path, with the
+    files the planner compares: cgroup.controllers and cgroup.subtree_control on the way (on v1, the
+    cpuset files of every cpuset directory on the way), the entry's files in its own directory.
+    entries: [(key, entry)] as the planner gets them."""
+    v2 = layout['mode'] == 'v2'
+    mounts = [root] if v2 else sorted(set(layout['v1_hierarchies'].values()))
+    cpuset_mount = None if v2 else layout['v1_hierarchies'].get('cpuset')
+    directories, contents = {}, {}
+    for key, entry in entries:
+        parts = [p for p in entry['cgroupfs_path'].split('/') if p]
+        names = list(entry['v2_files' if v2 else 'v1_files'])
+        for mount in mounts:
+            on_the_way = [cgfiles.V2_CONTROLLERS_FILE, cgfiles.V2_SUBTREE_CONTROL] + (
+                [cgfiles.CPUSET_CPUS.v1, cgfiles.CPUSET_MEMS.v1] if mount == cpuset_mount else [])
+            for depth in range(len(parts) + 1):
+                directory = fs.cgroup_path(mount, '/'.join(parts[:depth]), '%s path' % key)
+                wanted = on_the_way + (names if depth == len(parts) else [])
+                directories[directory] = os.path.isdir(directory)
+                for name in wanted:
+                    path = os.path.join(directory, name)
+                    contents[path] = fs.read_file(path) if directories[directory] else None
+    return CgroupSnapshot(directories, contents)

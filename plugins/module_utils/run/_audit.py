@@ -1,0 +1,118 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The node against its plan: what node_drift_info reports, and what node_cgroups reads back with verify.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+There is one comparer. The drift is the record of the steps a check-mode node_cgroups run would take
+(_node_executor, dry), plus what no step can mend: a reserved cgroup kubelet's Validate would refuse,
+kubelet and the runtime on different cgroup drivers, a service that must restart to run what is on disk,
+systemd showing values its units do not hold, and a kubelet configuration kubelet would refuse.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubeletConfigRefused, KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_executor import drift, executor_for
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import detect_drivers
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import (
+    kubelet_rules, minor_of, node_kubelet_release)
+
+
+def kubelet_validate_drift(executor):
+    """Reserved cgroups kubelet's Validate would refuse at start (_cgroupfs.validate_missing, which cgroup_info's
+    kubelet_accepts answers with too), read from the run's snapshot of the kernel. A step of the run creates or
+    enables what is missing; this names why it matters."""
+    found = []
+    kernel = executor.kernel
+    for key, entry in executor.cgroupfs_entries():
+        if not key.endswith('_reserved'):
+            continue
+        missing = fs.validate_missing(executor.layout, executor.root, entry['cgroupfs_path'], kernel.isdir, kernel.read)
+        if missing:
+            found.append(drift(key, 'kubelet Validate', 'missing ' + ', '.join(missing), 'every hierarchy and controller'))
+    return found
+
+
+def driver_drift(plan, drivers):
+    if not drivers.get('mismatch'):
+        return []
+    seen = ', '.join('%s=%s' % (s, drivers[s]['value']) for s in ('kubelet', 'containerd', 'crio') if drivers.get(s))
+    return [drift('cgroup driver', 'kubelet and runtime agree', seen, plan['cgroup_driver'])]
+
+
+def kubelet_config_paths(spec, node, run):
+    """Where kubelet's configuration is: the file the run chose, else the one named, kubelet's, the usual."""
+    if run.kubelet_change:
+        return [run.kubelet_change['path'] if not run.kubelet_change['choice']['dropin']
+                else run.kubelet_change['choice']['path']]
+    named = spec.kubelet_config_option('kubelet_config_path') or node.kubelet['config']
+    return [named] if named else spec.kubelet_config_paths
+
+
+def compare(host, spec, node, run, allow_driver_mismatch=False, ignore_restarts=()):
+    """{drift, cgroup_mode, systemd, drivers, plan, kubelet_config}: the node a NodeSnapshot shows against a
+    RunPlan, by a dry run of its driver's executor. ignore_restarts: services about to be restarted."""
+    executor = executor_for(run.driver)(host, spec, node, run, True)
+    executor.comparing = True
+    found = []
+    if run.driver == 'systemd' and not node.systemd_running:
+        found.append(drift('systemd', 'PID 1', 'not systemd', 'systemd'))
+    else:
+        try:
+            executor.present()
+        except KubenodeError as error:
+            # What the run could not get past, and what it recorded up to there.
+            found.append(drift(error.field or 'node', 'can be made to match the plan', str(error), 'the plan'))
+    found = executor.found + found
+    if executor.kernel is not None:
+        found += kubelet_validate_drift(executor)
+    found += [drift(p['service'], 'restart pending', p['reason'], 'runs what is on disk')
+              for p in executor.find_restarts() if p['service'] not in ignore_restarts]
+    drivers = detect_drivers(kubelet_config_paths(spec, node, run), spec.containerd_config_path,
+                             spec.crio_config_paths, node.files)
+    if not allow_driver_mismatch:
+        found += driver_drift(run.plan, drivers)
+    change = run.kubelet_change
+    return {'drift': found, 'cgroup_mode': node.layout['mode'], 'systemd': {'pid1': node.systemd_running},
+            'drivers': drivers, 'plan': run.plan, 'warnings': executor.warnings,
+            'kubelet_config': dict(change['choice']) if change else None}
+
+
+def release_drift(spec, node):
+    """A plan given for another kubelet release than the node runs: [the drift that names both], else []
+    (node_cgroups would refuse to apply it without allow_kubelet_version_mismatch; the audit compares the rest with
+    the plan's release)."""
+    if spec.plan is None or spec.allow_kubelet_version_mismatch:
+        return []
+    try:
+        node_kubelet_release(spec.kubelet_version, node.kubelet_release)
+    except KubenodeError:
+        found = node.kubelet_release or {}
+        if not found.get('version') or kubelet_rules(spec.kubelet_version).minor == minor_of(found['version']):
+            raise  # not a mismatch: a release outside the supported range
+        return [drift('kubelet release', 'the plan is for it', found['version'], spec.kubelet_version)]
+    return []
+
+
+def audit(host, spec, node, allow_driver_mismatch=False):
+    """compare() for a NodeSpec, the run planned from the one snapshot: once, or twice when kubelet would refuse its
+    configuration (or it cannot be found) - that is drift, and the rest is planned again without it and compared.
+    A plan for another release than the node's is drift too, and the rest is compared with the plan's release."""
+    problems = release_drift(spec, node)
+    if problems:
+        spec = spec.with_changes(allow_kubelet_version_mismatch=True)
+    try:
+        run = ops.plan_run(spec, node)
+    except KubeletConfigRefused as error:
+        problems.append(drift('kubelet config', 'kubelet would accept it', str(error), 'valid'))
+        run = ops.plan_run(spec, node, with_kubelet_config=False)
+    result = compare(host, spec, node, run, allow_driver_mismatch)
+    result['drift'] = problems + result['drift']
+    return result

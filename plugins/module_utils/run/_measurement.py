@@ -1,0 +1,121 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""reservation_info's measurement: the reserved cgroups and kubepods read at both ends of a window and their memory
+every second (_cgroup_usage), judged by _reservation.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import time
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _reservation as sizing
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_files import file_version
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroup_usage import (
+    cgroup_directory, read_memory_current, read_usage)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import read_file
+
+SYSTEM_SLICE = '/system.slice'
+
+
+def targets(plan, layout, root):
+    """{scope: (cgroup path, why this one)} of the reserved cgroups, and kubepods'."""
+    cgroups = plan['cgroups']
+    result = {}
+    for scope in sizing.SCOPES:
+        entry = cgroups.get('%s_reserved' % scope)
+        if entry:
+            result[scope] = (entry['path'], "the plan's %s_reserved_cgroup" % scope)
+        elif scope == 'system' and cgroup_directory(layout, root, SYSTEM_SLICE, 'memory'):
+            result[scope] = (SYSTEM_SLICE, 'the plan names no system-reserved cgroup: %s, where systemd runs the '
+                                           "system's services" % SYSTEM_SLICE)
+        else:
+            result[scope] = (None, 'the plan names no %s-reserved cgroup' % scope)
+    if cgroups.get('kubepods'):
+        result['kubepods'] = (cgroups['kubepods']['path'], "the plan's node allocatable cgroup")
+    return result
+
+
+def _values(plan, key):
+    return dict((kind, (plan.get(key) or {}).get(kind, {}).get('value')) for kind in ('cpu', 'memory')
+                if (plan.get(key) or {}).get(kind))
+
+
+def read_all(layout, root, where, version, window_peaks=None):
+    result = {}
+    for scope, (path, _why) in where.items():
+        if path:
+            raw, processes = read_usage(layout, root, path)
+            result[scope] = sizing.Usage(raw, version, processes, (window_peaks or {}).get(scope))
+    return result
+
+
+def watch_memory(layout, root, where, version, seconds):
+    """The highest memory.current of each target, read once a second over the window (the window's own peak:
+    memory.peak spans the cgroup's whole life)."""
+    peaks = {}
+    for step in range(int(seconds) + 1):
+        if step:
+            time.sleep(1)
+        for scope, (path, _why) in where.items():
+            current = read_memory_current(layout, root, path, version) if path else None
+            if current is not None:
+                peaks[scope] = max(peaks.get(scope, 0), current)
+    return peaks
+
+
+def uptime_seconds(proc_path):
+    """Seconds since the node booted (/proc/uptime), or None."""
+    text = read_file(os.path.join(proc_path, 'uptime'))
+    try:
+        return int(float(text.split()[0])) if text else None
+    except (ValueError, IndexError):
+        return None
+
+
+def measure(plan, layout, root, seconds, proc_path='/proc'):
+    """Reads of every target at both ends of the window, and of their memory every second, judged by
+    _reservation."""
+    version = file_version(layout['mode'])
+    where = targets(plan, layout, root)
+    first = read_all(layout, root, where, version)
+    peaks = watch_memory(layout, root, where, version, seconds)
+    second = read_all(layout, root, where, version, peaks)
+    capacity = _values(plan, 'capacity')
+    reserved_of = plan.get('reserved') or {}
+    reserved = {}
+    for scope in sizing.SCOPES:
+        path, why = where[scope]
+        if path is None:
+            reserved[scope] = {'verdict': 'unmeasured', 'reasons': [why], 'cgroup': None, 'cgroup_source': why}
+            continue
+        amounts = dict((kind, value['value']) for kind, value in (reserved_of.get(scope) or {}).items()
+                       if kind in ('cpu', 'memory'))
+        entry = sizing.assess_reserved(amounts, first[scope], second[scope], seconds, capacity)
+        entry.update(cgroup=path, cgroup_source=why)
+        reserved[scope] = entry
+    sizing.judge_together(reserved)
+    uptime = uptime_seconds(proc_path)
+    result = {'cgroup_version': version, 'sample_seconds': seconds, 'reserved': reserved,
+              'verdict': sizing.worst([reserved[s]['verdict'] for s in sizing.SCOPES]),
+              'recommendation': sizing.recommendation(reserved), 'uptime_seconds': uptime,
+              'cpu_window_minimum': sizing.MIN_CPU_WINDOW_SECONDS,
+              'peak_since': sizing.peak_age(uptime, version)}
+    if 'kubepods' in where:
+        result['kubepods'] = sizing.pods_use(where['kubepods'][0], first['kubepods'], second['kubepods'], seconds,
+                                             _values(plan, 'allocatable'))
+    result['use'] = sizing.total_use(reserved)
+    result['profiles'] = sizing.profiles_side_by_side(capacity, _max_pods(plan), sizing.plan_total(reserved_of),
+                                                      result['recommendation'])
+    return result
+
+
+def _max_pods(plan):
+    pods = (plan.get('capacity') or {}).get('pods')
+    return pods['value'] if pods else (plan.get('max_pods') or 110)

@@ -1,0 +1,74 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A plan's impact on the node it is for (_impact), read from that node: its pods (_node_pods), kubelet's
+configuration as it reads it now (staticPodPath, maxPods, featureGates), and the use and limit of the cgroups whose
+memory limit the plan sets (_cgroup_usage). Read only.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _impact
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroup_usage import cgroup_directory, read_working_set
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import read_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_config_file import current_config
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_pods import api_pods, static_pods
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import parse_int
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
+
+DEFAULT_MAX_PODS = 110
+
+
+def kubelet_config_now(spec, node):
+    """kubelet's configuration as it reads it now: the file it is started with (else the first known one) and its
+    --config-dir drop-ins."""
+    kubelet = node.kubelet or {}
+    paths = [kubelet['config']] if kubelet.get('config') else list(spec.kubelet_config_paths)
+    return current_config(paths, kubelet.get('config_dir'), files=node.files)
+
+
+def memory_limit_now(layout, root, path):
+    """The cgroup's memory limit now in bytes; None when unlimited or absent."""
+    version = files.file_version(layout['mode'])
+    directory = cgroup_directory(layout, root, path, files.MEMORY_LIMIT.hierarchy)
+    if directory is None:
+        return None
+    value = parse_int(read_file(os.path.join(directory, getattr(files.MEMORY_LIMIT, version))))
+    return None if value is None or value >= files.V1_UNLIMITED_MEMORY else value
+
+
+def read_impact(spec, node, plan):
+    """The impact of plan on the node a NodeSnapshot shows (spec: the NodeSpec, whose pods option holds the API
+    server's pods of this node, and static_pod_path, else kubelet's)."""
+    config = kubelet_config_now(spec, node)
+    rules = kubelet_rules(plan.get('kubelet_version'))
+    # The run validated them already; a preview reads them as they are.
+    gates = config.get('featureGates') if isinstance(config.get('featureGates'), dict) else {}
+    static_path = spec.static_pod_path or config.get('staticPodPath')
+    candidates = static_pods(static_path, spec.node_root, spec.proc_path) + api_pods(spec.pods)
+    sources = (['static pods (%s)' % static_path] if static_path else []) + (['the API server'] if spec.pods else [])
+    max_pods = ((plan.get('allocatable') or {}).get('pods') or {}).get('value') or config.get('maxPods') \
+        or DEFAULT_MAX_PODS
+    pods = None
+    unknown = None
+    if sources:
+        pods = _impact.pods_impact(candidates, _impact.allocatable_values(plan, max_pods),
+                                   _impact.admission_rules(rules, gates), ' and '.join(sources))
+    else:
+        unknown = ('pods unknown: kubelet reads no staticPodPath and no pods were given from the API server '
+                   '(the pods option)')
+    usage, limits_now = {}, {}
+    for key in _impact.LIMITED:
+        entry = (plan.get('cgroups') or {}).get(key)
+        if entry:
+            usage[key] = read_working_set(node.layout, spec.cgroupfs_path, entry['path'])
+            limits_now[key] = memory_limit_now(node.layout, spec.cgroupfs_path, entry['path'])
+    return _impact.assemble(pods, _impact.memory_impact(plan, usage, limits_now), unknown)

@@ -1,0 +1,71 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Which services run with an older configuration or slice than the one on disk.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+A run can die between writing kubelet's configuration and restarting kubelet; the next run then
+finds nothing to change. So the restart is derived from the node, not remembered: a service whose
+main process started before one of its files was last written, or that runs outside the slice its
+Slice= drop-in names, needs a restart. pending() is pure; read_units() asks systemd.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import time
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import show
+
+SHOW_PROPERTIES = 'Id,ActiveState,ExecMainStartTimestampMonotonic,ControlGroup,MainPID'
+
+
+def read_units(systemctl, units):
+    """{unit: fields} of `systemctl show`; systemctl(*args) -> (rc, out, err)."""
+    return show(systemctl, units, SHOW_PROPERTIES.split(','))
+
+
+def file_mtimes(paths):
+    """{path: mtime} of the paths that exist."""
+    found = {}
+    for path in paths:
+        try:
+            found[path] = os.stat(path).st_mtime
+        except OSError:
+            continue
+    return found
+
+
+def pending(watched, shown, mtimes, wall_now=None, monotonic_now=None, left_behind=None):
+    """[{service, reason}] for the services that must restart to run what is on disk.
+
+    watched: {unit: {'files': [paths it reads at start], 'slice_path': cgroup path of its Slice= or None}}.
+    The start time systemd reports is on the monotonic clock, file times on the wall clock.
+    left_behind: {unit: the processes of its cgroup other than its main one}. A unit outside its slice whose cgroup
+    holds such processes (containerd's shims: KillMode=process) is 'held': systemd keeps the cgroup while they run,
+    so a restart would not move it (it moves once they end, at the latest at the next boot).
+    """
+    wall_now = time.time() if wall_now is None else wall_now
+    monotonic_now = time.monotonic() if monotonic_now is None else monotonic_now
+    found = []
+    for unit in sorted(watched):
+        fields = shown.get(unit) or {}
+        start = int(fields.get('ExecMainStartTimestampMonotonic') or 0)
+        if fields.get('ActiveState') != 'active' or not start:
+            continue  # not running: its next start reads what is on disk
+        started = wall_now - (monotonic_now - start / 1e6)
+        newer = sorted(path for path in watched[unit]['files'] if mtimes.get(path, 0) > started)
+        slice_path = watched[unit].get('slice_path')
+        if newer:
+            found.append({'service': unit, 'reason': '%s changed after it started' % ', '.join(newer)})
+        elif slice_path and not (fields.get('ControlGroup') or '').startswith(slice_path + '/'):
+            reason = 'runs in %s, not in %s' % (fields.get('ControlGroup'), slice_path)
+            if (left_behind or {}).get(unit):
+                found.append({'service': unit, 'reason': reason, 'held': True})
+            else:
+                found.append({'service': unit, 'reason': reason})
+    return found

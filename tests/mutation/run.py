@@ -1,0 +1,152 @@
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""make mutation: cosmic-ray's mutants of plugins/module_utils, each run against the unit tests that can see it, a
+score per file and per layer package (model, node, run), and every surviving mutant with its diff.
+
+Usage: python3 tests/mutation/run.py [--timeout S] [FILE ...]   (FILE relative to plugins/module_utils; default: all)
+
+The collection is copied first (git's files) into a temporary ansible_collections tree: cosmic-ray rewrites the
+file it mutates, and the working tree (which the VM scenarios read through .cache/collections) stays untouched.
+Each file's mutants run the unit test files that import it or a plugin that imports it (the reverse import closure),
+stopping at the first failure. Results: .cache/mutation/report.md (scores, survivors with their diffs).
+"""
+
+import argparse
+import ast
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, '..', '..'))
+PREFIX = 'ansible_collections.kubenode.cgroups.'
+LAYERS = ('model', 'node', 'run')
+
+
+def python_files(top):
+    for directory, _dirs, names in os.walk(os.path.join(ROOT, top)):
+        for name in names:
+            if name.endswith('.py'):
+                yield os.path.relpath(os.path.join(directory, name), ROOT)
+
+
+def module_name(path):
+    return PREFIX + path[:-3].replace(os.sep, '.')
+
+
+def imports_of(path):
+    with open(os.path.join(ROOT, path)) as handle:
+        tree = ast.parse(handle.read(), path)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(PREFIX):
+            found.add(node.module)
+            found.update('%s.%s' % (node.module, alias.name) for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith(PREFIX))
+    return found
+
+
+def tests_for(target, plugins, tests):
+    """The unit test files that import target, or a plugin that (transitively) imports it."""
+    importers = {module_name(target)}
+    changed = True
+    while changed:
+        changed = False
+        for path in plugins:
+            name = module_name(path)
+            if name not in importers and imports_of(path) & importers:
+                importers.add(name)
+                changed = True
+    return sorted(path for path in tests if imports_of(path) & importers)
+
+
+def run(copy, target, selected, timeout, python, work):
+    session = os.path.join(work, target.replace(os.sep, '_') + '.sqlite')
+    config = os.path.join(work, target.replace(os.sep, '_') + '.toml')
+    command = 'env PYTHONPATH=%s %s -m pytest -x -q -p no:cacheprovider %s' % (
+        os.path.dirname(os.path.dirname(os.path.dirname(copy))), python, ' '.join(selected))
+    with open(config, 'w') as handle:
+        handle.write('[cosmic-ray]\nmodule-path = %s\ntimeout = %.1f\nexcluded-modules = []\ntest-command = %s\n\n'
+                     '[cosmic-ray.distributor]\nname = "local"\n' % (json.dumps(target), timeout, json.dumps(command)))
+    bindir = os.path.dirname(python)
+    subprocess.check_call([os.path.join(bindir, 'cosmic-ray'), 'init', config, session], cwd=copy)
+    subprocess.check_call([os.path.join(bindir, 'cosmic-ray'), 'exec', config, session], cwd=copy)
+    return session
+
+
+def outcomes(session):
+    """[(operator, occurrence, test outcome, diff)] of a session's mutants."""
+    db = sqlite3.connect(session)
+    try:
+        rows = db.execute('select m.operator_name, m.occurrence, r.test_outcome, r.diff from mutation_specs m '
+                          'join work_results r on r.job_id = m.job_id').fetchall()
+    except sqlite3.Error:
+        rows = []
+    db.close()
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('files', nargs='*')
+    parser.add_argument('--timeout', type=float, default=180.0)
+    args = parser.parse_args(argv)
+    python = sys.executable
+    out_dir = os.path.join(ROOT, '.cache', 'mutation')
+    os.makedirs(out_dir, exist_ok=True)
+    targets = args.files or sorted(os.path.relpath(p, 'plugins/module_utils') for p in python_files('plugins/module_utils')
+                                   if not p.endswith('__init__.py'))
+    plugins = [p for p in python_files('plugins')]
+    tests = [p for p in python_files('tests/unit') if os.path.basename(p).startswith('test_')]
+    scores = {}
+    survivors = []
+    with tempfile.TemporaryDirectory(prefix='kubenode-mutation-') as temp:
+        copy = os.path.join(temp, 'ansible_collections', 'kubenode', 'cgroups')
+        os.makedirs(copy)
+        listed = subprocess.check_output(['git', 'ls-files', '-co', '--exclude-standard', '-z'], cwd=ROOT)
+        for path in [p for p in listed.decode().split('\0') if p]:
+            source = os.path.join(ROOT, path)
+            if os.path.isfile(source):
+                os.makedirs(os.path.dirname(os.path.join(copy, path)), exist_ok=True)
+                shutil.copy2(source, os.path.join(copy, path))
+        for target in targets:
+            path = os.path.join('plugins', 'module_utils', target)
+            selected = tests_for(path, plugins, tests)
+            if not selected:
+                print('%s: no unit test imports it' % target)
+                scores[target] = (0, 0)
+                continue
+            print('%s: %d test files' % (target, len(selected)), flush=True)
+            rows = outcomes(run(copy, path, selected, args.timeout, python, out_dir))
+            # KILLED, or INCOMPETENT (the mutant does not even import): caught either way.
+            survived = [r for r in rows if str(r[2]).upper().endswith('SURVIVED')]
+            scores[target] = (len(rows) - len(survived), len(rows))
+            survivors += [(target,) + tuple(r) for r in survived]
+    lines = ['# Mutation score (cosmic-ray, `make mutation`)', '', '| file | killed | mutants | score |', '|---|---:|---:|---:|']
+    by_layer = {}
+    for target, (killed, total) in sorted(scores.items()):
+        lines.append('| %s | %d | %d | %s |' % (target, killed, total, '%.0f%%' % (100.0 * killed / total) if total else '-'))
+        layer = target.split(os.sep)[0]
+        k, t = by_layer.get(layer, (0, 0))
+        by_layer[layer] = (k + killed, t + total)
+    lines += ['', '| package | killed | mutants | score |', '|---|---:|---:|---:|']
+    for layer, (killed, total) in sorted(by_layer.items()):
+        lines.append('| %s | %d | %d | %s |' % (layer, killed, total, '%.0f%%' % (100.0 * killed / total) if total else '-'))
+    lines += ['', '## Surviving mutants', '']
+    for target, operator, occurrence, _outcome, diff in survivors:
+        lines += ['### %s: %s #%s' % (target, operator, occurrence), '', '```diff', (diff or '').strip(), '```', '']
+    with open(os.path.join(out_dir, 'report.md'), 'w') as handle:
+        handle.write('\n'.join(lines) + '\n')
+    print('\n'.join(lines[:len(scores) + 8 + len(by_layer)]))
+    print('report: %s' % os.path.join(out_dir, 'report.md'))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
