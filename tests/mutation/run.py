@@ -102,7 +102,7 @@ def main(argv=None):
     os.makedirs(out_dir, exist_ok=True)
     targets = args.files or sorted(os.path.relpath(p, 'plugins/module_utils') for p in python_files('plugins/module_utils')
                                    if not p.endswith('__init__.py'))
-    plugins = [p for p in python_files('plugins')]
+    plugins = list(python_files('plugins'))
     tests = [p for p in python_files('tests/unit') if os.path.basename(p).startswith('test_')]
     scores = {}
     survivors = []
