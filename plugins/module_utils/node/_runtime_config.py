@@ -30,16 +30,22 @@ _SYSTEMD_CGROUP_RE = re.compile(r'^\s*SystemdCgroup\s*=\s*(true|false)\s*(?:#.*)
 _CRIO_MANAGER_RE = re.compile(r'^\s*cgroup_manager\s*=\s*"([a-z]+)"', re.M)
 
 
-def kubelet_driver(paths, files=NODE_FILES):
-    """{'value', 'path'} from the first kubelet config that exists; kubelet's default is cgroupfs.
+def kubelet_driver(paths, files=NODE_FILES, dropin_dir=None):
+    """{'value', 'path', 'source'} from the first kubelet config that exists, overridden by the last drop-in of its
+    --config-dir (dropin_dir) that sets cgroupDriver, as kubelet merges them; kubelet's default is cgroupfs.
     files: where to read (the node, or a _files.FileSnapshot), here and below."""
     for path in paths:
         text = files.read(path)
         if text is None:
             continue
         match = _KUBELET_DRIVER_RE.search(text)
-        return {'value': match.group(1) if match else 'cgroupfs', 'path': path,
-                'source': 'config' if match else 'default'}
+        found = {'value': match.group(1) if match else 'cgroupfs', 'path': path,
+                 'source': 'config' if match else 'default'}
+        for dropin in sorted(files.matches(os.path.join(dropin_dir, '*.conf'))) if dropin_dir else []:
+            match = _KUBELET_DRIVER_RE.search(files.read(dropin) or '')
+            if match:
+                found = {'value': match.group(1), 'path': dropin, 'source': 'config'}
+        return found
     return None
 
 
@@ -166,8 +172,9 @@ def pid1_is_systemd(proc_path):
 
 
 def detect_drivers(kubelet_paths=KUBELET_CONFIG_PATHS, containerd_path=CONTAINERD_CONFIG_PATH,
-                   crio_patterns=CRIO_CONFIG_PATHS, files=NODE_FILES):
-    found = {'kubelet': kubelet_driver(kubelet_paths, files), 'containerd': containerd_driver(containerd_path, files),
+                   crio_patterns=CRIO_CONFIG_PATHS, files=NODE_FILES, kubelet_dropin_dir=None):
+    found = {'kubelet': kubelet_driver(kubelet_paths, files, kubelet_dropin_dir),
+             'containerd': containerd_driver(containerd_path, files),
              'crio': crio_driver(crio_patterns, files)}
     values = set(v['value'] for v in found.values() if v is not None)
     found['mismatch'] = len(values) > 1

@@ -21,8 +21,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubeletConfigRefused, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_executor import drift, executor_for
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import detect_drivers
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import (
-    kubelet_rules, minor_of, node_kubelet_release)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import node_kubelet_release
 
 
 def kubelet_validate_drift(executor):
@@ -48,15 +47,15 @@ def driver_drift(plan, drivers):
 
 
 def kubelet_config_paths(spec, node, run):
-    """Where kubelet's configuration is: the file the run chose, else the one named, kubelet's, the usual."""
+    """(kubelet's configuration files, its --config-dir): the main file the run chose (its drop-in, if it writes one,
+    lies in that directory), else the one named, kubelet's, the usual."""
     if run.kubelet_change:
-        return [run.kubelet_change['path'] if not run.kubelet_change['choice']['dropin']
-                else run.kubelet_change['choice']['path']]
+        return [run.kubelet_change['choice']['path']], run.kubelet_change['choice']['dropin_dir']
     named = spec.kubelet_config_option('kubelet_config_path') or node.kubelet['config']
-    return [named] if named else spec.kubelet_config_paths
+    return ([named] if named else spec.kubelet_config_paths), node.kubelet['config_dir']
 
 
-def compare(host, spec, node, run, allow_driver_mismatch=False, ignore_restarts=()):
+def compare(host, spec, node, run, allow_driver_mismatch, ignore_restarts=()):
     """{drift, cgroup_mode, systemd, drivers, plan, kubelet_config}: the node a NodeSnapshot shows against a
     RunPlan, by a dry run of its driver's executor. ignore_restarts: services about to be restarted."""
     executor = executor_for(run.driver)(host, spec, node, run, True)
@@ -75,8 +74,8 @@ def compare(host, spec, node, run, allow_driver_mismatch=False, ignore_restarts=
         found += kubelet_validate_drift(executor)
     found += [drift(p['service'], 'restart pending', p['reason'], 'runs what is on disk')
               for p in executor.find_restarts() if p['service'] not in ignore_restarts]
-    drivers = detect_drivers(kubelet_config_paths(spec, node, run), spec.containerd_config_path,
-                             spec.crio_config_paths, node.files)
+    paths, dropin_dir = kubelet_config_paths(spec, node, run)
+    drivers = detect_drivers(paths, spec.containerd_config_path, spec.crio_config_paths, node.files, dropin_dir)
     if not allow_driver_mismatch:
         found += driver_drift(run.plan, drivers)
     change = run.kubelet_change
@@ -95,13 +94,13 @@ def release_drift(spec, node):
         node_kubelet_release(spec.kubelet_version, node.kubelet_release)
     except KubenodeError:
         found = node.kubelet_release or {}
-        if not found.get('version') or kubelet_rules(spec.kubelet_version).minor == minor_of(found['version']):
-            raise  # not a mismatch: a release outside the supported range
+        if not found.get('version'):
+            raise  # nothing the node runs to name: the error says what is wrong
         return [drift('kubelet release', 'the plan is for it', found['version'], spec.kubelet_version)]
     return []
 
 
-def audit(host, spec, node, allow_driver_mismatch=False):
+def audit(host, spec, node, allow_driver_mismatch):
     """compare() for a NodeSpec, the run planned from the one snapshot: once, or twice when kubelet would refuse its
     configuration (or it cannot be found) - that is drift, and the rest is planned again without it and compared.
     A plan for another release than the node's is drift too, and the rest is compared with the plan's release."""
