@@ -334,13 +334,9 @@ def plan_node(options):
     """Compute the whole node plan from PlanOptions."""
     rules = kubelet_rules(options.kubelet_version)
     gates = parse_feature_gates(options.feature_gates, rules=rules, accepted=options.extra_feature_gates)
-    driver = options.cgroup_driver
-    if driver not in names.DRIVERS:
-        raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroup_driver', value=driver)
+    driver = names.checked_driver(options.cgroup_driver)
     cgroups_per_qos = options.cgroups_per_qos
-    cgroup_root = options.cgroup_root or ('/' if cgroups_per_qos else '')
-    if cgroup_root and (not cgroup_root.startswith('/') or '..' in cgroup_root.split('/')):
-        raise KubenodeError('must be an absolute cgroupfs path such as "/"', field='cgroup_root', value=cgroup_root)
+    cgroup_root = names.checked_cgroup_root(options.cgroup_root or ('/' if cgroups_per_qos else ''))
     enforce = options.enforce_node_allocatable
     system_cgroup, kube_cgroup = options.system_reserved_cgroup, options.kube_reserved_cgroup
     reserved_cpus_text = options.reserved_system_cpus

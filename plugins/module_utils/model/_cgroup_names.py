@@ -149,3 +149,17 @@ def check_reserved_cgroup(name, driver, field):
                             'name the slice so that its basename encodes the parents (e.g. %s)'
                             % (base, used, used), field=field, value=name)
     return parsed
+
+
+def checked_driver(driver):
+    """kubelet's cgroupDriver: "cgroupfs" or "systemd"."""
+    if driver not in DRIVERS:
+        raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroup_driver', value=driver)
+    return driver
+
+
+def checked_cgroup_root(cgroup_root):
+    """kubelet's cgroupRoot: an absolute cgroupfs path, no ".." in it ("" passes: none)."""
+    if cgroup_root and (not cgroup_root.startswith('/') or '..' in cgroup_root.split('/')):
+        raise KubenodeError('must be an absolute cgroupfs path such as "/"', field='cgroup_root', value=cgroup_root)
+    return cgroup_root

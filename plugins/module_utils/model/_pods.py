@@ -376,13 +376,9 @@ class PodSettings(object):
         self.policy = memory_reservation_policy(params.get('memory_reservation_policy'), self.rules,
                                                 self.rules.gate(self.gates, 'MemoryQoS'))
         self.qos_reserved = parse_qos_reserved(params.get('qos_reserved'), self.gates)
-        self.driver = params.get('cgroup_driver') or 'cgroupfs'
-        if self.driver not in names.DRIVERS:
-            raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroup_driver', value=self.driver)
-        self.cgroup_root = params.get('cgroup_root') or '/'
-        if not self.cgroup_root.startswith('/') or '..' in self.cgroup_root.split('/'):
-            raise KubenodeError('must be an absolute cgroupfs path such as "/"', field='cgroup_root',
-                                value=self.cgroup_root)
+        # kubelet's driver and cgroup root, checked as the node plan checks them (_cgroup_names).
+        self.driver = names.checked_driver(params.get('cgroup_driver') or 'cgroupfs')
+        self.cgroup_root = names.checked_cgroup_root(params.get('cgroup_root') or '/')
         self.api_defaults = bool(params.get('api_defaults'))
         mode = params.get('cgroup_mode') or params.get('cgroup_version') or 'v2'
         if mode not in ('v1', 'v2', 'hybrid'):
