@@ -82,15 +82,18 @@ report-screenshot: demo-vm
 	  $(CHROMIUM) --user-data-dir="$$profile" --window-size=1200,1150 --screenshot=docs/report.png \
 	    file://$(DEMO_REPORT)-vm/index.html 2>/dev/null && echo "docs/report.png"
 
-# The node playbook for real on a throw-away cgroup v2 VM with containerd and a stand-in kubelet.
-demo-vm: venv link vm-image
-	@port=$$(tests/vm/start-vm.sh demo v2) && trap 'tests/vm/stop-vm.sh demo' EXIT && \
+# The node playbook for real on a throw-away cgroup v2 VM (two CPUs) with containerd and the real kubelet
+# (make vm-kubelet), standalone with the scenarios' static pods.
+demo-vm: venv link vm-image vm-kubelet
+	@port=$$(VM_CPUS=2 tests/vm/start-vm.sh demo v2) && trap 'tests/vm/stop-vm.sh demo' EXIT && \
 	  printf 'demo ansible_host=127.0.0.1 ansible_port=%s ansible_user=root ansible_ssh_private_key_file=%s ansible_python_interpreter=/usr/bin/python3\n' \
 	    "$$port" "$(VM_IMAGE_DIR)/id_ed25519" > $(CACHE)/demo-vm.ini && \
 	  ANSIBLE_HOST_KEY_CHECKING=false ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(BIN)/ansible-playbook -i $(CACHE)/demo-vm.ini \
 	    -e node_allocatable_report_dir=$(DEMO_REPORT)-vm \
 	    -e '{"node_allocatable_enforce_node_allocatable": ["pods", "kube-reserved"], "node_allocatable_verify": "always"}' \
 	    -e node_allocatable_measure=true -e node_allocatable_sample_seconds=10 \
+	    -e kubenode_test_real_kubelet=true -e kubenode_test_kubelet_dir=$(KUBELET_DIR) \
+	    -e kubenode_test_pause_image=registry.k8s.io/pause:3.10 \
 	    extensions/molecule/shared/standin_kubelet.yml kubenode.cgroups.node && \
 	  cat $(DEMO_REPORT)-vm/report.md
 
