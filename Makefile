@@ -92,7 +92,7 @@ demo-vm: venv link vm-image vm-kubelet
 	    -e node_allocatable_report_dir=$(DEMO_REPORT)-vm \
 	    -e '{"node_allocatable_enforce_node_allocatable": ["pods", "kube-reserved"], "node_allocatable_verify": "always"}' \
 	    -e node_allocatable_measure=true -e node_allocatable_sample_seconds=10 \
-	    -e kubenode_test_real_kubelet=true -e kubenode_test_kubelet_dir=$(KUBELET_DIR) \
+	    -e '{"kubenode_test_real_kubelet": true, "kubenode_test_kubelet_dir": "$(KUBELET_DIR)"}' \
 	    -e kubenode_test_pause_image=registry.k8s.io/pause:3.10 \
 	    extensions/molecule/shared/standin_kubelet.yml kubenode.cgroups.node && \
 	  cat $(DEMO_REPORT)-vm/report.md
