@@ -311,7 +311,7 @@ impact:
       critical pods that would preempt others; C(source) where the pods came from. None when no pods are known
       (C(pods_unknown) says why).
     - C(memory) lists the cgroups whose new memory limit is below their working set now (use less reclaimable page
-      cache).
+      cache) - kubepods, the enforced reserved cgroups, and with C(qosReserved) the QoS tiers.
     - C(effects) is one line per effect; a non-empty list is what O(accept_impact) must accept.
   returned: when state is present
   type: dict

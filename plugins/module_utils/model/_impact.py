@@ -15,7 +15,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._admission import PODS, AdmissionRules, admit
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._admission import PODS, AdmissionRules, admit, fit_request
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import BURSTABLE, GUARANTEED, qos_class
 
 MIB = 1048576
 # The cgroups whose memory limit the plan sets, in the order they are said.
@@ -63,6 +64,36 @@ def memory_impact(plan, usage, limits_now):
         if now is not None and after >= now:
             continue
         if after < used['working_set']:
+            found.append({'cgroup': key, 'path': entry['path'], 'limit_now': now, 'limit_after': after,
+                          'usage': used['usage'], 'working_set': used['working_set'],
+                          'inactive_file': used['inactive_file']})
+    return found
+
+
+def qos_tier_limits(plan, results, candidates, percent, rules):
+    """{'burstable': bytes, 'besteffort': bytes}: the QoS tiers' memory limits the QoS manager sets with qosReserved
+    (qos_container_manager_linux.go, setMemoryReserve) once kubelet re-admitted the pods - Allocatable less percent
+    of the admitted Guaranteed pods' memory requests, and of the Burstable ones' too for besteffort - or {} without
+    qosReserved."""
+    allocatable = ((plan.get('allocatable_absolute') or {}).get('memory') or {}).get('value')
+    if percent is None or not allocatable:
+        return {}
+    admitted = set(r['pod'] for r in results if r['admitted'])
+    requested = {GUARANTEED: 0, BURSTABLE: 0}
+    for candidate in candidates:
+        qos = qos_class(candidate.pod, rules.pod_level)
+        if candidate.key in admitted and qos in requested:
+            requested[qos] += fit_request(candidate.pod, rules, {}).get('memory', 0)
+    burstable = allocatable - requested[GUARANTEED] * percent // 100
+    return {'burstable': burstable, 'besteffort': burstable - requested[BURSTABLE] * percent // 100}
+
+
+def qos_tier_impact(plan, limits_after, usage, limits_now):
+    """memory_impact's rows for the QoS tiers whose qosReserved limit would fall under their working set now."""
+    found = []
+    for key, after in sorted(limits_after.items()):
+        entry, used, now = (plan.get('cgroups') or {}).get(key), usage.get(key), limits_now.get(key)
+        if entry and used is not None and (now is None or after < now) and after < used['working_set']:
             found.append({'cgroup': key, 'path': entry['path'], 'limit_now': now, 'limit_after': after,
                           'usage': used['usage'], 'working_set': used['working_set'],
                           'inactive_file': used['inactive_file']})

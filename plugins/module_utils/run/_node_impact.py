@@ -17,6 +17,7 @@ import os
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _impact
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import parse_qos_reserved
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroup_usage import cgroup_directory, read_working_set
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import read_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_config_file import current_config
@@ -59,16 +60,23 @@ def read_impact(spec, node, plan):
         or DEFAULT_MAX_PODS
     pods = None
     unknown = None
+    tier_limits = {}
     if sources:
-        pods = _impact.pods_impact(candidates, _impact.allocatable_values(plan, max_pods),
-                                   _impact.admission_rules(rules, gates), ' and '.join(sources))
+        admission_rules = _impact.admission_rules(rules, gates)
+        pods = _impact.pods_impact(candidates, _impact.allocatable_values(plan, max_pods), admission_rules,
+                                   ' and '.join(sources))
+        if gates.get('QOSReserved'):
+            percent = parse_qos_reserved(config.get('qosReserved'), gates, 'qosReserved').get('memory')
+            tier_limits = _impact.qos_tier_limits(plan, pods['admission'], candidates, percent, admission_rules)
     else:
         unknown = ('pods unknown: kubelet reads no staticPodPath and no pods were given from the API server '
                    '(the pods option)')
     usage, limits_now = {}, {}
-    for key in _impact.LIMITED:
+    for key in _impact.LIMITED + tuple(tier_limits):
         entry = (plan.get('cgroups') or {}).get(key)
         if entry:
             usage[key] = read_working_set(node.layout, spec.cgroupfs_path, entry['path'])
             limits_now[key] = memory_limit_now(node.layout, spec.cgroupfs_path, entry['path'])
-    return _impact.assemble(pods, _impact.memory_impact(plan, usage, limits_now), unknown)
+    memory = _impact.memory_impact(plan, usage, limits_now) + _impact.qos_tier_impact(plan, tier_limits, usage,
+                                                                                      limits_now)
+    return _impact.assemble(pods, memory, unknown)

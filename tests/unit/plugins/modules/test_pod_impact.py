@@ -147,3 +147,26 @@ def test_the_audit_reports_the_same_impact(run_module, tmp_path, monkeypatch):
         containerd_config_path=str(tmp_path / 'etc/containerd/c.toml'), crio_config_paths=[],
         check_kubelet_config=False, **paths))
     assert audited['impact']['effects'] == planned['impact']['effects'] != []
+
+
+def test_a_qos_tier_qosreserved_would_squeeze_under_its_use_is_an_oom_risk(run_module, tmp_path, monkeypatch):
+    """qosReserved (QOSReserved gate): the burstable tier's limit is Allocatable less the Guaranteed pods' requests;
+    a Guaranteed static pod of 1Gi leaves the tier 2560Mi - 1Gi, under the 2000Mi its pods hold now."""
+    tree = node(tmp_path, monkeypatch)
+    write_text(str(tmp_path / 'var/lib/kubelet/config.yaml'),
+               CONFIG + 'featureGates: {QOSReserved: true}\nqosReserved: {memory: 100%}\n')
+    write_text(str(tmp_path / 'etc/kubernetes/manifests/db.yaml'),
+               'apiVersion: v1\nkind: Pod\nmetadata: {name: db}\nspec:\n  containers:\n  - name: c\n    image: x\n'
+               '    resources: {limits: {memory: 1Gi, cpu: "1"}}\n')
+    burstable = tree.path('kubepods', 'burstable')
+    os.makedirs(burstable)
+    write_text(os.path.join(burstable, 'memory.max'), 'max\n')
+    write_text(os.path.join(burstable, 'memory.current'), '%d\n' % (2000 * MI))
+    write_text(os.path.join(burstable, 'memory.stat'), 'inactive_file 0\n')
+    result = run_module(node_cgroups, args(tree, tmp_path, accept_impact=True), check_mode=True)
+    assert result['impact']['memory'] == [{
+        'cgroup': 'burstable', 'path': '/kubepods/burstable', 'limit_now': None, 'limit_after': (2560 - 1024) * MI,
+        'usage': 2000 * MI, 'working_set': 2000 * MI, 'inactive_file': 0}]
+    # without qosReserved the tier has no memory limit to squeeze
+    write_text(str(tmp_path / 'var/lib/kubelet/config.yaml'), CONFIG)
+    assert run_module(node_cgroups, args(tree, tmp_path), check_mode=True)['impact']['memory'] == []
