@@ -307,7 +307,8 @@ impact:
       change does to running pods").
     - C(pods) is kubelet's admission of the pods found (static manifests and O(pods)) against the plan's
       Allocatable, in kubelet's order - C(refused) those that run now (or whose state is unknown) and would not be
-      admitted, each with kubelet's reason (C(OutOfmemory), C(OutOfcpu), ...) and message; C(preempting) the
+      admitted, each with kubelet's reason (C(OutOfmemory), C(OutOfcpu), ...) and message; C(at_risk) the static
+      pods that fit alone but not all together, which kubelet's random order of static pods decides; C(preempting) the
       critical pods that would preempt others; C(source) where the pods came from. None when no pods are known
       (C(pods_unknown) says why).
     - C(memory) lists the cgroups whose new memory limit is below their working set now (use less reclaimable page

@@ -211,11 +211,57 @@ def pods_to_preempt(candidate, admitted, requirements, rules):
 
 def admission_order(candidates):
     """HandlePodAdditions' order: the static pods (the file source, which reports first) before the API server's,
-    each source's pods by creation time (a stable sort: kubelet's is stable for the few pods of a batch, and the
-    file source reads its directory in name order)."""
+    each source's pods by creation time. Static pods have none, and kubelet's file source hands them over from a map
+    (client-go's UndeltaStore.List): their order is random. They are taken here in the order given (name order), and
+    static_order_risk() says what another order could change."""
     static = [c for c in candidates if c.source != 'api']
     bound = [c for c in candidates if c.source == 'api']
     return sorted(static, key=lambda c: c.created) + sorted(bound, key=lambda c: c.created)
+
+
+def static_order_risk(candidates, allocatable, rules):
+    """{pod key: 'always' or 'maybe'} of the static pods kubelet's random order decides for. Static pods are
+    admitted first and are all critical, so none preempts another: a static pod that does not fit the node alone is
+    refused in every order ('always'); one that fits alone, but not beside every other static pod that can be
+    admitted, is refused in some orders ('maybe')."""
+    static = [c for c in candidates if c.source != 'api']
+    requests = dict((c.key, fit_request(c.pod, rules, allocatable)) for c in static)
+    alone = dict((c.key, insufficient(requests[c.key], {}, 0, allocatable)) for c in static)
+    risk = dict((key, 'always') for key, short in alone.items() if short)
+    room = [c for c in static if c.key not in risk]
+    for candidate in room:
+        others = [c for c in room if c is not candidate]
+        if _refused_after_some(candidate, others, requests, allocatable, rules):
+            risk[candidate.key] = 'maybe'
+    return risk
+
+
+EXACT_STATIC_PODS = 12
+
+
+def _refused_after_some(candidate, others, requests, allocatable, rules):
+    """Whether some set of the other static pods that fits the node together leaves candidate no room: admitted
+    first, in any order, they all get in, and candidate is then refused. Every set is tried up to
+    EXACT_STATIC_PODS others; beyond, all of them together (which may say so of a pod no order refuses)."""
+    def total(chosen):
+        summed = {}
+        for other in chosen:
+            for name, value in requests[other.key].items():
+                summed[name] = summed.get(name, 0) + value
+        return summed
+
+    def short_after(chosen):
+        return insufficient(requests[candidate.key], total(chosen), len(chosen), allocatable)
+    if len(others) > EXACT_STATIC_PODS:
+        return bool(short_after(others))
+    for mask in range(1, 1 << len(others)):
+        chosen = [c for index, c in enumerate(others) if mask >> index & 1]
+        summed = total(chosen)
+        fits = len(chosen) <= allocatable.get(PODS, 0) and all(
+            value <= allocatable.get(name, 0) for name, value in summed.items() if value > 0)
+        if fits and short_after(chosen):
+            return True
+    return False
 
 
 def admit(candidates, allocatable, rules):
@@ -229,7 +275,7 @@ def admit(candidates, allocatable, rules):
         short = insufficient(request, node_requested(admitted, rules, allocatable), len(admitted), allocatable)
         result = {'pod': candidate.key, 'source': candidate.source, 'running': candidate.running, 'admitted': True,
                   'reason': '', 'message': '', 'requests': dict(request), 'preempts': [], 'preempted_by': None,
-                  'insufficient': [name for name, _want, _used, _capacity in short]}
+                  'insufficient': [name for name, _want, _used, _capacity in short], 'static_order': None}
         if short and is_critical(candidate.pod):
             requirements = [(name, want - (capacity - used)) for name, want, used, capacity in short]
             victims, missing = pods_to_preempt(candidate, admitted, requirements, rules)
@@ -251,6 +297,8 @@ def admit(candidates, allocatable, rules):
             admitted.append(candidate)
         results.append(result)
         by_key[candidate.key] = result
+    for key, risk in static_order_risk(candidates, allocatable, rules).items():
+        by_key[key]['static_order'] = risk
     return results
 
 

@@ -39,10 +39,14 @@ def pods_impact(candidates, allocatable, rules, source):
     """The admission of the pods found, and the ones the change stops (or preempts) among those that run now or
     whose state is unknown; a pod that does not run now is no loss of this change."""
     results = admit(candidates, allocatable, rules)
-    refused = [r for r in results if not r['admitted'] and r['running'] is not False]
+    hurt = [r for r in results if r['running'] is not False]
+    # Static pods: kubelet's order is random, so what it refuses is what every order refuses, and what some do.
+    refused = [r for r in hurt if (r['static_order'] == 'always') if r['source'] != 'api'] + \
+        [r for r in hurt if r['source'] == 'api' and not r['admitted']]
+    at_risk = [r for r in hurt if r['source'] != 'api' and r['static_order'] == 'maybe']
     preempting = [r for r in results if r['preempts']]
-    return {'source': source, 'count': len(candidates), 'refused': refused, 'preempting': preempting,
-            'not_running': [r['pod'] for r in results if r['running'] is False],
+    return {'source': source, 'count': len(candidates), 'refused': refused, 'at_risk': at_risk,
+            'preempting': preempting, 'not_running': [r['pod'] for r in results if r['running'] is False],
             'admission': results}
 
 
@@ -110,6 +114,10 @@ def summary(impact):
     for row in impact['pods']['refused'] if impact['pods'] else []:
         lines.append('pod %s would not be admitted when kubelet restarts: %s (%s)'
                      % (row['pod'], row['reason'], row['message']))
+    at_risk = impact['pods']['at_risk'] if impact['pods'] else []
+    if at_risk:
+        lines.append('static pods %s may not all be admitted when kubelet restarts: they do not all fit, and kubelet '
+                     'admits static pods in a random order' % ', '.join(row['pod'] for row in at_risk))
     for row in impact['pods']['preempting'] if impact['pods'] else []:
         lines.append('critical pod %s would preempt %s when kubelet restarts' % (row['pod'], ', '.join(row['preempts'])))
     for row in impact['memory']:

@@ -194,3 +194,13 @@ def test_a_node_with_room_for_every_pod_admits_them_all(drawn, memory_mi, cpu_mi
     room = {'cpu': cpu_milli + sum(p['cpu'] for p in drawn), 'memory': (memory_mi + sum(p['memory'] for p in drawn)) * MI,
             'ephemeral-storage': 1 << 40, 'pods': len(drawn)}
     assert all(r['admitted'] for r in adm.admit(_candidates(drawn), room, ON))
+
+
+def test_kubelets_random_order_of_static_pods_is_said():
+    """kubelet's file source hands static pods over from a map: a pod too big alone is refused in every order, the
+    ones that fit alone but not all together in some."""
+    results = by_pod(adm.admit([memory_pod('a', 600, static=True), memory_pod('b', 600, static=True),
+                                memory_pod('huge', 2000, static=True), memory_pod('small', 10, static=True)],
+                               ALLOCATABLE, ON))
+    assert [results['default/%s' % n]['static_order'] for n in ('a', 'b', 'huge', 'small')] == [
+        'maybe', 'maybe', 'always', None]

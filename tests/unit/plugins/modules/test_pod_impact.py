@@ -50,9 +50,10 @@ def args(tree, tmp_path, **extra):
 
 def test_a_change_that_would_refuse_a_running_static_pod_is_refused_before_any_write(run_module, tmp_path, monkeypatch):
     tree = node(tmp_path, monkeypatch)
-    for name, memory in (('a', '1Gi'), ('b', '1Gi'), ('c', '600Mi')):
+    # 3Gi cannot fit 2460Mi in any order; a, b and c fit alone, not all together (which kubelet's order decides)
+    for name, memory in (('a', '1Gi'), ('b', '1Gi'), ('c', '600Mi'), ('huge', '3Gi')):
         static_pod(tmp_path, name, memory)
-    for name in 'abc':
+    for name in ('a', 'b', 'c', 'huge'):
         write_text(str(tmp_path / ('var/log/pods/default_%s-node-1_0f0%s/c/0.log' % (name, name))), '')
     before = snapshot(str(tmp_path))
     for check_mode in (True, False):
@@ -61,28 +62,33 @@ def test_a_change_that_would_refuse_a_running_static_pod_is_refused_before_any_w
         message = failure.value.result['msg']
         assert message.startswith('accept_impact: this change would hurt what runs on the node; nothing was written.')
         # A static pod is critical: kubelet looks for pods to preempt, finds none (static pods are critical too).
-        assert ('pod default/c-node-1 would not be admitted when kubelet restarts: UnexpectedAdmissionError '
+        assert ('pod default/huge-node-1 would not be admitted when kubelet restarts: UnexpectedAdmissionError '
                 '(Unexpected error while attempting to recover from admission failure: preemption: error finding a '
                 'set of pods to preempt: no set of running pods found to reclaim resources: [(res: memory, q: %d), ])'
-                % ((600 - (2460 - 2048)) * MI) in message)
+                % ((3072 - (2460 - 2048)) * MI) in message)  # after a and b, in name order
+        assert ('static pods default/a-node-1, default/b-node-1, default/c-node-1 may not all be admitted when kubelet '
+                'restarts: they do not all fit, and kubelet admits static pods in a random order' in message)
         impact = failure.value.result['impact']
-        assert [row['pod'] for row in impact['pods']['refused']] == ['default/c-node-1']
+        assert [row['pod'] for row in impact['pods']['refused']] == ['default/huge-node-1']
+        assert [row['pod'] for row in impact['pods']['at_risk']] == ['default/a-node-1', 'default/b-node-1',
+                                                                    'default/c-node-1']
         assert impact['pods']['source'] == 'static pods (/etc/kubernetes/manifests)'
         assert snapshot(str(tmp_path)) == before
     done = run_module(node_cgroups, args(tree, tmp_path, accept_impact=True))
-    assert done['changed'] and done['impact']['effects'] == [message.split('written. ')[1].split('. Set')[0]]
+    assert done['changed'] and len(done['impact']['effects']) == 2
 
 
 def test_a_static_pod_kubelet_does_not_run_now_is_no_loss_of_the_change(run_module, tmp_path, monkeypatch):
     tree = node(tmp_path, monkeypatch)
-    for name, memory in (('a', '2Gi'), ('b', '1Gi')):
+    for name, memory in (('a', '2Gi'), ('b', '1Gi'), ('c', '3Gi')):
         static_pod(tmp_path, name, memory)
-    # kubelet keeps a log directory for a only: b is refused today already
+    # kubelet keeps a log directory for a only: b and c are not running today
     write_text(str(tmp_path / 'var/log/pods/default_a-node-1_0a0a/c/0.log'), '')
-    result = run_module(node_cgroups, args(tree, tmp_path), check_mode=True)
+    result = run_module(node_cgroups, args(tree, tmp_path, accept_impact=True), check_mode=True)
     assert result['impact']['pods']['refused'] == []
-    assert result['impact']['pods']['not_running'] == ['default/b-node-1']
-    assert result['impact']['effects'] == []
+    assert result['impact']['pods']['not_running'] == ['default/b-node-1', 'default/c-node-1']
+    # but b could be admitted before a at the next restart: a is at risk
+    assert [row['pod'] for row in result['impact']['pods']['at_risk']] == ['default/a-node-1']
 
 
 def test_a_fitting_change_has_no_impact_and_is_applied(run_module, tmp_path, monkeypatch):
