@@ -70,8 +70,8 @@ def test_a_change_that_would_refuse_a_running_static_pod_is_refused_before_any_w
                 'restarts: they do not all fit, and kubelet admits static pods in a random order' in message)
         impact = failure.value.result['impact']
         assert [row['pod'] for row in impact['pods']['refused']] == ['default/huge-node-1']
-        assert [row['pod'] for row in impact['pods']['at_risk']] == ['default/a-node-1', 'default/b-node-1',
-                                                                    'default/c-node-1']
+        at_risk = [row['pod'] for row in impact['pods']['at_risk']]
+        assert at_risk == ['default/a-node-1', 'default/b-node-1', 'default/c-node-1']
         assert impact['pods']['source'] == 'static pods (/etc/kubernetes/manifests)'
         assert snapshot(str(tmp_path)) == before
     done = run_module(node_cgroups, args(tree, tmp_path, accept_impact=True))
