@@ -50,28 +50,23 @@ def pods_impact(candidates, allocatable, rules, source):
             'admission': results}
 
 
+def _squeezed(key, entry, after, used, now):
+    """The impact row of one cgroup whose new memory limit (after) is lower than its limit now and below its working
+    set (its use less the inactive page cache the kernel can reclaim, as kubelet counts it), else None."""
+    if after is None or used is None or (now is not None and after >= now) or after >= used['working_set']:
+        return None
+    return {'cgroup': key, 'path': entry['path'], 'limit_now': now, 'limit_after': after, 'usage': used['usage'],
+            'working_set': used['working_set'], 'inactive_file': used['inactive_file']}
+
+
 def memory_impact(plan, usage, limits_now):
-    """[{cgroup, path, limit_now, limit_after, usage, working_set, inactive_file}] of every cgroup whose planned
-    memory limit is lower than its limit now and below its working set (its use less the inactive page cache the
-    kernel can reclaim, as kubelet counts it): what the kernel cannot reclaim it OOM-kills."""
-    found = []
+    """[{cgroup, path, limit_now, limit_after, usage, working_set, inactive_file}] of kubepods and the enforced
+    reserved cgroups the plan squeezes (_squeezed): what the kernel cannot reclaim it OOM-kills."""
     cgroups = plan.get('cgroups') or {}
-    for key in LIMITED:
-        entry = cgroups.get(key)
-        if not entry or not entry.get('enforced', key == 'kubepods'):
-            continue
-        after = (entry.get('resources') or {}).get('memory')
-        used = usage.get(key)
-        if after is None or used is None:
-            continue
-        now = limits_now.get(key)
-        if now is not None and after >= now:
-            continue
-        if after < used['working_set']:
-            found.append({'cgroup': key, 'path': entry['path'], 'limit_now': now, 'limit_after': after,
-                          'usage': used['usage'], 'working_set': used['working_set'],
-                          'inactive_file': used['inactive_file']})
-    return found
+    rows = [_squeezed(key, cgroups[key], (cgroups[key].get('resources') or {}).get('memory'), usage.get(key),
+                      limits_now.get(key))
+            for key in LIMITED if cgroups.get(key) and cgroups[key].get('enforced', key == 'kubepods')]
+    return [row for row in rows if row]
 
 
 def qos_tier_limits(plan, results, candidates, percent, rules):
@@ -94,14 +89,10 @@ def qos_tier_limits(plan, results, candidates, percent, rules):
 
 def qos_tier_impact(plan, limits_after, usage, limits_now):
     """memory_impact's rows for the QoS tiers whose qosReserved limit would fall under their working set now."""
-    found = []
-    for key, after in sorted(limits_after.items()):
-        entry, used, now = (plan.get('cgroups') or {}).get(key), usage.get(key), limits_now.get(key)
-        if entry and used is not None and (now is None or after < now) and after < used['working_set']:
-            found.append({'cgroup': key, 'path': entry['path'], 'limit_now': now, 'limit_after': after,
-                          'usage': used['usage'], 'working_set': used['working_set'],
-                          'inactive_file': used['inactive_file']})
-    return found
+    cgroups = plan.get('cgroups') or {}
+    rows = [_squeezed(key, cgroups[key], after, usage.get(key), limits_now.get(key))
+            for key, after in sorted(limits_after.items()) if cgroups.get(key)]
+    return [row for row in rows if row]
 
 
 def _mib(value):

@@ -210,3 +210,12 @@ def test_single_process_oom_kill_is_a_kubelet_field_from_1_32():
     with pytest.raises(KubenodeError) as error:
         kc.check_settings({'singleProcessOOMKill': True}, field='kubelet_settings')
     assert 'a KubeletConfiguration field this module does not manage' in str(error.value)
+
+
+@pytest.mark.parametrize('option, value', [('cgroup_driver', 'cgroupsfs'), ('cgroup_root', 'kubepods')])
+def test_the_node_plan_and_the_pod_settings_refuse_a_driver_or_root_kubelet_would(option, value):
+    """kubelet's cgroupDriver and cgroupRoot, checked once (_cgroup_names) for the node plan and the pods alike."""
+    for build in (lambda: plan_node(PlanOptions(**{option: value})), lambda: PodSettings({option: value})):
+        with pytest.raises(KubenodeError) as refused:
+            build()
+        assert (refused.value.field, refused.value.value) == (option, value)
