@@ -197,10 +197,10 @@ def main():
         except KubenodeError:
             oci_runtime['formula'] = None  # a runtime without a known formula (kata, gVisor, youki)
     v2 = {}
-    if layout['mode'] == 'v2':
+    if layout.is_v2:
         v2 = {'available': (fs.read_file(os.path.join(root, 'cgroup.controllers')) or '').split(),
               'enabled': (fs.read_file(os.path.join(root, 'cgroup.subtree_control')) or '').split()}
-    module.exit_json(changed=False, cgroup_mode=layout['mode'], v1_hierarchies=layout['v1_hierarchies'],
+    module.exit_json(changed=False, cgroup_mode=layout.mode, v1_hierarchies=dict(layout.v1_hierarchies),
                      v2_controllers=v2, systemd=systemd, drivers=drivers, cgroup_driver=driver, cgroups=cgroups,
                      swap=swap, oci_runtime=oci_runtime)
 

@@ -439,7 +439,7 @@ from ansible.module_utils.basic import missing_required_lib
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_executor import ModuleHost, NodeModule
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import NodeModule, host_for
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec, node_cgroups_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_run import apply
 
@@ -454,7 +454,7 @@ def main():
         spec = NodeSpec(module.params, module.check_mode)
     except KubenodeError as error:
         module.fail_json(msg=str(error))
-    result = apply(ModuleHost(module), spec, module.run_command)
+    result = apply(host_for(module), spec, module.run_command)
     for warning in result.pop('warnings'):
         module.warn(warning)
     diff = result.pop('diff', [])

@@ -218,7 +218,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgr
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import audit
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_executor import ModuleHost
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import runner
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import read_impact
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import (
     NodeSpec, kubelet_file_argument_spec, node_argument_spec, plan_argument_spec)
@@ -278,7 +279,7 @@ def main():
         module.fail_json(msg='plan: not a result of kubenode.cgroups.allocatable_info (no cgroups or cgroup_driver)')
     if params['check_kubelet_config'] and not kc.HAS_YAML:
         module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
-    host = ModuleHost(module)
+    host = DryHost(runner(module))  # an audit writes nothing
     try:
         spec = node_spec(params)
         node = read_node(spec, host.systemctl, module.run_command)

@@ -21,10 +21,10 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservatio
 
 def cgroup_directory(layout, root, path, hierarchy):
     """Where a cgroup's files of one hierarchy are (v1), or its one directory (v2); None when absent."""
-    if layout['mode'] == 'v2':
+    if layout.is_v2:
         base = root
     else:
-        base = layout['v1_hierarchies'].get(hierarchy)
+        base = layout.v1_hierarchies.get(hierarchy)
         if base is None:
             return None
     directory = cgroup_path(base, path)
@@ -34,7 +34,7 @@ def cgroup_directory(layout, root, path, hierarchy):
 def _processes(layout, root, path):
     """The tasks of the cgroup and everything under it: pids.current where the pids controller counts them,
     else the cgroup.procs lines of the subtree."""
-    version = files.file_version(layout['mode'])
+    version = layout.file_version
     directory = cgroup_directory(layout, root, path, files.PIDS_CURRENT.hierarchy)
     counted = parse_int(read_file(os.path.join(directory, getattr(files.PIDS_CURRENT, version)))) \
         if directory else None
@@ -52,7 +52,7 @@ def _processes(layout, root, path):
 
 def read_usage(layout, root, path):
     """{usage row key: file text or None} of one cgroup, and its tasks; (None, 0) when the cgroup is absent."""
-    version = files.file_version(layout['mode'])
+    version = layout.file_version
     raw, found = {}, False
     for row in files.USAGE:
         name = getattr(row, version)
@@ -86,7 +86,7 @@ def memory_stat_value(text, key):
 def read_working_set(layout, root, path):
     """{usage, inactive_file, working_set} in bytes of one cgroup, as kubelet's eviction manager (cadvisor) counts
     its working set: usage less inactive_file, never below 0; None when the cgroup or its usage is absent."""
-    version = files.file_version(layout['mode'])
+    version = layout.file_version
     directory = cgroup_directory(layout, root, path, files.MEMORY_CURRENT.hierarchy)
     if directory is None:
         return None

@@ -15,6 +15,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import errno
+from collections import namedtuple
+from types import MappingProxyType
 import os
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
@@ -71,7 +73,26 @@ def detect_layout(proc_path, cgroupfs_path):
         mode = 'hybrid' if unified else 'v1'
     else:
         raise KubenodeError('no cgroup filesystem is mounted there', field='cgroupfs_path', value=cgroupfs_path)
-    return {'mode': mode, 'v1_hierarchies': v1, 'unified': unified}
+    return CgroupLayout(mode, v1, unified)
+
+
+class CgroupLayout(namedtuple('CgroupLayout', 'mode v1_hierarchies unified')):
+    """A node's cgroup mode ('v2', 'hybrid' or 'v1'), where each v1 hierarchy it uses is mounted ({name: mount
+    point}, read only) and the cgroup2 mount (None on v1). Immutable: read once, passed everywhere."""
+
+    __slots__ = ()
+
+    def __new__(cls, mode, v1_hierarchies=None, unified=None):
+        return super(CgroupLayout, cls).__new__(cls, mode, MappingProxyType(dict(v1_hierarchies or {})), unified)
+
+    @property
+    def is_v2(self):
+        return self.mode == 'v2'
+
+    @property
+    def file_version(self):
+        """'v2' or 'v1': the control files this mode uses (_cgroup_files.file_version)."""
+        return files.file_version(self.mode)
 
 
 def read_file(path):
@@ -110,21 +131,21 @@ def validate_missing(layout, root, relative, isdir, read):
     """What kubelet's Validate (cgroup_manager_linux.go) finds missing of a cgroup it is told to use: on v2 the
     controllers the root offers that the cgroup lacks (the directory itself when it is absent), on v1 the cgroup's
     directory in each hierarchy kubelet needs. isdir(path) and read(path) answer from the kernel or a snapshot."""
-    if layout['mode'] == 'v2':
+    if layout.is_v2:
         directory = cgroup_path(root, relative)
         if not isdir(directory):
             return [directory]
         offered = (read(os.path.join(root, files.V2_CONTROLLERS_FILE)) or '').split()
         have = (read(os.path.join(directory, files.V2_CONTROLLERS_FILE)) or '').split()
         return [c for c in V2_CONTROLLERS if c in offered and c not in have]
-    return [cgroup_path(mount, relative) for hierarchy, mount in sorted(layout['v1_hierarchies'].items())
+    return [cgroup_path(mount, relative) for hierarchy, mount in sorted(layout.v1_hierarchies.items())
             if hierarchy in V1_REQUIRED + V1_OPTIONAL and not isdir(cgroup_path(mount, relative))]
 
 
 def read_cgroup(layout, root, relative):
     """Live values of one cgroup by the plan's resource keys, plus raw contents and kubelet's Validate verdict."""
     raw, missing = {}, []
-    version = files.file_version(layout['mode'])
+    version = layout.file_version
     if version == 'v2':
         directory = cgroup_path(root, relative)
         exists = os.path.isdir(directory)
@@ -136,7 +157,7 @@ def read_cgroup(layout, root, relative):
     else:
         exists = False
         missing = validate_missing(layout, root, relative, os.path.isdir, read_file)
-        for _hierarchy, mount in sorted(layout['v1_hierarchies'].items()):
+        for _hierarchy, mount in sorted(layout.v1_hierarchies.items()):
             directory = cgroup_path(mount, relative)
             if not os.path.isdir(directory):
                 continue

@@ -56,8 +56,8 @@ def swap_total(proc_path):
 def swap_controller(layout, cgroupfs_path, proc_path):
     """kubelet's swapControllerAvailable: memory.swap.max in the caller's own v2 cgroup, or
     memory.memsw.limit_in_bytes at the root of the v1 memory hierarchy."""
-    if layout['mode'] != 'v2':
-        memory = layout['v1_hierarchies'].get('memory')
+    if not layout.is_v2:
+        memory = layout.v1_hierarchies.get('memory')
         return bool(memory) and os.path.exists(os.path.join(memory, cgfiles.MEMORY_SWAP_V1.v1))
     match = re.search(r'^0::(/.*)$', _read(os.path.join(proc_path, 'self/cgroup')), re.M)
     if not match:

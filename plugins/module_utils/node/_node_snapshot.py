@@ -10,8 +10,8 @@ PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 read_node() takes a NodeSnapshot (cgroup layout, PID 1, where kubelet reads its configuration, the
 kubelet, runtime and checkpoint files, the capacity) before anything is planned; read_cgroups() takes
 a CgroupSnapshot of the cgroups a plan names. The planners (_node_cgroups) are functions of these and
-a NodeSpec. The executors (_node_executor) read what they are about to replace (unit files, overrides,
-systemd's view of the slices) when they compare it, and the cgroups again after systemd has acted on them.
+a NodeSpec. The units side (unit files, overrides, whether the slices are active) is read once by
+_unit_snapshot.read_units; the cgroups are read again after systemd has acted on them (_node_steps.present).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -114,9 +114,9 @@ def read_cgroups(layout, root, entries):
     files the planner compares: cgroup.controllers and cgroup.subtree_control on the way (on v1, the
     cpuset files of every cpuset directory on the way), the entry's files in its own directory.
     entries: [(key, entry)] as the planner gets them."""
-    v2 = layout['mode'] == 'v2'
-    mounts = [root] if v2 else sorted(set(layout['v1_hierarchies'].values()))
-    cpuset_mount = None if v2 else layout['v1_hierarchies'].get('cpuset')
+    v2 = layout.is_v2
+    mounts = [root] if v2 else sorted(set(layout.v1_hierarchies.values()))
+    cpuset_mount = None if v2 else layout.v1_hierarchies.get('cpuset')
     directories, contents = {}, {}
     for key, entry in entries:
         parts = [p for p in entry['cgroupfs_path'].split('/') if p]

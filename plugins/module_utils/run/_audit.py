@@ -7,7 +7,7 @@
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
 There is one comparer. The drift is the record of the steps a check-mode node_cgroups run would take
-(_node_executor, dry), plus what no step can mend: a reserved cgroup kubelet's Validate would refuse,
+(_node_steps, performed on a DryHost), plus what no step can mend: a reserved cgroup kubelet's Validate would refuse,
 kubelet and the runtime on different cgroup drivers, a service that must restart to run what is on disk,
 systemd showing values its units do not hold, and a kubelet configuration kubelet would refuse.
 """
@@ -19,21 +19,21 @@ __metaclass__ = type
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubeletConfigRefused, KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_executor import drift, executor_for
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_steps as steps
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import Record, drift
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import detect_drivers
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import node_kubelet_release
 
 
-def kubelet_validate_drift(executor):
+def kubelet_validate_drift(node_run, kernel):
     """Reserved cgroups kubelet's Validate would refuse at start (_cgroupfs.validate_missing, which cgroup_info's
     kubelet_accepts answers with too), read from the run's snapshot of the kernel. A step of the run creates or
     enables what is missing; this names why it matters."""
     found = []
-    kernel = executor.kernel
-    for key, entry in executor.cgroupfs_entries():
+    for key, entry in steps.cgroupfs_entries(node_run):
         if not key.endswith('_reserved'):
             continue
-        missing = fs.validate_missing(executor.layout, executor.root, entry['cgroupfs_path'], kernel.isdir, kernel.read)
+        missing = fs.validate_missing(node_run.layout, node_run.root, entry['cgroupfs_path'], kernel.isdir, kernel.read)
         if missing:
             found.append(drift(key, 'kubelet Validate', 'missing ' + ', '.join(missing), 'every hierarchy and controller'))
     return found
@@ -57,30 +57,31 @@ def kubelet_config_paths(spec, node, run):
 
 def compare(host, spec, node, run, allow_driver_mismatch, ignore_restarts=()):
     """{drift, cgroup_mode, systemd, drivers, plan, kubelet_config}: the node a NodeSnapshot shows against a
-    RunPlan, by a dry run of its driver's executor. ignore_restarts: services about to be restarted."""
-    executor = executor_for(run.driver)(host, spec, node, run, True)
-    executor.comparing = True
+    RunPlan: its steps performed on host, a DryHost. ignore_restarts: services about to be restarted."""
+    node_run = steps.NodeRun(spec, node, run)
+    done = steps.Done(Record(run.warnings))
     found = []
-    if run.driver == 'systemd' and not node.systemd_running:
+    if node_run.driver.needs_systemd and not node.systemd_running:
         found.append(drift('systemd', 'PID 1', 'not systemd', 'systemd'))
     else:
         try:
-            executor.present()
+            # Nothing is written, so no target is checked for writing.
+            steps.present(node_run, host, done, check_writes=False)
         except KubenodeError as error:
             # What the run could not get past, and what it recorded up to there.
             found.append(drift(error.field or 'node', 'can be made to match the plan', str(error), 'the plan'))
-    found = executor.found + found
-    if executor.kernel is not None:
-        found += kubelet_validate_drift(executor)
+    found = done.record.found + found
+    if done.kernel is not None:
+        found += kubelet_validate_drift(node_run, done.kernel)
     found += [drift(p['service'], 'restart pending', p['reason'], 'runs what is on disk')
-              for p in executor.find_restarts() if p['service'] not in ignore_restarts]
+              for p in steps.find_restarts(node_run, host, done) if p['service'] not in ignore_restarts]
     paths, dropin_dir = kubelet_config_paths(spec, node, run)
     drivers = detect_drivers(paths, spec.containerd_config_path, spec.crio_config_paths, node.files, dropin_dir)
     if not allow_driver_mismatch:
         found += driver_drift(run.plan, drivers)
     change = run.kubelet_change
-    return {'drift': found, 'cgroup_mode': node.layout['mode'], 'systemd': {'pid1': node.systemd_running},
-            'drivers': drivers, 'plan': run.plan, 'warnings': executor.warnings,
+    return {'drift': found, 'cgroup_mode': node.layout.mode, 'systemd': {'pid1': node.systemd_running},
+            'drivers': drivers, 'plan': run.plan, 'warnings': done.record.warnings,
             'kubelet_config': dict(change['choice']) if change else None}
 
 

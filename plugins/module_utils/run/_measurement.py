@@ -16,7 +16,6 @@ import os
 import time
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _reservation as sizing
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_files import file_version
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroup_usage import (
     cgroup_directory, read_memory_current, read_usage)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import read_file
@@ -82,7 +81,7 @@ def uptime_seconds(proc_path):
 def measure(plan, layout, root, seconds, proc_path='/proc'):
     """Reads of every target at both ends of the window, and of their memory every second, judged by
     _reservation."""
-    version = file_version(layout['mode'])
+    version = layout.file_version
     where = targets(plan, layout, root)
     first = read_all(layout, root, where, version)
     peaks = watch_memory(layout, root, where, version, seconds)

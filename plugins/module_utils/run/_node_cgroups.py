@@ -8,8 +8,8 @@ PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
 Pure: plan_run() works from a _node_options.NodeSpec and a _node_snapshot.NodeSnapshot and calls the node
 planner (_allocatable.plan_node) once; plan_cgroupfs() works from a _node_snapshot.CgroupSnapshot (or
-EMPTY_STATE for the boot script) and returns an ordered list of operations, which a driver executor
-(_node_executor) performs, or in check mode and in the audit only records.
+EMPTY_STATE for the boot script) and returns an ordered list of operations, steps that _steps.perform runs
+against a live host, or in check mode and in the audit against a dry one (_node_steps).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -33,7 +33,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions i
 
 
 class Operation(object):
-    """One cgroupfs step: mkdir (a directory), copy (a v1 cpuset file from the parent's: a new cpuset starts
+    """One cgroupfs step (a step as _steps.perform runs them): mkdir (a directory), copy (a v1 cpuset file from the parent's: a new cpuset starts
     empty and refuses tasks, and a narrowed one is not what kubelet expects), enable (controllers in
     cgroup.subtree_control), write (a control file), rmdir (state=absent)."""
 
@@ -61,6 +61,36 @@ class Operation(object):
             return '%s of %s' % (os.path.basename(self.path), os.path.dirname(self.path)), self.before or '', self.value
         live = 'absent' if self.before is None else self.before
         return os.path.basename(self.path), live, self.value if self.value is not None else self.source
+
+    @property
+    def item(self):
+        return self.cgroup
+
+    @property
+    def skipped_when_gone(self):
+        """A directory systemd removed with its stopped slice, or a file this kernel lacks (hugetlb reservations
+        before 5.7, swap.max without swap accounting): the step is skipped when its path is not there."""
+        return self.kind == 'rmdir' or (self.kind == 'write' and cgfiles.skipped_when_missing(
+            os.path.basename(self.path), self.value))
+
+    def diff(self):
+        if self.kind not in ('write', 'enable', 'copy'):
+            return None
+        after = self.value if self.value is not None else '(the value of %s)' % self.source
+        return {'before_header': self.path, 'after_header': self.path, 'before': '%s\n' % (self.before or ''),
+                'after': '%s\n' % after}
+
+    def apply(self, host):
+        if self.kind == 'mkdir':
+            return host.mkdir(self.path)
+        if self.kind == 'copy':
+            return host.copy_cgroup(self.source, self.path)
+        if self.kind == 'rmdir':
+            return host.rmdir(self.path)
+        return host.write_cgroup(self.path, self.value)
+
+    def done(self):
+        return self.describe()
 
 
 def _write_operation(path, file_name, desired, cgroup, depth, read):
@@ -137,7 +167,7 @@ def plan_cgroupfs(entries, target, check_missing_file, state):
     boot. check_missing_file(key, path) raises for a planned file the kernel does not show."""
     operations, planned = [], set()
     root = target.root
-    if target.layout['mode'] == 'v2':
+    if target.layout.is_v2:
         enabled_in = set()
         for key, entry in entries:
             relative = entry['cgroupfs_path']
@@ -149,7 +179,7 @@ def plan_cgroupfs(entries, target, check_missing_file, state):
             operations.extend(_file_writes(key, entry['v2_files'], lambda f, d=directory: d, relative,
                                            check_missing_file, state, target.controllers))
         return ordered(operations)
-    hierarchies = target.layout['v1_hierarchies']
+    hierarchies = target.layout.v1_hierarchies
     ours = target.mkdir_hierarchies
     missing = [h for h in fs.V1_REQUIRED if h not in hierarchies and ours is None]
     if missing:
@@ -418,7 +448,7 @@ def kubelet_start_checks(spec, version, node, kubelet_change, kubelet_now):
     """What would keep kubelet from starting on this node: refused when this run writes kubelet's
     configuration (nothing is written then), a warning otherwise."""
     problems = []
-    refusal = kc.cgroup_v1_refusal(node.layout['mode'], kubelet_rules(version), kubelet_now)
+    refusal = kc.cgroup_v1_refusal(node.layout.mode, kubelet_rules(version), kubelet_now)
     if refusal:
         problems.append(('failCgroupV1', refusal))
     if kubelet_change and kubelet_change['changed']:
@@ -434,8 +464,8 @@ def kubelet_start_checks(spec, version, node, kubelet_change, kubelet_now):
             # no node yet (no kubelet, no runtime) the plan is shown, with the refusal as a warning.
             if field == 'failCgroupV1' and not_a_node_warning(spec, node):
                 return [message for _field, message in problems]
-            raise KubeletConfigRefused('this node is cgroup %s: %s' % (node.layout['mode'], message),
-                                       field='node', value=node.layout['mode'])
+            raise KubeletConfigRefused('this node is cgroup %s: %s' % (node.layout.mode, message),
+                                       field='node', value=node.layout.mode)
         raise KubeletConfigRefused(message, field='kubelet_config.kubelet_settings.' + field, value=kubelet_now[field])
     return [message for _field, message in problems]
 

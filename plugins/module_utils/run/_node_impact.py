@@ -38,7 +38,7 @@ def kubelet_config_now(spec, node):
 
 def memory_limit_now(layout, root, path):
     """The cgroup's memory limit now in bytes; None when unlimited or absent."""
-    version = files.file_version(layout['mode'])
+    version = layout.file_version
     directory = cgroup_directory(layout, root, path, files.MEMORY_LIMIT.hierarchy)
     if directory is None:
         return None

@@ -196,7 +196,7 @@ def node_cgroups_argument_spec():
 class NodeSpec(object):
     """One node_cgroups run's (or audit's) options, validated and typed: the node's paths, what to plan (the
     plan options, or a plan given), what to manage and how. kubelet's NodeConfig is the model; the planner,
-    the snapshot reader and the executors read it, never the raw module parameters."""
+    the snapshot readers and the step planners read it, never the raw module parameters."""
 
     __slots__ = tuple(sorted(set(node_cgroups_argument_spec()) | {'check_mode'}))
 

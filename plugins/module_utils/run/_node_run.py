@@ -2,7 +2,7 @@
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""node_cgroups' one entry point: lock, read the node once, plan once, run the driver's executor, read back.
+"""node_cgroups' one entry point: lock, read the node once, plan once, perform the steps, read back.
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
@@ -14,22 +14,23 @@ __metaclass__ = type
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import compare
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_executor import executor_for
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_steps as steps
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import read_impact
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import Record
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_node
 
 
 def resolve(host, spec, run_command):
-    """The node read once, the run planned once from that reading, and its driver's executor. When the node
-    cannot be read, a bad option is still named first (validate_options)."""
+    """The node read once and the run planned once from that reading. When the node cannot be read, a bad option
+    is still named first (validate_options)."""
     try:
         node = read_node(spec, host.systemctl, run_command)
     except (KubenodeError, IOError, OSError):
         ops.validate_options(spec)
         raise
-    run = ops.plan_run(spec, node)
-    return executor_for(run.driver)(host, spec, node, run, spec.check_mode), node, run
+    return node, ops.plan_run(spec, node)
 
 
 def read_back(host, spec, run, restart_pending, run_command):
@@ -38,7 +39,7 @@ def read_back(host, spec, run, restart_pending, run_command):
     node = read_node(spec, host.systemctl, run_command)
     again = ops.replan_kubelet_change(spec, node, run)
     # What the role's restart is about to move is not drift yet.
-    return compare(host, spec, node, again, spec.kubelet_config_option('allow_driver_mismatch', False),
+    return compare(DryHost(host.systemctl), spec, node, again, spec.kubelet_config_option('allow_driver_mismatch', False),
                    ignore_restarts=set(pending['service'] for pending in restart_pending))
 
 
@@ -52,43 +53,45 @@ def refuse_unaccepted(impact, accepted):
 
 
 def apply(host, spec, run_command):
-    """One node_cgroups run: a result dict for exit_json, with 'failed' (and an honest account of what was
-    applied before the failure) when it failed, and 'warnings' for the module to show."""
-    executor = impact = None
+    """One node_cgroups run on host (node/_hosts: LiveHost, or DryHost in check mode): a result dict for exit_json,
+    with 'failed' (and an honest account of what was applied before the failure) when it failed, and 'warnings'
+    for the module to show."""
+    done = impact = None
     # Check mode writes nothing, so it needs no lock (and no write access to /run/lock).
     lock = _NoLock() if spec.check_mode else NodeLock(spec.lock_path, spec.lock_timeout)
     try:
         with lock:
-            executor, node, run = resolve(host, spec, run_command)
+            node, run = resolve(host, spec, run_command)
+            node_run = steps.NodeRun(spec, node, run)
+            done = steps.Done(Record(run.warnings))
             if spec.state == 'present':
                 impact = read_impact(spec, node, run.plan)
                 refuse_unaccepted(impact, spec.accept_impact)
-                executor.present()
-                restart_pending = executor.find_restarts()
+                steps.present(node_run, host, done)
+                restart_pending = steps.find_restarts(node_run, host, done)
             else:
-                executor.absent()
+                steps.absent(node_run, host, done)
                 restart_pending = []
             verification = None
-            if spec.verify and executor.changes and spec.state == 'present' and not spec.check_mode:
+            if spec.verify and done.record.changes and spec.state == 'present' and not spec.check_mode:
                 verification = read_back(host, spec, run, restart_pending, run_command)
     except (KubenodeError, IOError, OSError) as error:
         message = str(error) if isinstance(error, KubenodeError) else str(host_error('change', error))
-        applied = executor.applied if executor else []
-        if applied:
+        record = done.record if done else Record()
+        if record.applied:
             message += (' %d change(s) were applied before this failure (see applied) and the rest were not; '
-                        'fix the cause and run again to complete the change.' % len(applied))
-        changes = executor.changes if executor else []
-        return dict(failed=True, msg=message, changed=bool(applied), applied=applied, changes=changes,
-                    failed_step=changes[-1] if changes else None, warnings=executor.warnings if executor else [],
-                    impact=impact)
-    result = dict(changed=bool(executor.changes), changes=executor.changes, cgroup_mode=executor.layout['mode'],
-                  driver=executor.driver, managed=dict((k, executor.path_for(e)) for k, e in executor.entries),
-                  services_changed=executor.services_changed, services_not_installed=executor.skipped_services,
-                  plan=executor.plan, persistence=executor.persistence, restart_pending=restart_pending,
-                  diff=executor.diffs, impact=impact,
-                  warnings=executor.warnings + (executor.kubelet_change['warnings'] if executor.kubelet_change else []))
-    if executor.kubelet_change and spec.state == 'present':
-        result['kubelet_config'] = executor.kubelet_result
+                        'fix the cause and run again to complete the change.' % len(record.applied))
+        return dict(failed=True, msg=message, changed=bool(record.applied), applied=record.applied,
+                    changes=record.changes, failed_step=record.changes[-1] if record.changes else None,
+                    warnings=record.warnings, impact=impact)
+    record = done.record
+    result = dict(changed=bool(record.changes), changes=record.changes, cgroup_mode=node.layout.mode,
+                  driver=run.driver, managed=node_run.managed(), services_changed=done.services_changed,
+                  services_not_installed=done.skipped_services, plan=run.plan, persistence=done.persistence,
+                  restart_pending=restart_pending, diff=record.diffs, impact=impact,
+                  warnings=record.warnings + (run.kubelet_change['warnings'] if run.kubelet_change else []))
+    if run.kubelet_change and spec.state == 'present':
+        result['kubelet_config'] = done.kubelet_result
     if verification is not None:
         result['verification'] = dict((k, v) for k, v in verification.items() if k != 'warnings')
     return result

@@ -16,7 +16,7 @@ import tempfile
 import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.filter.cgroups import FilterModule
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import read_cgroup
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout, read_cgroup
 from ansible_collections.kubenode.cgroups.plugins.modules import allocatable_info, pod_cgroup_info
 
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
@@ -184,7 +184,7 @@ def check_vector(vector, run_module):
             for name in ('cpu.max', 'cpu.weight'):
                 with open(os.path.join(root, 'pod', name), 'w') as handle:
                     handle.write(inputs[name] + '\n')
-            live = read_cgroup({'mode': 'v2', 'v1_hierarchies': {}, 'unified': root}, root, '/pod')['resources']
+            live = read_cgroup(CgroupLayout('v2', {}, root), root, '/pod')['resources']
         assert FILTERS['cpu_weight_to_shares'](live['cpu_weight']) == expected['CPUShares']
         assert live['cpu_quota'] == expected['CPUQuota'] and live['cpu_period'] == expected['CPUPeriod']
     elif function.startswith('ConvertCPUSharesToCgroupV2Value (NEW'):

@@ -19,7 +19,7 @@ from ansible_collections.kubenode.cgroups.plugins.modules import kubelet_config,
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _preflight
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import kubelet_driver
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_executor
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_steps
 
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
@@ -90,19 +90,19 @@ def test_what_stops_the_dry_run_is_drift_named_by_its_field(run_module, tmp_path
     plan = applied_plan(run_module, tree)
 
     def stopped(field):
-        def present(self):
+        def present(*args, **kwargs):
             raise KubenodeError('cannot be made', field=field)
         return present
     for field, item, said in (('cgroupfs_path', 'cgroupfs_path', 'cgroupfs_path: cannot be made'),
                               (None, 'node', 'cannot be made')):
-        monkeypatch.setattr(_node_executor.CgroupfsExecutor, 'present', stopped(field))
+        monkeypatch.setattr(_node_steps, 'present', stopped(field))
         found = audit(run_module, tree, tmp_path, plan, check_kubelet_config=False)['drift']
         assert {'item': item, 'check': 'can be made to match the plan', 'live': said, 'planned': 'the plan'} in found
 
 
 def test_the_audit_only_reads_a_target_the_run_could_not_write_is_no_drift(run_module, tmp_path, monkeypatch):
     """node_cgroups refuses up front a target it cannot write (nothing written); the audit writes nothing, so that
-    check is not its business (executor.comparing)."""
+    check is not its business (present's check_writes)."""
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
     plan = applied_plan(run_module, tree)
     monkeypatch.setattr(_preflight, 'writable_directory_problem', lambda directory, room=True:

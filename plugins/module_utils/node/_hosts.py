@@ -1,0 +1,171 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The hosts a run's steps are performed against: the live node, or a dry one that writes nothing.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Both hosts read the real node (systemctl queries, files); only LiveHost writes. run/_steps.perform() is the one
+loop over the steps, and what differs between a run that writes and one that only says what it would do (check
+mode, the audit) is which host it is given: there is no dry-run flag in the steps.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import contextlib
+import errno
+import os
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_config_file as kc_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import replace_file
+
+
+class NodeModule(AnsibleModule):
+    """The AnsibleModule of the modules that write a node. AnsibleModule's file methods (atomic_move,
+    backup_local) end the module with fail_json on an OSError; inside raising_failures() they raise
+    KubenodeError instead, so that the run can report what it had applied before (an honest partial result)."""
+
+    def __init__(self, *args, **kwargs):
+        self._raise_failures = False
+        super(NodeModule, self).__init__(*args, **kwargs)
+
+    @contextlib.contextmanager
+    def raising_failures(self):
+        self._raise_failures = True
+        try:
+            yield
+        finally:
+            self._raise_failures = False
+
+    def fail_json(self, msg, **kwargs):
+        if self._raise_failures:
+            raise KubenodeError(msg)
+        super(NodeModule, self).fail_json(msg=msg, **kwargs)
+
+
+def _os(function, path):
+    try:
+        function(path)
+    except OSError as error:
+        raise fs.CgroupWriteError('%s %s failed: %s' % (function.__name__, path, os.strerror(error.errno or errno.EIO)),
+                                  field=path)
+
+
+class DryHost(object):
+    """A host that is read, never written: every write answers None (nothing was applied; a live write answers what it did), and what the live node
+    would refuse is reported instead (unexpected). check mode and the audit run their steps against it."""
+
+    def __init__(self, systemctl):
+        self.systemctl = systemctl
+        self.reloaded = False  # systemd never reloads what a dry run wrote, for it wrote nothing
+
+    def gone(self, path):
+        """Whether a path a step acts on has gone since it was planned (never, on a host nothing changes)."""
+        return False
+
+    def unexpected(self, error, record, drift):
+        """What the live node would refuse, recorded as a warning and drift: a dry run goes on to say the rest."""
+        record.warnings.append(str(error))
+        record.found.extend(drift)
+
+    def mkdir(self, path):
+        return None
+
+    def rmdir(self, path):
+        return None
+
+    def write_cgroup(self, path, value):
+        return None
+
+    def copy_cgroup(self, source, path):
+        return None
+
+    def replace_file(self, path, content, mode):
+        return None
+
+    def remove(self, path):
+        return None
+
+    def link(self, target, path):
+        return None
+
+    def systemctl_change(self, *args):
+        return None
+
+    def write_kubelet_config(self, change, backup):
+        return None
+
+
+class LiveHost(DryHost):
+    """The node itself, written through the module (atomic file replacement, systemctl through run_command). Each
+    write answers what it applied, for the run's honest account of what was done before a failure."""
+
+    def __init__(self, module):
+        super(LiveHost, self).__init__(systemd.runner(module))
+        self.module = module
+
+    def gone(self, path):
+        # systemd removes a stopped slice's cgroups, and a kernel may lack an optional file (hugetlb reservations
+        # before 5.7, swap.max without swap accounting): a step for what is not there is skipped.
+        return not os.path.lexists(path)
+
+    def unexpected(self, error, record, drift):
+        raise error
+
+    def mkdir(self, path):
+        _os(os.mkdir, path)
+        return True
+
+    def rmdir(self, path):
+        _os(os.rmdir, path)
+        return True
+
+    def write_cgroup(self, path, value):
+        fs.write_file(path, value)
+        return True
+
+    def copy_cgroup(self, source, path):
+        # The parent's value as it is now: a parent made by this run was filled just before.
+        fs.write_file(path, fs.read_file(source) or '')
+        return True
+
+    def replace_file(self, path, content, mode):
+        with self.module.raising_failures():
+            replace_file(self.module, path, content, mode)
+        return True
+
+    def remove(self, path):
+        _os(os.remove, path)
+        return True
+
+    def link(self, target, path):
+        directory = os.path.dirname(path)
+        if not os.path.isdir(directory):
+            os.makedirs(directory, 0o755)
+        if os.path.lexists(path):
+            os.remove(path)
+        os.symlink(target, path)
+        return True
+
+    def systemctl_change(self, *args):
+        systemd.checked(self.systemctl, *args)
+        if args[0] == 'daemon-reload':
+            self.reloaded = True
+        return True
+
+    def write_kubelet_config(self, change, backup):
+        with self.module.raising_failures():
+            return {'backup_file': kc_file.write(self.module, change, backup)}
+
+
+def host_for(module):
+    """The host a module's run is performed against: the live node, or in check mode a dry one."""
+    return DryHost(systemd.runner(module)) if module.check_mode else LiveHost(module)

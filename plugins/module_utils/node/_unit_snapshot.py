@@ -1,0 +1,71 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What a run's steps replace outside cgroupfs, read once before they are planned: the unit files, drop-ins and
+boot-persistence files the run may write or remove, the resource overrides systemd holds for the slices, whether
+the slices are active and whether the services to place are installed.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import snapshot_entry
+
+
+class UnitFile(object):
+    """One path as it was read: whether something is there, the link it is (its target), and a file's text."""
+
+    __slots__ = ('exists', 'link', 'text')
+
+    def __init__(self, exists, link, text):
+        self.exists, self.link, self.text = exists, link, text
+
+
+class UnitSnapshot(object):
+    """The units side of a node, read once (read_units). A question about something not read is a bug in the
+    reader and says so."""
+
+    def __init__(self, files, overrides, active, load_states):
+        self._files, self._overrides, self._active, self._load_states = files, overrides, active, load_states
+
+    def file(self, path):
+        return snapshot_entry(self._files, path, 'unit')
+
+    def overrides(self, unit):
+        """[(path, setting, value)] of the resource overrides systemd holds for unit."""
+        return snapshot_entry(self._overrides, unit, 'unit')
+
+    def is_active(self, unit):
+        return snapshot_entry(self._active, unit, 'unit')
+
+    def load_state(self, service):
+        return self._load_states.get(service)
+
+
+def read_file(path):
+    link = os.readlink(path) if os.path.islink(path) else None
+    return UnitFile(os.path.lexists(path), link, None if link is not None else fs.read_file(path))
+
+
+def read_units(systemctl, paths, slices, services, control_dirs):
+    """A UnitSnapshot: the files at paths, the overrides of the slices (and systemctl is-active of each when
+    systemctl is given: systemd is PID 1), the load state of the services (systemctl show)."""
+    files = dict((path, read_file(path)) for path in paths)
+    overrides = dict((unit, systemd.read_overrides(control_dirs, unit)) for unit in slices)
+    active, load_states = {}, {}
+    if systemctl is not None:
+        for unit in slices:
+            _rc, state, _err = systemctl('is-active', unit)
+            active[unit] = state.strip() == 'active'
+        if services:
+            load_states = dict((unit, fields.get('LoadState'))
+                               for unit, fields in systemd.show(systemctl, services, ['Id', 'LoadState']).items())
+    return UnitSnapshot(files, overrides, active, load_states)

@@ -1,0 +1,231 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The cgroup drivers as strategies: what differs between kubelet's cgroupfs and systemd managers in making a
+node's cgroups exist and in taking them away.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+kubelet has one cgroup manager per cgroup version with the driver as a parameter. Here the cgroup version is the
+cgroupfs planner's parameter (_node_cgroups.plan_cgroupfs) and the driver is one of these two objects, which
+_node_steps asks for its part of the steps: none of the run's code tests the driver's name. Each method plans
+from the snapshots it is given and writes nothing.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_names as names
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import (
+    ConfirmProperties, RemoveFile, Systemctl, WriteFile)
+
+
+def write_when_differs(units, path, item, content, mode):
+    """[the WriteFile step] when the file at path does not hold content, else []."""
+    current = units.file(path).text
+    if current is not None and current.strip() == content.strip():
+        return []
+    return [WriteFile(path, content, mode, item, current)]
+
+
+def remove_when_present(units, path, item):
+    """[the RemoveFile step] when something is at path, else []."""
+    found = units.file(path)
+    if not found.exists:
+        return []
+    return [RemoveFile(path, item, None if found.link is not None else found.text, is_link=found.link is not None)]
+
+
+class CgroupfsDriver(object):
+    """kubelet's cgroupfs manager: every directory, controller and value is ours to write; there is no unit."""
+
+    name = 'cgroupfs'
+    writes_units = False  # only the boot persistence needs the unit directory
+    needs_systemd = False
+
+    def path_for(self, entry):
+        return entry['cgroupfs_path']
+
+    def slices(self, entries):
+        return []
+
+    def unit_paths(self, run):
+        return []
+
+    def unit_steps(self, run, units, services):
+        """(steps, warnings, services placed, slices whose unit changed) before systemd reloads."""
+        owned = [k for k, e in run.entries if run.systemd_running and names.systemd_owned(e['cgroupfs_path'])]
+        warnings = []
+        if owned:
+            paths = ', '.join(dict(run.entries)[k]['cgroupfs_path'] for k in owned)
+            warnings.append(
+                '%s: systemd owns %s and resets its cpu, memory and pids values at every daemon-reload (and drops '
+                'controllers no unit asks for), so the reservation is lost until kubelet restarts (the boot script '
+                'puts it back then). Use the systemd cgroup driver, or a cgroup systemd does not own, such as '
+                '/system-reserved.' % (', '.join(owned), paths))
+        if run.layout.is_v2 and run.systemd_running and not owned:
+            warnings.append('systemd is PID 1 on this cgroup v2 host: "systemctl daemon-reload" removes '
+                            'controllers no unit needs from cgroup.subtree_control, so cgroupfs-driver cgroups '
+                            'can lose cpu.weight until kubelet restarts (the boot script puts it back then). '
+                            'The systemd cgroup driver is the supported choice here.')
+        return [], warnings, [], set()
+
+    def start_steps(self, run, units, pending):
+        return []
+
+    def kernel_entries(self, entries, mode, boot_script):
+        return entries
+
+    def kernel_options(self, mode):
+        return {}
+
+    def boot_slices(self, entries):
+        return []
+
+    def keeps_directories(self, entry):
+        return False
+
+    def service_removal_steps(self, run, units):
+        return [], []
+
+    def unit_removal_steps(self, run, units, entry):
+        return []
+
+    def placed_services(self, run):
+        """[(service, its Slice= drop-in, the slice's path)] of the services this driver places."""
+        return []
+
+
+class SystemdDriver(object):
+    """kubelet's systemd manager: slice units hold the values systemd can express; the kernel is checked against
+    the plan, and what systemd cannot express (v1 cpuset and hugetlb directories, v2 hugetlb and cpuset in
+    cgroup.subtree_control, hugetlb limits) is written to cgroupfs."""
+
+    name = 'systemd'
+    writes_units = True
+    needs_systemd = True  # as PID 1: the slices are its units
+
+    def path_for(self, entry):
+        return entry['systemd_path']
+
+    def slices(self, entries):
+        return [entry['systemd_unit'] for _key, entry in entries]
+
+    def unit_paths(self, run):
+        paths = [systemd.slice_unit_path(run.unit_dir, e['systemd_unit']) for _k, e in run.entries]
+        return paths + [systemd.service_dropin_path(run.unit_dir, systemd.service_name(s)) for s in run.spec.services]
+
+    def properties(self, run, entry):
+        return systemd.planned_properties(entry, run.layout.mode)
+
+    def unit_steps(self, run, units, services):
+        if not run.systemd_running:
+            raise run.origin.error('the systemd cgroup driver needs systemd as PID 1, and it is not (%s/1/comm)'
+                                   % run.spec.proc_path)
+        steps, placed, pending = [], [], set()
+        if services:
+            unit = dict(run.entries)['kube_reserved']['systemd_unit']
+            for name in services:
+                written = write_when_differs(units, systemd.service_dropin_path(run.unit_dir, name), name,
+                                             systemd.render_service_dropin(name, unit), 0o644)
+                if written:
+                    placed.append(name)
+                    steps += written
+        for key, entry in run.entries:
+            unit = entry['systemd_unit']
+            planned = self.properties(run, entry)
+            written = write_when_differs(units, systemd.slice_unit_path(run.unit_dir, unit), unit,
+                                         systemd.render_slice(key, entry, planned), 0o644)
+            if key not in ops.KUBELET_WRITES_VALUES:  # kubelet sets these slices' values over D-Bus: its overrides
+                written += self.override_removals(units, unit, lambda setting, value, p=planned:
+                                                  systemd.disagrees(setting, value, p))
+            if written:
+                pending.add(unit)
+                steps += written
+        return steps, [], placed, pending
+
+    def override_removals(self, units, unit, unwanted):
+        """RemoveFile steps for the overrides of unit for which unwanted(setting, value) is true."""
+        return [RemoveFile(path, unit, '%s=%s' % (setting, value), reason='%s=%s overrides the plan' % (setting, value),
+                           check='override ' + path)
+                for path, setting, value in units.overrides(unit) if unwanted(setting, value)]
+
+    def start_steps(self, run, units, pending):
+        """After the reload: start what is not active, then confirm systemd shows the plan."""
+        steps = []
+        for _key, entry in run.entries:
+            unit = entry['systemd_unit']
+            if not units.is_active(unit):
+                steps.append(Systemctl(run.origin, 'start', unit))
+            planned = self.properties(run, entry)
+            if planned:
+                steps.append(ConfirmProperties(unit, planned, unit in pending, run.origin))
+        return steps
+
+    def kernel_entries(self, entries, mode, boot_script):
+        """The values to compare with the kernel. kubelet writes hugetlb on kubepods and the QoS tiers itself;
+        the reserved cgroups keep theirs. The boot script holds only what systemd cannot express."""
+        found = []
+        v2 = mode == 'v2'
+        for key, entry in entries:
+            files = dict(entry['v2_files' if v2 else 'v1_files'])
+            if not key.endswith('_reserved'):
+                files = dict((f, v) for f, v in files.items() if cgfiles.v1_hierarchy(f) != 'hugetlb')
+            if boot_script:
+                outside_systemd = ('hugetlb',) if v2 else ('hugetlb', 'cpuset')
+                files = dict((f, v) for f, v in files.items() if cgfiles.v1_hierarchy(f) in outside_systemd)
+            found.append((key, dict(entry, v1_files=files, v2_files=files)))
+        return found
+
+    def kernel_options(self, mode):
+        if mode == 'v2':
+            # kubelet validates the controllers of the reserved slices and enables kubepods' itself;
+            # systemd drops cpuset again from any slice it re-realizes.
+            return {'create_dirs': False, 'enable_for': ('system_reserved', 'kube_reserved')}
+        return {'mkdir_hierarchies': ('cpuset', 'hugetlb')}
+
+    def boot_slices(self, entries):
+        return self.slices(entries)
+
+    def keeps_directories(self, entry):
+        """A slice systemd ships is never stopped nor its directories removed."""
+        return systemd.is_shipped(entry['systemd_unit'])
+
+    def service_removal_steps(self, run, units):
+        """(steps, services) removing the services' Slice= drop-ins."""
+        steps, services = [], []
+        for service in run.spec.services or []:
+            name = systemd.service_name(service)
+            removed = remove_when_present(units, systemd.service_dropin_path(run.unit_dir, name), name)
+            if removed:
+                services.append(name)
+                steps += removed
+        return steps, services
+
+    def unit_removal_steps(self, run, units, entry):
+        """The slice stopped (unless systemd ships it), its unit removed, and its overrides: all of them, and on a
+        shipped slice those the plan set (they would come back with the slice)."""
+        unit = entry['systemd_unit']
+        shipped = systemd.is_shipped(unit)
+        steps = []
+        unit_file = remove_when_present(units, systemd.slice_unit_path(run.unit_dir, unit), unit)
+        if unit_file and not shipped:
+            steps.append(Systemctl(run.origin, 'stop', unit))
+        planned = self.properties(run, entry)
+        return steps + unit_file + self.override_removals(
+            units, unit, lambda setting, value: not shipped or cgfiles.PROPERTY_BY_SETTING[setting] in planned)
+
+    def placed_services(self, run):
+        kube_reserved = dict(run.entries).get('kube_reserved')
+        if not kube_reserved:
+            return []
+        return [(name, systemd.service_dropin_path(run.unit_dir, name), kube_reserved['systemd_path'])
+                for name in (systemd.service_name(s) for s in run.spec.services)]
+
+
+DRIVERS = {'cgroupfs': CgroupfsDriver(), 'systemd': SystemdDriver()}

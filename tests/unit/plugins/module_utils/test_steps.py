@@ -1,0 +1,269 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The steps apart from their execution: planned from snapshots without writing (_node_steps, _drivers), performed
+by one loop (_steps.perform) against a host (node/_hosts). A dry host records the very steps a live one applies,
+and no code of the steps layer asks whether it is dry or which driver it has."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import ast
+import os
+
+import pytest
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost, LiveHost
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._unit_snapshot import UnitFile, UnitSnapshot
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_steps as steps
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._drivers import DRIVERS
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import (
+    ConfirmProperties, DriverOrigin, Record, Systemctl, WriteFile, perform)
+
+RUN_DIR = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'plugins', 'module_utils', 'run')
+STEPS_LAYER = ('_steps.py', '_node_steps.py', '_drivers.py')
+
+
+class Obj(object):
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+class FakeSystemctl(object):
+    """systemctl as the steps use it: show answers from properties, every other call is recorded."""
+
+    def __init__(self, properties=None, failing=()):
+        self.properties, self.failing, self.calls = properties or {}, failing, []
+
+    def __call__(self, *args):
+        self.calls.append(args)
+        if args[0] == 'show':
+            unit = args[-1]
+            return 0, '\n'.join(['Id=%s' % unit] + ['%s=%s' % kv for kv in sorted(self.properties.items())]), ''
+        if args[0] in self.failing:
+            return 1, '', 'Access denied'
+        return 0, '', ''
+
+
+SLICE = {'systemd_unit': 'system-reserved.slice', 'systemd_path': '/system.slice/system-reserved.slice',
+         'cgroupfs_path': '/system-reserved', 'v1_files': {}, 'v2_files': {'memory.max': '1073741824'},
+         'systemd_properties': {'v1': {}, 'v2': {'MemoryMax': '1073741824'}}}
+SHIPPED = dict(SLICE, systemd_unit='system.slice', systemd_path='/system.slice')
+
+
+def node_run(tmp_path, driver='systemd', entries=(('system_reserved', SLICE),), running=True, persist=False):
+    spec = Obj(cgroupfs_path=str(tmp_path / 'cgroup'), systemd_unit_dir=str(tmp_path / 'units'), services=[],
+               persist=persist, persist_script=str(tmp_path / 'bin' / 'kubenode-cgroups'), proc_path='/proc',
+               systemd_control_dirs=[], kubelet_unit=lambda: 'kubelet.service',
+               kubelet_config_option=lambda name, fallback=None: fallback)
+    node = Obj(layout=CgroupLayout('v2', {}, str(tmp_path / 'cgroup')), systemd_running=running)
+    run = Obj(plan={}, entries=list(entries), kubelet_change=None, driver=driver, driver_source=None)
+    return steps.NodeRun(spec, node, run)
+
+
+def units(files=None, overrides=None, active=None):
+    return UnitSnapshot(files or {}, overrides or {}, active or {}, {})
+
+
+def missing(*paths):
+    return dict((p, UnitFile(False, None, None)) for p in paths)
+
+
+def test_a_dry_host_records_the_steps_a_live_one_applies_and_writes_nothing(tmp_path):
+    target = str(tmp_path / 'unit.slice')
+    planned = [WriteFile(target, '[Slice]\n', 0o644, 'unit.slice', None),
+               ops.Operation('mkdir', str(tmp_path / 'cg'), cgroup='kubepods', depth=1),
+               Systemctl(DriverOrigin('systemd', None), 'daemon-reload')]
+    systemctl = FakeSystemctl()
+    record = Record(['from the plan'])
+    assert perform(planned, DryHost(systemctl), record) is False
+    assert record.changes == ['create %s' % target, 'mkdir %s' % (tmp_path / 'cg'), 'systemctl daemon-reload']
+    assert [f['item'] for f in record.found] == ['unit.slice', 'kubepods', 'systemd']
+    assert record.diffs == [{'before_header': target, 'after_header': target, 'before': '', 'after': '[Slice]\n'}]
+    assert record.applied == [] and record.warnings == ['from the plan']
+    assert not os.path.exists(target) and not os.path.exists(str(tmp_path / 'cg')) and systemctl.calls == []
+
+
+def test_a_live_host_applies_in_order_and_says_what_it_did(tmp_path):
+    made = str(tmp_path / 'cg')
+    host = LiveHost.__new__(LiveHost)
+    DryHost.__init__(host, FakeSystemctl())
+    record = Record()
+    assert perform([ops.Operation('mkdir', made, cgroup='kubepods', depth=1),
+                    ops.Operation('write', os.path.join(made, 'memory.max'), '1024', None, 'kubepods', 1),
+                    Systemctl(DriverOrigin('systemd', None), 'daemon-reload')], host, record) is True
+    assert os.path.isdir(made) and open(os.path.join(made, 'memory.max')).read() == '1024'
+    assert record.applied == record.changes and host.reloaded is True
+
+
+def test_a_step_for_what_is_gone_is_skipped_on_the_live_node_only(tmp_path):
+    """systemd removed a stopped slice's directory; a kernel lacks swap.max: the live run skips, a dry run says."""
+    gone = [ops.Operation('rmdir', str(tmp_path / 'gone'), cgroup='kube_reserved'),
+            ops.Operation('write', str(tmp_path / 'memory.swap.max'), 'max', None, 'kube_reserved')]
+    assert [o.skipped_when_gone for o in gone] == [True, True]
+    assert ops.Operation('write', str(tmp_path / 'memory.max'), '1', None, 'x').skipped_when_gone is False
+    live = LiveHost.__new__(LiveHost)
+    DryHost.__init__(live, FakeSystemctl())
+    record = Record()
+    perform(gone, live, record)
+    assert record.changes == []
+    perform(gone, DryHost(FakeSystemctl()), record)
+    assert len(record.changes) == 2
+
+
+@pytest.mark.parametrize('source, field, said', [
+    (None, 'cgroup_driver', 'systemctl start a.slice failed: Access denied'),
+    ('/var/lib/kubelet/config.yaml (kubelet)', 'node', 'was detected from /var/lib/kubelet/config.yaml')])
+def test_a_failed_systemctl_step_is_blamed_where_the_driver_came_from(source, field, said):
+    host = LiveHost.__new__(LiveHost)
+    DryHost.__init__(host, FakeSystemctl(failing=('start',)))
+    record = Record()
+    with pytest.raises(KubenodeError) as failed:
+        perform([Systemctl(DriverOrigin('systemd', source), 'start', 'a.slice')], host, record)
+    assert failed.value.field == field and said in str(failed.value)
+    assert record.changes == ['systemctl start a.slice'] and record.applied == []
+
+
+def test_systemd_showing_other_values_is_refused_live_and_drift_dry():
+    step = ConfirmProperties('a.slice', {'MemoryMax': '1024'}, False, DriverOrigin('systemd', None))
+    systemctl = FakeSystemctl({'MemoryMax': '2048'})
+    record = Record()
+    perform([step], DryHost(systemctl), record)
+    assert record.found == [{'item': 'a.slice', 'check': 'MemoryMax', 'live': '2048', 'planned': '1024'}]
+    assert 'MemoryMax=2048 (plan: 1024)' in record.warnings[0] and record.changes == []
+    live = LiveHost.__new__(LiveHost)
+    DryHost.__init__(live, systemctl)
+    with pytest.raises(KubenodeError, match='another drop-in overrides them'):
+        perform([step], live, Record())
+    perform([ConfirmProperties('a.slice', {'MemoryMax': '2048'}, False, DriverOrigin('systemd', None))], live, record)
+    assert len(record.found) == 1
+
+
+def test_a_slice_rewritten_by_the_run_is_confirmed_only_after_systemd_reloaded():
+    step = ConfirmProperties('a.slice', {'MemoryMax': '1024'}, True, DriverOrigin('systemd', None))
+    systemctl = FakeSystemctl({'MemoryMax': '2048'})
+    record = Record()
+    perform([step], DryHost(systemctl), record)
+    assert record.found == [] and systemctl.calls == []
+
+
+def test_systemd_unit_steps_write_what_differs_remove_what_overrides_reload_and_start(tmp_path):
+    run = node_run(tmp_path)
+    unit_path = os.path.join(run.unit_dir, 'system-reserved.slice')
+    override = '/etc/systemd/system.control/system-reserved.slice.d/50-MemoryMax.conf'
+    snapshot = units(missing(*run.persistence_paths().values(), unit_path),
+                     {'system-reserved.slice': [(override, 'MemoryMax', '2048')]}, {'system-reserved.slice': False})
+    planned = steps.unit_steps(run, snapshot, [])
+    assert [type(s).__name__ for s in planned.steps] == [
+        'WriteFile', 'RemoveFile', 'Systemctl', 'Systemctl', 'ConfirmProperties']
+    assert [s.args for s in planned.steps if isinstance(s, Systemctl)] == [
+        ('daemon-reload',), ('start', 'system-reserved.slice')]
+    assert planned.steps[1].path == override and planned.steps[-1].after_reload is True
+
+
+def test_a_node_that_matches_needs_no_unit_step_but_the_confirmation(tmp_path):
+    run = node_run(tmp_path)
+    unit_path = os.path.join(run.unit_dir, 'system-reserved.slice')
+    content = steps.systemd.render_slice('system_reserved', SLICE, {'MemoryMax': '1073741824'})
+    files = dict(missing(*run.persistence_paths().values()), **{unit_path: UnitFile(True, None, content.strip())})
+    planned = steps.unit_steps(run, units(files, {'system-reserved.slice': [
+        ('/x/50-MemoryMax.conf', 'MemoryMax', '1073741824')]}, {'system-reserved.slice': True}), [])
+    assert [type(s).__name__ for s in planned.steps] == ['ConfirmProperties']
+    assert planned.steps[0].after_reload is False
+
+
+def test_the_systemd_driver_refuses_a_node_without_systemd(tmp_path):
+    run = node_run(tmp_path, running=False)
+    with pytest.raises(KubenodeError, match='needs systemd as PID 1') as refused:
+        steps.unit_steps(run, units(missing(*run.persistence_paths().values())), [])
+    assert refused.value.field == 'cgroup_driver'
+
+
+def test_persistence_is_written_linked_and_restarted_once_then_left(tmp_path):
+    run = node_run(tmp_path, driver='cgroupfs', persist=True)
+    files = run.persistence_paths()
+    planned, persistence, warnings = steps.persistence_steps(run, units(missing(*files.values())), [])
+    assert [type(s).__name__ for s in planned] == ['WriteFile', 'WriteFile', 'WriteFile', 'MakeLink']
+    assert persistence['changed'] is True and warnings == []
+    assert [s.args for s in steps.closing_steps(run, persistence)] == [('restart', 'kubenode-cgroups.service')]
+    written = dict((s.path, UnitFile(True, None, s.content)) for s in planned if isinstance(s, WriteFile))
+    written[files['wants_link']] = UnitFile(True, files['unit'], None)
+    again, persistence, _w = steps.persistence_steps(run, units(written), [])
+    assert again == [] and persistence['changed'] is False and steps.closing_steps(run, persistence) == []
+
+
+def test_without_systemd_nothing_persists_and_the_run_says_so(tmp_path):
+    run = node_run(tmp_path, driver='cgroupfs', persist=True, running=False)
+    planned, persistence, warnings = steps.persistence_steps(run, units(), [])
+    assert planned == [] and persistence is None and 'nothing will put these cgroups back' in warnings[0]
+
+
+def test_absent_stops_removes_then_rmdirs_children_first_and_keeps_shipped_slices(tmp_path):
+    child = dict(SLICE, systemd_unit='kube-reserved.slice', systemd_path='/system.slice/system-reserved.slice/kube.slice')
+    run = node_run(tmp_path, entries=(('system_reserved', SLICE), ('kube_reserved', child), ('shipped', SHIPPED)))
+    unit_files = dict((os.path.join(run.unit_dir, e['systemd_unit']), UnitFile(True, None, 'x'))
+                      for e in (SLICE, child))
+    shipped_dropin = os.path.join(run.unit_dir, 'system.slice.d', '50-kubenode-cgroups.conf')
+    unit_files[shipped_dropin] = UnitFile(True, None, 'y')
+    snapshot = units(dict(unit_files, **missing(*run.persistence_paths().values())),
+                     dict((u, []) for u in ('system-reserved.slice', 'kube-reserved.slice', 'system.slice')))
+    kernel = Obj(isdir=lambda path: True)
+    planned, services = steps.absent_steps(run, snapshot, kernel)
+    said = [s.describe() for s in planned]
+    root = run.root
+    assert said == [
+        'remove %s' % shipped_dropin,
+        'systemctl stop kube-reserved.slice', 'remove %s/kube-reserved.slice' % run.unit_dir,
+        'rmdir %s/system.slice/system-reserved.slice/kube.slice' % root,
+        'systemctl stop system-reserved.slice', 'remove %s/system-reserved.slice' % run.unit_dir,
+        'rmdir %s/system.slice/system-reserved.slice' % root,
+        'systemctl daemon-reload'] and services == []
+
+
+def test_a_busy_cgroup_is_refused_before_any_step(tmp_path):
+    run = node_run(tmp_path, driver='cgroupfs')
+    busy = tmp_path / 'cgroup' / 'system-reserved' / 'child'
+    busy.mkdir(parents=True)
+    (busy / 'cgroup.procs').write_text(u'42\n')
+    with pytest.raises(KubenodeError, match='processes are still inside') as refused:
+        steps.busy_cgroup(run, 'system_reserved')
+    assert refused.value.field == 'state'
+
+
+def test_the_drivers_differ_only_through_their_strategy():
+    cgroupfs, systemd_driver = DRIVERS['cgroupfs'], DRIVERS['systemd']
+    assert cgroupfs.path_for(SLICE) == '/system-reserved' and systemd_driver.path_for(SLICE) == SLICE['systemd_path']
+    assert (cgroupfs.needs_systemd, systemd_driver.needs_systemd) == (False, True)
+    assert cgroupfs.keeps_directories(SHIPPED) is False and systemd_driver.keeps_directories(SHIPPED) is True
+    assert systemd_driver.kernel_options('v2')['create_dirs'] is False and cgroupfs.kernel_options('v2') == {}
+
+
+@pytest.mark.parametrize('name', STEPS_LAYER)
+def test_no_code_of_the_steps_layer_asks_if_it_is_dry_or_which_driver_it_has(name):
+    """What differs between a live and a dry run is the host; between drivers, the strategy object."""
+    with open(os.path.join(RUN_DIR, name)) as handle:
+        tree = ast.parse(handle.read())
+    asked = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ('dry', 'check_mode', 'comparing'):
+            asked.append('.%s' % node.attr)
+        if isinstance(node, ast.Compare):
+            for side in [node.left] + list(node.comparators):
+                if isinstance(side, ast.Constant) and side.value in ('systemd', 'cgroupfs'):
+                    asked.append('== %r' % side.value)
+    assert asked == []
+
+
+def test_the_cgroup_layout_is_read_once_and_never_changed():
+    layout = CgroupLayout('hybrid', {'cpu': '/sys/fs/cgroup/cpu'}, '/sys/fs/cgroup/unified')
+    with pytest.raises(AttributeError):
+        layout.mode = 'v2'
+    with pytest.raises(TypeError):
+        layout.v1_hierarchies['memory'] = '/elsewhere'
+    assert (layout.is_v2, layout.file_version) == (False, 'v1')
+    assert (CgroupLayout('v2').is_v2, CgroupLayout('v2').file_version) == (True, 'v2')
