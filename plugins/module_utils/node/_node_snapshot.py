@@ -113,14 +113,14 @@ def read_cgroups(layout, root, entries):
     """A CgroupSnapshot of every directory from each mount down to each entry's cgroupfs_path, with the
     files the planner compares: cgroup.controllers and cgroup.subtree_control on the way (on v1, the
     cpuset files of every cpuset directory on the way), the entry's files in its own directory.
-    entries: [(key, entry)] as the planner gets them."""
+    entries: [(key, PlannedCgroup)] as the planner gets them."""
     v2 = layout.is_v2
     mounts = [root] if v2 else sorted(set(layout.v1_hierarchies.values()))
     cpuset_mount = None if v2 else layout.v1_hierarchies.get('cpuset')
     directories, contents = {}, {}
     for key, entry in entries:
-        parts = [p for p in entry['cgroupfs_path'].split('/') if p]
-        names = list(entry['v2_files' if v2 else 'v1_files'])
+        parts = [p for p in entry.cgroupfs_path.split('/') if p]
+        names = list(entry.files(layout.mode))
         for mount in mounts:
             on_the_way = [cgfiles.V2_CONTROLLERS_FILE, cgfiles.V2_SUBTREE_CONTROL] + (
                 [cgfiles.CPUSET_CPUS.v1, cgfiles.CPUSET_MEMS.v1] if mount == cpuset_mount else [])

@@ -86,10 +86,10 @@ def service_dropin_path(unit_dir, service):
 
 
 def render_slice(key, entry, properties):
-    """The slice unit (or drop-in) for a planned cgroup."""
+    """The slice unit (or drop-in) for a PlannedCgroup."""
     lines = ['# Managed by kubenode.cgroups (%s). Local changes are overwritten.' % key]
-    if not is_shipped(entry['systemd_unit']):
-        lines += ['[Unit]', 'Description=kubenode %s cgroup (%s)' % (key.replace('_', '-'), entry['systemd_path']),
+    if not is_shipped(entry.systemd_unit):
+        lines += ['[Unit]', 'Description=kubenode %s cgroup (%s)' % (key.replace('_', '-'), entry.systemd_path),
                   'Before=slices.target', '']
     lines.append('[Slice]')
     lines += ['%s=%s' % (name, properties[name]) for name in sorted(properties)]
@@ -99,11 +99,6 @@ def render_slice(key, entry, properties):
 def render_service_dropin(service, slice_unit):
     return '# Managed by kubenode.cgroups: run %s in the kube-reserved slice.\n[Service]\nSlice=%s\n' % (
         service, slice_unit)
-
-
-def planned_properties(entry, mode):
-    """A planned cgroup's unit properties for this host: v2 names on a unified host, v1 names otherwise."""
-    return entry['systemd_properties'][cgfiles.file_version(mode)]
 
 
 # Overrides ------------------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ def kubelet_validate_drift(node_run, kernel):
     for key, entry in steps.cgroupfs_entries(node_run):
         if not key.endswith('_reserved'):
             continue
-        missing = fs.validate_missing(node_run.layout, node_run.root, entry['cgroupfs_path'], kernel.isdir, kernel.read)
+        missing = fs.validate_missing(node_run.layout, node_run.root, entry.cgroupfs_path, kernel.isdir, kernel.read)
         if missing:
             found.append(drift(key, 'kubelet Validate', 'missing ' + ', '.join(missing), 'every hierarchy and controller'))
     return found

@@ -49,7 +49,7 @@ class CgroupfsDriver(object):
     needs_systemd = False
 
     def path_for(self, entry):
-        return entry['cgroupfs_path']
+        return entry.cgroupfs_path
 
     def slices(self, entries):
         return []
@@ -59,10 +59,10 @@ class CgroupfsDriver(object):
 
     def unit_steps(self, run, units, services):
         """(steps, warnings, services placed, slices whose unit changed) before systemd reloads."""
-        owned = [k for k, e in run.entries if run.systemd_running and names.systemd_owned(e['cgroupfs_path'])]
+        owned = [k for k, e in run.entries if run.systemd_running and names.systemd_owned(e.cgroupfs_path)]
         warnings = []
         if owned:
-            paths = ', '.join(dict(run.entries)[k]['cgroupfs_path'] for k in owned)
+            paths = ', '.join(dict(run.entries)[k].cgroupfs_path for k in owned)
             warnings.append(
                 '%s: systemd owns %s and resets its cpu, memory and pids values at every daemon-reload (and drops '
                 'controllers no unit asks for), so the reservation is lost until kubelet restarts (the boot script '
@@ -111,17 +111,17 @@ class SystemdDriver(object):
     needs_systemd = True  # as PID 1: the slices are its units
 
     def path_for(self, entry):
-        return entry['systemd_path']
+        return entry.systemd_path
 
     def slices(self, entries):
-        return [entry['systemd_unit'] for _key, entry in entries]
+        return [entry.systemd_unit for _key, entry in entries]
 
     def unit_paths(self, run):
-        paths = [systemd.slice_unit_path(run.unit_dir, e['systemd_unit']) for _k, e in run.entries]
+        paths = [systemd.slice_unit_path(run.unit_dir, e.systemd_unit) for _k, e in run.entries]
         return paths + [systemd.service_dropin_path(run.unit_dir, systemd.service_name(s)) for s in run.spec.services]
 
     def properties(self, run, entry):
-        return systemd.planned_properties(entry, run.layout.mode)
+        return entry.properties(run.layout.mode)
 
     def unit_steps(self, run, units, services):
         if not run.systemd_running:
@@ -129,7 +129,7 @@ class SystemdDriver(object):
                                    % run.spec.proc_path)
         steps, placed, pending = [], [], set()
         if services:
-            unit = dict(run.entries)['kube_reserved']['systemd_unit']
+            unit = dict(run.entries)['kube_reserved'].systemd_unit
             for name in services:
                 written = write_when_differs(units, systemd.service_dropin_path(run.unit_dir, name), name,
                                              systemd.render_service_dropin(name, unit), 0o644)
@@ -137,7 +137,7 @@ class SystemdDriver(object):
                     placed.append(name)
                     steps += written
         for key, entry in run.entries:
-            unit = entry['systemd_unit']
+            unit = entry.systemd_unit
             planned = self.properties(run, entry)
             written = write_when_differs(units, systemd.slice_unit_path(run.unit_dir, unit), unit,
                                          systemd.render_slice(key, entry, planned), 0o644)
@@ -159,7 +159,7 @@ class SystemdDriver(object):
         """After the reload: start what is not active, then confirm systemd shows the plan."""
         steps = []
         for _key, entry in run.entries:
-            unit = entry['systemd_unit']
+            unit = entry.systemd_unit
             if not units.is_active(unit):
                 steps.append(Systemctl(run.origin, 'start', unit))
             planned = self.properties(run, entry)
@@ -171,15 +171,14 @@ class SystemdDriver(object):
         """The values to compare with the kernel. kubelet writes hugetlb on kubepods and the QoS tiers itself;
         the reserved cgroups keep theirs. The boot script holds only what systemd cannot express."""
         found = []
-        v2 = mode == 'v2'
         for key, entry in entries:
-            files = dict(entry['v2_files' if v2 else 'v1_files'])
+            files = dict(entry.files(mode))
             if not key.endswith('_reserved'):
                 files = dict((f, v) for f, v in files.items() if cgfiles.v1_hierarchy(f) != 'hugetlb')
             if boot_script:
-                outside_systemd = ('hugetlb',) if v2 else ('hugetlb', 'cpuset')
+                outside_systemd = ('hugetlb',) if cgfiles.file_version(mode) == 'v2' else ('hugetlb', 'cpuset')
                 files = dict((f, v) for f, v in files.items() if cgfiles.v1_hierarchy(f) in outside_systemd)
-            found.append((key, dict(entry, v1_files=files, v2_files=files)))
+            found.append((key, entry.with_files(files)))
         return found
 
     def kernel_options(self, mode):
@@ -194,7 +193,7 @@ class SystemdDriver(object):
 
     def keeps_directories(self, entry):
         """A slice systemd ships is never stopped nor its directories removed."""
-        return systemd.is_shipped(entry['systemd_unit'])
+        return systemd.is_shipped(entry.systemd_unit)
 
     def service_removal_steps(self, run, units):
         """(steps, services) removing the services' Slice= drop-ins."""
@@ -210,7 +209,7 @@ class SystemdDriver(object):
     def unit_removal_steps(self, run, units, entry):
         """The slice stopped (unless systemd ships it), its unit removed, and its overrides: all of them, and on a
         shipped slice those the plan set (they would come back with the slice)."""
-        unit = entry['systemd_unit']
+        unit = entry.systemd_unit
         shipped = systemd.is_shipped(unit)
         steps = []
         unit_file = remove_when_present(units, systemd.slice_unit_path(run.unit_dir, unit), unit)
@@ -224,7 +223,7 @@ class SystemdDriver(object):
         kube_reserved = dict(run.entries).get('kube_reserved')
         if not kube_reserved:
             return []
-        return [(name, systemd.service_dropin_path(run.unit_dir, name), kube_reserved['systemd_path'])
+        return [(name, systemd.service_dropin_path(run.unit_dir, name), kube_reserved.systemd_path)
                 for name in (systemd.service_name(s) for s in run.spec.services)]
 
 

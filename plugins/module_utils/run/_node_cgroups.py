@@ -24,6 +24,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kub
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubeletConfigRefused, KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import MANAGEABLE
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import CPU_MANAGER_CHECKPOINT
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import detect_drivers, effective_driver
@@ -162,21 +163,20 @@ class CgroupfsTarget(object):
 
 
 def plan_cgroupfs(entries, target, check_missing_file, state):
-    """Operations that make the cgroups under target.root match entries: [(key, plan entry)] with
-    'cgroupfs_path'. state: a CgroupSnapshot of the cgroups entries name; EMPTY_STATE plans every step, as at
+    """Operations that make the cgroups under target.root match entries: [(key, PlannedCgroup)]. state: a CgroupSnapshot of the cgroups entries name; EMPTY_STATE plans every step, as at
     boot. check_missing_file(key, path) raises for a planned file the kernel does not show."""
     operations, planned = [], set()
     root = target.root
     if target.layout.is_v2:
         enabled_in = set()
         for key, entry in entries:
-            relative = entry['cgroupfs_path']
+            relative = entry.cgroupfs_path
             directory = fs.cgroup_path(root, relative, '%s path' % key)
             if target.enable_for is None or key in target.enable_for:
                 operations.extend(_v2_enable(root, relative, target.controllers, enabled_in, key, state))
             if target.create_dirs:
                 operations.extend(_mkdirs(root, relative, key, planned, state))
-            operations.extend(_file_writes(key, entry['v2_files'], lambda f, d=directory: d, relative,
+            operations.extend(_file_writes(key, entry.v2_files, lambda f, d=directory: d, relative,
                                            check_missing_file, state, target.controllers))
         return ordered(operations)
     hierarchies = target.layout.v1_hierarchies
@@ -186,13 +186,13 @@ def plan_cgroupfs(entries, target, check_missing_file, state):
         raise KubenodeError('cgroup v1 hierarchies kubelet needs are not mounted: %s' % ', '.join(missing),
                             field='cgroupfs_path', value=root)
     for key, entry in entries:
-        relative = entry['cgroupfs_path']
+        relative = entry.cgroupfs_path
         for hierarchy in fs.V1_REQUIRED + fs.V1_OPTIONAL:
             if hierarchy in hierarchies and (ours is None or hierarchy in ours):
                 operations.extend(_mkdirs(hierarchies[hierarchy], relative, key, planned, state))
         if 'cpuset' in hierarchies and (ours is None or 'cpuset' in ours):
-            operations.extend(_cpuset_copies(hierarchies['cpuset'], relative, key, entry['v1_files'], planned, state))
-        operations.extend(_file_writes(key, entry['v1_files'], lambda f, r=relative: _v1_dir(hierarchies, f, r),
+            operations.extend(_cpuset_copies(hierarchies['cpuset'], relative, key, entry.v1_files, planned, state))
+        operations.extend(_file_writes(key, entry.v1_files, lambda f, r=relative: _v1_dir(hierarchies, f, r),
                                        relative, check_missing_file, state))
     return ordered(operations)
 
@@ -293,10 +293,10 @@ KUBELET_WRITES_VALUES = ('kubepods', 'burstable', 'besteffort')
 
 
 def managed_view(key, entry):
-    """A plan entry as a run manages it: a cgroup whose values kubelet writes keeps its name and paths only."""
-    if key not in KUBELET_WRITES_VALUES:
-        return entry
-    return dict(entry, v1_files={}, v2_files={}, systemd_properties={'v1': {}, 'v2': {}})
+    """A plan entry as a run manages it, a PlannedCgroup: a cgroup whose values kubelet writes keeps its names
+    and paths only."""
+    planned = PlannedCgroup.from_plan(key, entry)
+    return planned.names_only() if key in KUBELET_WRITES_VALUES else planned
 
 
 # kubelet's maxPods when its configuration sets none.
@@ -329,7 +329,7 @@ def validate_options(spec):
 
 class RunPlan(object):
     """What one node_cgroups run is to do: the driver, the node plan, the managed entries
-    [(key, plan entry)], the kubelet configuration change (or None) and the warnings."""
+    [(key, PlannedCgroup)], the kubelet configuration change (or None) and the warnings."""
 
     __slots__ = ('driver', 'plan', 'entries', 'kubelet_change', 'warnings', 'planned', 'kubelet_version',
                  'driver_source')

@@ -98,8 +98,8 @@ class Done(object):
 # Reading ------------------------------------------------------------------------------------------------------
 
 def cgroupfs_entries(run, boot_script=False):
-    """[(key, entry)] for the cgroupfs planner, cgroupfs_path the driver's name of the cgroup."""
-    return [(k, dict(e, cgroupfs_path=run.driver.path_for(e)))
+    """[(key, PlannedCgroup)] for the cgroupfs planner, cgroupfs_path the driver's name of the cgroup."""
+    return [(k, e.at(run.driver.path_for(e)))
             for k, e in run.driver.kernel_entries(run.entries, run.layout.mode, boot_script)]
 
 

@@ -16,6 +16,7 @@ import os
 import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost, LiveHost
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._unit_snapshot import UnitFile, UnitSnapshot
@@ -50,10 +51,9 @@ class FakeSystemctl(object):
         return 0, '', ''
 
 
-SLICE = {'systemd_unit': 'system-reserved.slice', 'systemd_path': '/system.slice/system-reserved.slice',
-         'cgroupfs_path': '/system-reserved', 'v1_files': {}, 'v2_files': {'memory.max': '1073741824'},
-         'systemd_properties': {'v1': {}, 'v2': {'MemoryMax': '1073741824'}}}
-SHIPPED = dict(SLICE, systemd_unit='system.slice', systemd_path='/system.slice')
+SLICE = PlannedCgroup('system_reserved', '/system-reserved', '/system.slice/system-reserved.slice', 'system-reserved.slice',
+                      v2_files={'memory.max': '1073741824'}, v2_properties={'MemoryMax': '1073741824'})
+SHIPPED = SLICE._replace(systemd_unit='system.slice', systemd_path='/system.slice')
 
 
 def node_run(tmp_path, driver='systemd', entries=(('system_reserved', SLICE),), running=True, persist=False):
@@ -204,9 +204,9 @@ def test_without_systemd_nothing_persists_and_the_run_says_so(tmp_path):
 
 
 def test_absent_stops_removes_then_rmdirs_children_first_and_keeps_shipped_slices(tmp_path):
-    child = dict(SLICE, systemd_unit='kube-reserved.slice', systemd_path='/system.slice/system-reserved.slice/kube.slice')
+    child = SLICE._replace(systemd_unit='kube-reserved.slice', systemd_path='/system.slice/system-reserved.slice/kube.slice')
     run = node_run(tmp_path, entries=(('system_reserved', SLICE), ('kube_reserved', child), ('shipped', SHIPPED)))
-    unit_files = dict((os.path.join(run.unit_dir, e['systemd_unit']), UnitFile(True, None, 'x'))
+    unit_files = dict((os.path.join(run.unit_dir, e.systemd_unit), UnitFile(True, None, 'x'))
                       for e in (SLICE, child))
     shipped_dropin = os.path.join(run.unit_dir, 'system.slice.d', '50-kubenode-cgroups.conf')
     unit_files[shipped_dropin] = UnitFile(True, None, 'y')
@@ -237,7 +237,7 @@ def test_a_busy_cgroup_is_refused_before_any_step(tmp_path):
 
 def test_the_drivers_differ_only_through_their_strategy():
     cgroupfs, systemd_driver = DRIVERS['cgroupfs'], DRIVERS['systemd']
-    assert cgroupfs.path_for(SLICE) == '/system-reserved' and systemd_driver.path_for(SLICE) == SLICE['systemd_path']
+    assert cgroupfs.path_for(SLICE) == '/system-reserved' and systemd_driver.path_for(SLICE) == SLICE.systemd_path
     assert (cgroupfs.needs_systemd, systemd_driver.needs_systemd) == (False, True)
     assert cgroupfs.keeps_directories(SHIPPED) is False and systemd_driver.keeps_directories(SHIPPED) is True
     assert systemd_driver.kernel_options('v2')['create_dirs'] is False and cgroupfs.kernel_options('v2') == {}
@@ -267,3 +267,28 @@ def test_the_cgroup_layout_is_read_once_and_never_changed():
         layout.v1_hierarchies['memory'] = '/elsewhere'
     assert (layout.is_v2, layout.file_version) == (False, 'v1')
     assert (CgroupLayout('v2').is_v2, CgroupLayout('v2').file_version) == (True, 'v2')
+
+
+@pytest.mark.parametrize('entry, field', [
+    ('no mapping', 'plan.cgroups.kube_reserved'),
+    ({'cgroupfs_path': 'relative'}, 'plan.cgroups.kube_reserved.cgroupfs_path'),
+    ({'cgroupfs_path': '/k', 'v2_files': ['memory.max']}, 'plan.cgroups.kube_reserved.v2_files'),
+    ({'cgroupfs_path': '/k', 'systemd_properties': {'v2': 'MemoryMax=1'}},
+     'plan.cgroups.kube_reserved.systemd_properties.v2')])
+def test_a_plan_that_is_not_allocatable_infos_is_refused_naming_the_field(entry, field):
+    with pytest.raises(KubenodeError) as refused:
+        PlannedCgroup.from_plan('kube_reserved', entry)
+    assert refused.value.field == field
+
+
+def test_a_planned_cgroup_is_a_record_read_once_from_the_plan():
+    planned = PlannedCgroup.from_plan('kube_reserved', {
+        'cgroupfs_path': '/k', 'systemd_path': '/k.slice', 'systemd_unit': 'k.slice', 'v1_files': {'cpu.shares': '2'},
+        'v2_files': {'cpu.weight': '1'}, 'systemd_properties': {'v1': {'CPUShares': '2'}, 'v2': {'CPUWeight': '1'}}})
+    assert (dict(planned.files('hybrid')), dict(planned.files('v2'))) == ({'cpu.shares': '2'}, {'cpu.weight': '1'})
+    assert dict(planned.properties('v1')) == {'CPUShares': '2'} and dict(planned.properties('v2')) == {'CPUWeight': '1'}
+    with pytest.raises(TypeError):
+        planned.v2_files['cpu.weight'] = '100'
+    assert planned.at('/elsewhere').cgroupfs_path == '/elsewhere' and planned.cgroupfs_path == '/k'
+    assert dict(planned.with_files({'memory.max': '1'}).files('v1')) == {'memory.max': '1'}
+    assert planned.names_only() == PlannedCgroup('kube_reserved', '/k', '/k.slice', 'k.slice')

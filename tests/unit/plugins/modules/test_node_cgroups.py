@@ -17,6 +17,7 @@ import yaml
 
 from ansible.module_utils import basic
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
@@ -107,8 +108,8 @@ def test_limits_grow_parents_first_and_shrink_children_first(parent, child, firs
     """A nested pair of managed cgroups (a kube-reserved slice inside another): the kernel never sees a child
     above its parent, whichever way the limits move from 16Gi and 8Gi."""
     root = '/fake/cgroup'
-    entries = [('system_reserved', {'cgroupfs_path': '/outer', 'v2_files': {'memory.max': str(parent * GI)}}),
-               ('kube_reserved', {'cgroupfs_path': '/outer/inner', 'v2_files': {'memory.max': str(child * GI)}})]
+    entries = [('system_reserved', PlannedCgroup('system_reserved', '/outer', v2_files={'memory.max': str(parent * GI)})),
+               ('kube_reserved', PlannedCgroup('kube_reserved', '/outer/inner', v2_files={'memory.max': str(child * GI)}))]
     kernel = _Kernel({root + '/outer/memory.max': str(16 * GI), root + '/outer/inner/memory.max': str(8 * GI)})
     operations = ops.plan_cgroupfs(entries, ops.CgroupfsTarget(CgroupLayout('v2', {}, root), root, []), None, kernel)
     order = [o.cgroup for o in operations if o.kind == 'write']

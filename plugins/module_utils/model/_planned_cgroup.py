@@ -1,0 +1,86 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""One cgroup's part of a node plan, as a run manages it: an immutable record.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Pure. The plan (plan_node's result, or one given back to node_cgroups by the operator) is a dict at the module
+boundary; a run turns each cgroup it manages into a PlannedCgroup once (from_plan, which names the field of a
+malformed plan) and plans its steps from these records.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from collections import namedtuple
+from types import MappingProxyType
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_files import file_version
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+
+_FIELDS = ('key', 'cgroupfs_path', 'systemd_path', 'systemd_unit', 'v1_files', 'v2_files', 'v1_properties',
+           'v2_properties')
+
+
+def _frozen(mapping):
+    return MappingProxyType(dict(mapping))
+
+
+class PlannedCgroup(namedtuple('PlannedCgroup', _FIELDS)):
+    """A cgroup's names (cgroupfs path, systemd path and slice) and the control files and systemd properties the
+    plan gives it under each cgroup version. Immutable: a changed view is a new record (at, with_files)."""
+
+    __slots__ = ()
+
+    def __new__(cls, key, cgroupfs_path, systemd_path=None, systemd_unit=None, v1_files=None, v2_files=None,
+                v1_properties=None, v2_properties=None):
+        return super(PlannedCgroup, cls).__new__(
+            cls, key, cgroupfs_path, systemd_path, systemd_unit, _frozen(v1_files or {}), _frozen(v2_files or {}),
+            _frozen(v1_properties or {}), _frozen(v2_properties or {}))
+
+    @classmethod
+    def from_plan(cls, key, entry):
+        """The record of plan['cgroups'][key]; a plan that is not one of allocatable_info's is refused, naming
+        the field."""
+        field = 'plan.cgroups.%s' % key
+        if not isinstance(entry, dict):
+            raise KubenodeError('must be a mapping, as allocatable_info returns it', field=field, value=entry)
+        path = entry.get('cgroupfs_path')
+        if not isinstance(path, str) or not path.startswith('/'):
+            raise KubenodeError('must be an absolute cgroup path', field=field + '.cgroupfs_path', value=path)
+        mappings = {}
+        for name in ('v1_files', 'v2_files', 'systemd_properties'):
+            value = entry.get(name) or {}
+            if not isinstance(value, dict):
+                raise KubenodeError('must be a mapping', field='%s.%s' % (field, name), value=value)
+            mappings[name] = value
+        properties = mappings['systemd_properties']
+        for version in ('v1', 'v2'):
+            if not isinstance(properties.get(version) or {}, dict):
+                raise KubenodeError('must be a mapping', field='%s.systemd_properties.%s' % (field, version),
+                                    value=properties.get(version))
+        return cls(key, path, entry.get('systemd_path'), entry.get('systemd_unit'), mappings['v1_files'],
+                   mappings['v2_files'], properties.get('v1'), properties.get('v2'))
+
+    def files(self, mode):
+        """The control files under a cgroup mode ('v2', or 'v1' on v1 and hybrid)."""
+        return self.v2_files if file_version(mode) == 'v2' else self.v1_files
+
+    def properties(self, mode):
+        """The systemd properties under a cgroup mode, as `systemctl show` names them."""
+        return self.v2_properties if file_version(mode) == 'v2' else self.v1_properties
+
+    def at(self, cgroupfs_path):
+        """The same cgroup under another path (the systemd driver's name of it, for the cgroupfs planner)."""
+        return self._replace(cgroupfs_path=cgroupfs_path)
+
+    def with_files(self, files):
+        """The same cgroup holding only these control files, under either version."""
+        return self._replace(v1_files=_frozen(files), v2_files=_frozen(files))
+
+    def names_only(self):
+        """The cgroup without values: its names and paths (a cgroup whose values kubelet writes)."""
+        return PlannedCgroup(self.key, self.cgroupfs_path, self.systemd_path, self.systemd_unit)
