@@ -163,8 +163,9 @@ class CgroupfsTarget(object):
 
 
 def plan_cgroupfs(entries, target, check_missing_file, state):
-    """Operations that make the cgroups under target.root match entries: [(key, PlannedCgroup)]. state: a CgroupSnapshot of the cgroups entries name; EMPTY_STATE plans every step, as at
-    boot. check_missing_file(key, path) raises for a planned file the kernel does not show."""
+    """Operations that make the cgroups under target.root match entries: [(key, PlannedCgroup)]. state: a
+    CgroupSnapshot of the cgroups entries name; EMPTY_STATE plans every step, as at boot.
+    check_missing_file(key, path) raises for a planned file the kernel does not show."""
     operations, planned = [], set()
     root = target.root
     if target.layout.is_v2:
