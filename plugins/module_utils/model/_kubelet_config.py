@@ -266,7 +266,7 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
         plan = planned['plan']
     else:
         plan = plan_node(PlanOptions(
-            capacity=capacity, online_cpus=online_cpus, kubelet_version=rules_version,
+            capacity=capacity, online_cpus=online_cpus, kubelet_version=rules,
             system_reserved=config.get('systemReserved'), kube_reserved=config.get('kubeReserved'),
             eviction_hard=config.get('evictionHard'),
             merge_default_eviction_settings=config.get('mergeDefaultEvictionSettings'),
@@ -285,7 +285,7 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
     swap_setting(memory_swap.get('swapBehavior'), gates, rules,
                  field='memorySwap.swapBehavior', gates_field='featureGates')
     PodSettings({
-        'kubelet_version': rules_version, 'feature_gates': gates, 'extra_feature_gates': accepted,
+        'kubelet_version': rules.version, 'feature_gates': gates, 'extra_feature_gates': accepted,
         'cpu_cfs_quota': config.get('cpuCFSQuota'), 'cpu_cfs_quota_period': config.get('cpuCFSQuotaPeriod'),
         'memory_throttling_factor': config.get('memoryThrottlingFactor'),
         'memory_reservation_policy': config.get('memoryReservationPolicy'),

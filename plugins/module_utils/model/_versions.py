@@ -111,7 +111,10 @@ class KubeletRules(object):
 
 
 def kubelet_rules(version=None, field='kubelet_version'):
-    """Parse "1.34", "v1.34.2" or "1.34.2-eks-1" into KubeletRules."""
+    """Parse "1.34", "v1.34.2" or "1.34.2-eks-1" into KubeletRules; KubeletRules parsed before are passed on
+    as they are (a run parses its release once)."""
+    if isinstance(version, KubeletRules):
+        return version
     if version is None or version == '':
         version = DEFAULT_KUBELET_VERSION
     if not isinstance(version, str):

@@ -132,7 +132,7 @@ def compute_change(request, option_prefix='', files=NODE_FILES):
         runtime = None  # a runtime without an explicit setting is no evidence of a mismatch
     on_node = [name for document in [base, current] + [d for _n, d in dropins]
                for name in (document.get('featureGates') or {})]
-    kc.validate(merged, rules.version, request.capacity, runtime, request.allow_driver_mismatch,
+    kc.validate(merged, rules, request.capacity, runtime, request.allow_driver_mismatch,
                 extra_feature_gates=request.extra_feature_gates, gates_on_node=on_node, planned=request.planned)
     return {'target': target, 'current_text': current_text, 'current': current, 'desired': desired,
             'merged': merged, 'choice': choice}

@@ -332,17 +332,15 @@ class RunPlan(object):
     """What one node_cgroups run is to do: the driver, the node plan, the managed entries
     [(key, PlannedCgroup)], the kubelet configuration change (or None) and the warnings."""
 
-    __slots__ = ('driver', 'plan', 'entries', 'kubelet_change', 'warnings', 'planned', 'kubelet_version',
-                 'driver_source')
+    __slots__ = ('driver', 'plan', 'entries', 'kubelet_change', 'warnings', 'planned', 'rules', 'driver_source')
 
-    def __init__(self, driver, plan, entries, kubelet_change, warnings, planned=None, kubelet_version=None,
-                 driver_source=None):
+    def __init__(self, driver, plan, entries, kubelet_change, warnings, planned=None, rules=None, driver_source=None):
         self.driver, self.plan, self.entries = driver, plan, entries
         # Where the driver came from when cgroup_driver is auto (None: the operator named it).
         self.driver_source = driver_source
         self.kubelet_change, self.warnings = kubelet_change, warnings
         self.planned = planned  # what the plan was computed from (plan_inputs_of), for the kubelet validation
-        self.kubelet_version = kubelet_version  # the node's release the run is for
+        self.rules = rules  # the KubeletRules of the node's release the run is for, parsed once
 
 
 def plan_run(spec, node, with_kubelet_config=True):
@@ -353,6 +351,7 @@ def plan_run(spec, node, with_kubelet_config=True):
     files = node.files
     version, version_source, version_warnings = node_kubelet_release(
         spec.kubelet_version, node.kubelet_release, spec.allow_kubelet_version_mismatch)
+    rules = kubelet_rules(version)
     # The file kubelet is started with, when it is known; else the usual places.
     kubelet_paths = [node.kubelet['config']] if node.kubelet['config'] else spec.kubelet_config_paths
     driver, driver_source = spec.cgroup_driver, None
@@ -369,7 +368,7 @@ def plan_run(spec, node, with_kubelet_config=True):
             from_node['max_pods'] = kubelet_max_pods(kubelet_paths, node.kubelet['config_dir'], files)
         if spec.capacity is None:
             from_node.update(capacity=node.capacity, online_cpus=node.online_cpus)
-        options = spec.plan_options(kubelet_version=version, cgroup_driver=driver, **from_node)
+        options = spec.plan_options(kubelet_version=rules, cgroup_driver=driver, **from_node)
         plan = plan_node(options)
         plan['kubelet_version_source'] = version_source
         if spec.max_pods is None:
@@ -387,24 +386,24 @@ def plan_run(spec, node, with_kubelet_config=True):
         raise KubenodeError('services can be placed only in a managed kube_reserved slice (set kube_reserved_cgroup)',
                             field='services', value=spec.services)
     planned = plan_inputs_of(spec, plan, options)
-    kubelet_change = kubelet_change_for(spec, node, plan, version, planned) if with_kubelet_config else None
+    kubelet_change = kubelet_change_for(spec, node, plan, rules, planned) if with_kubelet_config else None
     kubelet_now = kubelet_change['config'] if kubelet_change else (
         kc_file.current_config(kubelet_paths, node.kubelet['config_dir'], files) if kc.HAS_YAML else {})
-    warnings = kubelet_start_checks(spec, version, node, kubelet_change, kubelet_now)
+    warnings = kubelet_start_checks(spec, rules, node, kubelet_change, kubelet_now)
     not_a_node = not_a_node_warning(spec, node, kubelet_change)
     if not_a_node and kubelet_change:
         kubelet_change['warnings'] = []  # "no kubelet yet, written to kubeadm's path" is in not_a_node
-    return RunPlan(driver, plan, entries, kubelet_change, version_warnings + warnings + not_a_node, planned, version,
+    return RunPlan(driver, plan, entries, kubelet_change, version_warnings + warnings + not_a_node, planned, rules,
                    driver_source)
 
 
-def kubelet_change_for(spec, node, plan, version, planned):
+def kubelet_change_for(spec, node, plan, rules, planned):
     """The validated kubelet configuration change for the plan (None without kubelet_config)."""
     if not spec.kubelet_config:
         return None
     try:
         return kc_file.prepare(kc_file.KubeletConfigRequest.from_options(
-            spec.kubelet_config, plan=plan, kubelet_version=version,
+            spec.kubelet_config, plan=plan, kubelet_version=rules,
             extra_feature_gates=spec.extra_feature_gates, known_configs=spec.kubelet_config_paths,
             containerd_config_path=spec.containerd_config_path, discovered=node.kubelet,
             crio_config_paths=spec.crio_config_paths, planned=planned, node_root=spec.node_root,
@@ -426,8 +425,8 @@ def service_placement(spec, plan):
 def replan_kubelet_change(spec, node, run):
     """The RunPlan of a run, its kubelet configuration change recomputed from a newer snapshot of the node
     (the read-back after the writes): the plan stands, the planner does not run again."""
-    change = kubelet_change_for(spec, node, run.plan, run.kubelet_version, run.planned)
-    return RunPlan(run.driver, run.plan, run.entries, change, [], run.planned, run.kubelet_version,
+    change = kubelet_change_for(spec, node, run.plan, run.rules, run.planned)
+    return RunPlan(run.driver, run.plan, run.entries, change, [], run.planned, run.rules,
                    run.driver_source)
 
 
@@ -445,11 +444,11 @@ def plan_inputs_of(spec, plan, options):
     return {'inputs': kc.plan_inputs(settings), 'plan': plan}
 
 
-def kubelet_start_checks(spec, version, node, kubelet_change, kubelet_now):
+def kubelet_start_checks(spec, rules, node, kubelet_change, kubelet_now):
     """What would keep kubelet from starting on this node: refused when this run writes kubelet's
     configuration (nothing is written then), a warning otherwise."""
     problems = []
-    refusal = kc.cgroup_v1_refusal(node.layout.mode, kubelet_rules(version), kubelet_now)
+    refusal = kc.cgroup_v1_refusal(node.layout.mode, rules, kubelet_now)
     if refusal:
         problems.append(('failCgroupV1', refusal))
     if kubelet_change and kubelet_change['changed']:

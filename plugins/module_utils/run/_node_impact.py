@@ -46,11 +46,12 @@ def memory_limit_now(layout, root, path):
     return None if value is None or value >= files.V1_UNLIMITED_MEMORY else value
 
 
-def read_impact(spec, node, plan):
+def read_impact(spec, node, plan, rules=None):
     """The impact of plan on the node a NodeSnapshot shows (spec: the NodeSpec, whose pods option holds the API
-    server's pods of this node, and static_pod_path, else kubelet's)."""
+    server's pods of this node, and static_pod_path, else kubelet's). rules: the run's KubeletRules, else the
+    plan's release."""
     config = kubelet_config_now(spec, node)
-    rules = kubelet_rules(plan.get('kubelet_version'))
+    rules = kubelet_rules(rules or plan.get('kubelet_version'))
     # The run validated them already; a preview reads them as they are.
     gates = config.get('featureGates') if isinstance(config.get('featureGates'), dict) else {}
     static_path = spec.static_pod_path or config.get('staticPodPath')

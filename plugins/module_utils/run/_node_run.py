@@ -65,7 +65,7 @@ def apply(host, spec, run_command):
             node_run = steps.NodeRun(spec, node, run)
             done = steps.Done(Record(run.warnings))
             if spec.state == 'present':
-                impact = read_impact(spec, node, run.plan)
+                impact = read_impact(spec, node, run.plan, run.rules)
                 refuse_unaccepted(impact, spec.accept_impact)
                 steps.present(node_run, host, done)
                 restart_pending = steps.find_restarts(node_run, host, done)
