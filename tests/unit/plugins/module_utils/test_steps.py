@@ -24,7 +24,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_steps as steps
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._drivers import DRIVERS
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import (
-    ConfirmProperties, DriverOrigin, Record, Systemctl, WriteFile, perform)
+    ConfirmProperties, DriverOrigin, MakeLink, Record, RemoveFile, Systemctl, WriteFile, perform)
 
 RUN_DIR = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'plugins', 'module_utils', 'run')
 STEPS_LAYER = ('_steps.py', '_node_steps.py', '_drivers.py')
@@ -292,3 +292,41 @@ def test_a_planned_cgroup_is_a_record_read_once_from_the_plan():
     assert planned.at('/elsewhere').cgroupfs_path == '/elsewhere' and planned.cgroupfs_path == '/k'
     assert dict(planned.with_files({'memory.max': '1'}).files('v1')) == {'memory.max': '1'}
     assert planned.names_only() == PlannedCgroup('kube_reserved', '/k', '/k.slice', 'k.slice')
+
+
+def test_each_step_says_what_it_does_and_what_it_mends(tmp_path):
+    path = str(tmp_path / 'a.slice')
+    update = WriteFile(path, 'new\n', 0o644, 'a.slice', 'old')
+    assert (update.describe(), update.drift()) == ('update %s' % path, (path, 'differs', 'as planned'))
+    assert update.diff()['before'] == 'old\n'
+    removal = RemoveFile(path, 'a.slice', 'MemoryMax=1', reason='MemoryMax=1 overrides the plan', check='override x')
+    assert removal.describe() == 'remove %s (MemoryMax=1 overrides the plan)' % path
+    assert removal.drift() == ('override x', 'MemoryMax=1', 'absent')
+    assert removal.diff() == {'before_header': path, 'after_header': path, 'before': 'MemoryMax=1\n', 'after': ''}
+    assert RemoveFile(path, 'a.slice', None, is_link=True).diff() is None
+    link = MakeLink('/units/u.service', path, 'boot persistence', 'u.service', None)
+    assert (link.describe(), link.drift()) == ('enable u.service (link %s)' % path, (path, 'missing', '/units/u.service'))
+    assert Systemctl(None, 'start', 'a.slice').item == 'a.slice' and Systemctl(None, 'daemon-reload').item == 'systemd'
+
+
+def test_what_a_live_run_applied_is_said_in_the_past(tmp_path):
+    host = LiveHost.__new__(LiveHost)
+    DryHost.__init__(host, FakeSystemctl())
+    removed, linked = tmp_path / 'gone.conf', str(tmp_path / 'wants' / 'u.service')
+    removed.write_text(u'x')
+    record = Record()
+    perform([RemoveFile(str(removed), 'u', 'x'), MakeLink('/units/u.service', linked, 'boot persistence', 'u.service', None),
+             Systemctl(DriverOrigin('systemd', None), 'start', 'a.slice')], host, record)
+    assert record.applied == ['removed %s' % removed, 'linked %s' % linked, 'systemctl start a.slice']
+    assert os.readlink(linked) == '/units/u.service' and not removed.exists()
+    assert WriteFile('/p', 'x', 0o644, 'i', None).done() == 'wrote /p'
+
+
+def test_systemd_not_answering_for_a_slice_is_an_error_of_the_driver():
+    class Silent(FakeSystemctl):
+        def __call__(self, *args):
+            return 1, '', 'Failed to connect to bus'
+    with pytest.raises(KubenodeError) as failed:
+        perform([ConfirmProperties('a.slice', {'MemoryMax': '1'}, False, DriverOrigin('systemd', None))],
+                DryHost(Silent()), Record())
+    assert 'systemctl show a.slice failed' in str(failed.value) and failed.value.field == 'cgroup_driver'
