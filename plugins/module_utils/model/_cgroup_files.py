@@ -33,26 +33,139 @@ def file_version(mode):
     return 'v2' if mode == 'v2' else 'v1'
 
 
+# How a row's values compare: each the kernel's own rendering of what was written, so that a value written and the
+# value the kernel then shows compare equal. comparable(name, value) -> the value as the kernel shows it.
+
+def _unlimited(value):
+    return value in ('max', '-1') or (value.isdigit() and int(value) >= V1_UNLIMITED_MEMORY)
+
+
+def _as_text(name, value):
+    return value
+
+
+def _as_count(name, value):
+    """pids.max: every unlimited spelling is 'max'."""
+    return 'max' if _unlimited(value) else value
+
+
+def _as_memory(name, value):
+    """Memory: unlimited spellings are 'max', bytes are rounded down to whole pages (the kernel's page counter)."""
+    if _unlimited(value):
+        return 'max'
+    return str(int(value) // PAGE_SIZE * PAGE_SIZE) if value.isdigit() else value
+
+
+def _as_hugetlb(name, value):
+    """hugetlb limits are rounded down to whole huge pages of the file's size."""
+    if not value.isdigit():
+        return value
+    page = hugetlb_page_bytes(name)
+    return str(int(value) // page * page)
+
+
+def _as_cpuset(name, value):
+    """A CPU or memory-node list, ranges expanded: "0-2" and "0,1,2" are the same set."""
+    return ','.join(str(c) for c in expand_cpus(value))
+
+
+def _as_cpu_max(name, value):
+    """v2 cpu.max holds quota and period; a quota alone keeps the default period. v1's quota file is a number."""
+    if name != 'cpu.max':
+        return value
+    parts = value.split()
+    return ' '.join(parts) if len(parts) == 2 else '%s 100000' % parts[0]
+
+
+COMPARISONS = {'text': _as_text, 'count': _as_count, 'memory': _as_memory, 'hugetlb': _as_hugetlb,
+               'cpuset': _as_cpuset, 'cpu_max': _as_cpu_max}
+
+
+# How a row's file is read into the plan's resources ({key: value}, as cgroup_info reports them).
+
+def _read_value(row, values, name, text, version):
+    values[row.key] = parse(text)
+
+
+def _read_text(row, values, name, text, version):
+    values[row.key] = text
+
+
+def _read_per_page_size(row, values, name, text, version):
+    values.setdefault(row.key, {})[hugetlb_unit(name)] = parse(text)
+
+
+def _read_quota(row, values, name, text, version):
+    """v1's quota file is the quota; v2's cpu.max holds the quota ('max': -1, kubelet's unlimited) and the period."""
+    if version != 'v2':
+        values[row.key] = parse(text)
+    elif text:
+        quota, _sep, period = text.partition(' ')
+        values[row.key] = -1 if quota == 'max' else parse(quota)
+        values[CPU_PERIOD.key] = parse(period or '100000')
+
+
+def _read_nothing(row, values, name, text, version):
+    """A file the resources leave out (it holds nothing the plan's resources name)."""
+
+
+READERS = {'value': _read_value, 'text': _read_text, 'per_page_size': _read_per_page_size, 'quota': _read_quota,
+           'nothing': _read_nothing}
+
+
+# How a unit-file setting's value reads in the units `systemctl show` (and the plan) use.
+_TIME_UNITS = {'us': 1, 'ms': 1000, 's': 1000000}
+
+
+def _setting_as_is(value):
+    return value
+
+
+def _setting_percent_of_cpu(value):
+    """CPUQuota=150% -> 1500000: usec per second."""
+    return str(int(round(float(value[:-1]) * 10000))) if value.endswith('%') else value
+
+
+def _setting_time_span(value):
+    """CPUQuotaPeriodSec=100ms -> 100000: usec (a bare number is seconds)."""
+    match = re.match(r'^([0-9]+)(us|ms|s)?$', value)
+    return str(int(match.group(1)) * _TIME_UNITS[match.group(2) or 's']) if match else value
+
+
+def _setting_cpu_list(value):
+    return ','.join(str(cpu) for cpu in expand_cpus(value))
+
+
+SETTING_UNITS = {'as_is': _setting_as_is, 'percent_of_cpu': _setting_percent_of_cpu, 'time_span': _setting_time_span,
+                 'cpu_list': _setting_cpu_list}
+
+
 class ControlFile(object):
-    """One resource's control files. v1/v2 names with '{unit}' stand for one file per hugepage size (2MB)."""
+    """One resource's control files and how they behave. v1/v2 names with '{unit}' stand for one file per
+    hugepage size (2MB). compare, read and setting_units name the row's behaviour (COMPARISONS, READERS,
+    SETTING_UNITS); the row carries the functions themselves."""
 
     __slots__ = ('key', 'v1', 'hierarchy', 'v2', 'setting', 'property_v1', 'property_v2', 'compare', 'limit',
-                 'optional', 'default')
+                 'optional', 'default', 'comparable', 'read', 'setting_units')
 
     def __init__(self, key, v1=None, hierarchy=None, v2=None, setting=None, property_v1=None, property_v2=None,
-                 compare='text', limit=False, optional=False, default=None):
+                 compare='text', limit=False, optional=False, default=None, read='value', setting_units='as_is'):
         self.key, self.v1, self.hierarchy, self.v2 = key, v1, hierarchy, v2
         self.setting, self.property_v1, self.property_v2 = setting, property_v1, property_v2
         self.compare, self.limit, self.optional, self.default = compare, limit, optional, default
+        self.comparable = COMPARISONS[compare]
+        self.read = READERS[read]
+        self.setting_units = SETTING_UNITS[setting_units]
 
 
 CPU_SHARES = ControlFile('cpu_shares', v1='cpu.shares', hierarchy='cpu', setting='CPUShares', property_v1='CPUShares')
 CPU_WEIGHT = ControlFile('cpu_weight', v2='cpu.weight', setting='CPUWeight', property_v2='CPUWeight')
 # v2 holds quota and period in one file, cpu.max ("max 100000"); systemd shows the quota per second.
 CPU_QUOTA = ControlFile('cpu_quota', v1='cpu.cfs_quota_us', hierarchy='cpu', v2='cpu.max', setting='CPUQuota',
-                        property_v1='CPUQuotaPerSecUSec', property_v2='CPUQuotaPerSecUSec', compare='cpu_max')
+                        property_v1='CPUQuotaPerSecUSec', property_v2='CPUQuotaPerSecUSec', compare='cpu_max',
+                        read='quota', setting_units='percent_of_cpu')
 CPU_PERIOD = ControlFile('cpu_period', v1='cpu.cfs_period_us', hierarchy='cpu', setting='CPUQuotaPeriodSec',
-                         property_v1='CPUQuotaPeriodUSec', property_v2='CPUQuotaPeriodUSec')
+                         property_v1='CPUQuotaPeriodUSec', property_v2='CPUQuotaPeriodUSec', setting_units='time_span')
 MEMORY_LIMIT = ControlFile('memory', v1='memory.limit_in_bytes', hierarchy='memory', v2='memory.max',
                            setting='MemoryMax', property_v1='MemoryLimit', property_v2='MemoryMax', compare='memory',
                            limit=True)
@@ -71,13 +184,16 @@ OWNED_BY_DEFAULT = (MEMORY_MIN, MEMORY_LOW, MEMORY_SWAP_MAX)
 PIDS_LIMIT = ControlFile('pids', v1='pids.max', hierarchy='pids', v2='pids.max', setting='TasksMax',
                          property_v1='TasksMax', property_v2='TasksMax', compare='count', limit=True)
 CPUSET_CPUS = ControlFile('cpuset_cpus', v1='cpuset.cpus', hierarchy='cpuset', v2='cpuset.cpus', setting='AllowedCPUs',
-                          property_v1='AllowedCPUs', property_v2='AllowedCPUs', compare='cpuset', limit=True)
-CPUSET_MEMS = ControlFile('cpuset_mems', v1='cpuset.mems', hierarchy='cpuset', compare='cpuset', limit=True)
+                          property_v1='AllowedCPUs', property_v2='AllowedCPUs', compare='cpuset', limit=True, read='text',
+                          setting_units='cpu_list')
+CPUSET_MEMS = ControlFile('cpuset_mems', v1='cpuset.mems', hierarchy='cpuset', compare='cpuset', limit=True,
+                          read='nothing')
 HUGETLB_LIMIT = ControlFile('hugetlb', v1='hugetlb.{unit}.limit_in_bytes', hierarchy='hugetlb', v2='hugetlb.{unit}.max',
-                            compare='hugetlb', limit=True)
+                            compare='hugetlb', limit=True, read='per_page_size')
 # Kernels before 5.7 have no reservation files; libcontainer skips them there, and so do we.
 HUGETLB_RESERVATION = ControlFile('hugetlb_reservation', v1='hugetlb.{unit}.rsvd.limit_in_bytes', hierarchy='hugetlb',
-                                  v2='hugetlb.{unit}.rsvd.max', compare='hugetlb', limit=True, optional=True)
+                                  v2='hugetlb.{unit}.rsvd.max', compare='hugetlb', limit=True, optional=True,
+                                  read='nothing')
 
 # Read only, for whether the swap controller is there (kubelet's swapControllerAvailable): never planned.
 MEMORY_SWAP_V1 = ControlFile('memory_memsw', v1='memory.memsw.limit_in_bytes', hierarchy='memory', compare='memory',
@@ -113,7 +229,12 @@ PROCS_FILE = 'cgroup.procs'
 # Unit-file setting (the set-property drop-in's name, 50-<Setting>.conf) -> the property `systemctl show` uses.
 PROPERTY_BY_SETTING = dict([(row.setting, row.property_v2 or row.property_v1) for row in RESOURCES if row.setting]
                            + [(MEMORY_LIMIT_V1_SETTING, MEMORY_LIMIT.property_v1)])
-# What the audit asks `systemctl show` for, besides the unit's state.
+# The v1 hierarchies and v2 controllers the planned files live in, from the rows: a new row in a new hierarchy is
+# made, and its controller enabled, where kubelet's validation lists allow it (_cgroupfs).
+PLANNED_HIERARCHIES = tuple(sorted(set(row.hierarchy for row in RESOURCES if row.hierarchy)))
+PLANNED_V2_CONTROLLERS = tuple(sorted(set(row.v2.split('.')[0] for row in RESOURCES if row.v2)))
+# Unit-file setting -> its row (MemoryLimit, systemd's v1 spelling of MemoryMax, is the memory limit's).
+ROW_BY_SETTING = dict([(row.setting, row) for row in RESOURCES if row.setting] + [(MEMORY_LIMIT_V1_SETTING, MEMORY_LIMIT)])
 
 
 def _pattern(name):
@@ -228,23 +349,8 @@ def comparable(name, value):
     spellings, memory rounded down to pages, hugetlb to its page size, cpusets expanded, cpu.max's period."""
     if value is None:
         return None
-    value = value.strip()
     row = row_of(name)
-    compare = row.compare if row else 'text'
-    if compare in ('memory', 'count'):
-        if value in ('max', '-1') or (value.isdigit() and int(value) >= V1_UNLIMITED_MEMORY):
-            return 'max'
-        if compare == 'memory' and value.isdigit():
-            return str(int(value) // PAGE_SIZE * PAGE_SIZE)
-    if compare == 'hugetlb' and value.isdigit():
-        page = hugetlb_page_bytes(name)
-        return str(int(value) // page * page)
-    if compare == 'cpuset':
-        return ','.join(str(c) for c in expand_cpus(value))
-    if compare == 'cpu_max' and name == CPU_QUOTA.v2:
-        parts = value.split()
-        return ' '.join(parts) if len(parts) == 2 else '%s 100000' % parts[0]
-    return value
+    return (row.comparable if row else _as_text)(name, value.strip())
 
 
 def limit_order(name, value):

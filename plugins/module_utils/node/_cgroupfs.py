@@ -24,7 +24,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 
 # Controllers kubelet validates (cgroup_v1_manager_linux.go / cgroup_v2_manager_linux.go).
 V1_REQUIRED = ('cpu', 'cpuacct', 'cpuset', 'memory', 'pids', 'systemd')
-V1_OPTIONAL = ('hugetlb',)
+# A planned hierarchy kubelet does not require (hugetlb): used where it is mounted.
+V1_OPTIONAL = tuple(h for h in files.PLANNED_HIERARCHIES if h not in V1_REQUIRED)
 V2_CONTROLLERS = ('cpu', 'cpuset', 'memory', 'hugetlb', 'pids')
 _V1_KNOWN = V1_REQUIRED + V1_OPTIONAL + ('net_cls', 'net_prio', 'blkio', 'devices', 'freezer', 'perf_event',
                                          'rdma', 'misc')
@@ -174,17 +175,6 @@ def resources_of(raw, version):
     values = {}
     for name, text in sorted(raw.items()):
         row = files.row_of(name)
-        if row is None or row in (files.HUGETLB_RESERVATION, files.CPUSET_MEMS):
-            continue
-        if row is files.HUGETLB_LIMIT:
-            values.setdefault('hugetlb', {})[files.hugetlb_unit(name)] = files.parse(text)
-        elif row is files.CPUSET_CPUS:
-            values['cpuset_cpus'] = text
-        elif row is files.CPU_QUOTA and version == 'v2':
-            if text:
-                quota, _sep, period = text.partition(' ')
-                values['cpu_quota'] = -1 if quota == 'max' else files.parse(quota)
-                values['cpu_period'] = files.parse(period or '100000')
-        else:
-            values[row.key] = files.parse(text)
+        if row is not None:
+            row.read(row, values, name, text, version)
     return values

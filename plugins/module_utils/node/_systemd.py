@@ -30,7 +30,6 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 # Slices systemd ships: a drop-in is added to them instead of a unit of our own, and they are never stopped.
 SLICE_DROPIN_NAME = '50-kubenode-cgroups.conf'
 SERVICE_DROPIN_NAME = '50-kubenode-slice.conf'
-_TIME_UNITS = {'us': 1, 'ms': 1000, 's': 1000000}
 _OVERRIDE_RE = re.compile(r'^50-(%s)\.conf$' % '|'.join(sorted(cgfiles.PROPERTY_BY_SETTING)))
 
 
@@ -139,14 +138,8 @@ def setting_in_property_units(setting, value):
     """A unit-file setting's value in the units `systemctl show` (and the plan) use: usec, bytes, CPU lists."""
     if value is None or value in ('infinity', ''):
         return value
-    if setting == cgfiles.CPU_QUOTA.setting and value.endswith('%'):
-        return str(int(round(float(value[:-1]) * 10000)))  # percent of one CPU -> usec per second
-    if setting == cgfiles.CPU_PERIOD.setting:
-        match = re.match(r'^([0-9]+)(us|ms|s)?$', value)
-        return str(int(match.group(1)) * _TIME_UNITS[match.group(2) or 's']) if match else value
-    if setting == cgfiles.CPUSET_CPUS.setting:
-        return ','.join(str(cpu) for cpu in cgfiles.expand_cpus(value))
-    return value
+    row = cgfiles.ROW_BY_SETTING.get(setting)
+    return row.setting_units(value) if row else value
 
 
 def disagrees(setting, value, planned):

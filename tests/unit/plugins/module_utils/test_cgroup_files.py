@@ -77,3 +77,35 @@ def test_each_file_knows_its_hierarchy_and_whether_it_is_a_limit_or_optional():
     assert cgfiles.may_be_missing('hugetlb.2MB.rsvd.max') and not cgfiles.may_be_missing('hugetlb.2MB.max')
     assert cgfiles.PROPERTY_BY_SETTING['CPUQuota'] == 'CPUQuotaPerSecUSec'
     assert cgfiles.PROPERTY_BY_SETTING['MemoryLimit'] == 'MemoryLimit'
+
+
+def test_a_row_carries_its_behaviour_and_the_lists_follow_the_rows():
+    """A new control file is one row: its comparison, reader and unit-file setting conversion are the row's, and
+    the hierarchies made and the controllers enabled are derived from the rows within kubelet's lists."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
+    for row in cgfiles.RESOURCES + cgfiles.USAGE:
+        assert row.comparable is cgfiles.COMPARISONS[row.compare]
+        assert callable(row.read) and callable(row.setting_units)
+    assert set(cgfiles.PLANNED_HIERARCHIES) <= set(fs.V1_REQUIRED + fs.V1_OPTIONAL) and fs.V1_OPTIONAL == ('hugetlb',)
+    assert set(cgfiles.PLANNED_V2_CONTROLLERS) == set(fs.V2_CONTROLLERS)
+    assert sorted(cgfiles.ROW_BY_SETTING) == sorted(cgfiles.PROPERTY_BY_SETTING)
+    assert cgfiles.ROW_BY_SETTING['MemoryLimit'] is cgfiles.MEMORY_LIMIT
+
+
+@pytest.mark.parametrize('raw, version, resources', [
+    ({'cpu.max': 'max 100000', 'hugetlb.2MB.max': '0', 'hugetlb.2MB.rsvd.max': '0', 'cpuset.cpus': '0-1'}, 'v2',
+     {'cpu_quota': -1, 'cpu_period': 100000, 'hugetlb': {'2MB': 0}, 'cpuset_cpus': '0-1'}),
+    ({'cpu.cfs_quota_us': '-1', 'cpuset.mems': '0', 'memory.limit_in_bytes': '9223372036854771712'}, 'v1',
+     {'cpu_quota': -1, 'memory': 'max'}),
+    ({'cpu.max': '50000', 'pids.max': 'max'}, 'v2', {'cpu_quota': 50000, 'cpu_period': 100000, 'pids': 'max'})])
+def test_each_row_reads_its_file_into_the_plans_resources(raw, version, resources):
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import resources_of
+    assert resources_of(raw, version) == resources
+
+
+@pytest.mark.parametrize('setting, value, shown', [
+    ('CPUQuota', '150%', '1500000'), ('CPUQuotaPeriodSec', '100ms', '100000'), ('CPUQuotaPeriodSec', '1', '1000000'),
+    ('AllowedCPUs', '0-2 4', '0,1,2,4'), ('MemoryMax', '1024', '1024'), ('CPUQuota', 'infinity', 'infinity')])
+def test_a_unit_file_setting_reads_in_the_units_systemctl_shows(setting, value, shown):
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import setting_in_property_units
+    assert setting_in_property_units(setting, value) == shown
