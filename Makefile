@@ -15,7 +15,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: mutation checks checks-but-sanity judge judges judge-all vm-kubelet matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs docs-current ee bench-fleet bench-fleet-ssh test sanity lint units fuzz integration molecule vm-shell bench clean
+.PHONY: mutation checks checks-but-sanity judge judges judge-all vm-kubelet matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs docs-current ee bench-fleet bench-fleet-ssh bench-report test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -27,6 +27,7 @@ help:
 	@echo "make fuzz     - the property tests with many fresh random examples"
 	@echo "make matrix   - units, integration and sanity under every maintained ansible-core (and a Python 3.9 node)"
 	@echo "make bench    - benchmarks of the calculation core; make bench-fleet - the fleet benchmark (bench-fleet-ssh: over SSH)"
+	@echo "make bench-report - 10,000 node results merged into the fleet report, timed"
 	@echo "make judge    - the random differential against kubelet's own Go code (SEED=..., N=... cases per release)"
 	@echo "make mutation - cosmic-ray's mutants of module_utils against the unit tests, scores per file and package (MUTATE=...)"
 
@@ -280,6 +281,10 @@ docs-current: venv link
 
 bench: venv link
 	PYTHONPATH=$(COLLECTIONS) $(BIN)/python -m pytest -p no:cacheprovider bench --benchmark-only
+
+# 10,000 node results merged into the fleet report (ansible-playbook kubenode.cgroups.report), timed: under 60 s.
+bench-report: venv link
+	PATH=$(BIN):$$PATH $(BIN)/python bench/report/run.py $(REPORT_ARGS)
 
 # The role across a generated fleet of local hosts against the ansible -m ping floor.
 # FLEET_ARGS: run.py's own options, for example FLEET_ARGS="--hosts 200 --forks 25 50".

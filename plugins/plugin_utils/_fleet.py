@@ -1,0 +1,191 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Node results as shards, and the one merge that turns any set of them into the fleet report's list.
+
+PRIVATE plugin_utils: controller side, internal to kubenode.cgroups, may change without notice.
+
+A shard is one node's outcome of one run (docs/shards.md): the entry of the fleet report that the run's
+templates/fleet.j2 gave that node (status, message, operations, summary, sizing, impact), with the schema, its
+version, the node's name, when it was written and the run it came from. A run writes its shards where its engine
+keeps them: files on the controller (one per node), AWX artifacts (set_stats, one key per node, the plan trimmed to
+what the report shows), or a file under the node's root in pull mode. merge() takes shards from anywhere: a node
+seen twice keeps its newest shard, and a node named in the inventory with no shard is "not reached".
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import os
+import re
+import tempfile
+
+SCHEMA = 'kubenode.cgroups/node-result'
+VERSION = 1
+# AWX merges the artifacts of a workflow's jobs (the slices of a sliced job) key by key: one key per node keeps
+# every slice's nodes.
+ARTIFACT_PREFIX = 'kubenode_cgroups_node__'
+# What the fleet report reads of a node's plan; an artifact keeps only these (AWX stores artifacts in its database).
+REPORT_PLAN_KEYS = ('kubelet_version', 'kubelet_version_source', 'cgroup_driver', 'enforce_node_allocatable',
+                    'capacity', 'reserved', 'allocatable')
+REPORT_KUBEPODS_KEYS = ('cgroupfs_path', 'systemd_unit', 'v1_files', 'v2_files', 'systemd_properties')
+ENTRY_KEYS = ('status', 'message', 'operations', 'summary', 'sizing', 'impact')
+NOT_REACHED = 'not reached'
+
+
+class ShardError(Exception):
+    """A shard that cannot be used: says which file or key, and why."""
+
+
+def artifact_key(host):
+    """The set_stats key of a node's shard: the prefix and the name, with what a variable name cannot hold as '_'.
+    The shard itself names the node exactly."""
+    return ARTIFACT_PREFIX + re.sub(r'[^A-Za-z0-9_]', '_', host)
+
+
+def shard(entry, run, written):
+    """The shard of one fleet entry (templates/fleet.j2's) for a run ({id, playbook, check_mode, ...})."""
+    document = {'schema': SCHEMA, 'version': VERSION, 'host': entry['host'], 'written': written, 'run': run}
+    document.update((key, entry.get(key)) for key in ENTRY_KEYS)
+    return document
+
+
+def trimmed(document):
+    """A shard with its plan cut to what the report shows: small enough for an AWX artifact, and rendered alike."""
+    summary = document.get('summary')
+    if not isinstance(summary, dict) or not isinstance(summary.get('plan'), dict):
+        return document
+    plan = summary['plan']
+    small = dict((key, plan[key]) for key in REPORT_PLAN_KEYS if key in plan)
+    eviction = plan.get('eviction')
+    if isinstance(eviction, dict) and 'reservation' in eviction:
+        small['eviction'] = {'reservation': eviction['reservation']}
+    kubepods = (plan.get('cgroups') or {}).get('kubepods')
+    if isinstance(kubepods, dict):
+        small['cgroups'] = {'kubepods': dict((key, kubepods[key]) for key in REPORT_KUBEPODS_KEYS if key in kubepods)}
+    return dict(document, summary=dict(summary, plan=small))
+
+
+def checked(document, origin):
+    """The document if it is a shard this collection can read, else ShardError naming where it came from."""
+    if not isinstance(document, dict) or document.get('schema') != SCHEMA:
+        raise ShardError('%s: not a node result (no "schema": "%s")' % (origin, SCHEMA))
+    if document.get('version') != VERSION:
+        raise ShardError('%s: node result version %r; this collection reads version %d'
+                         % (origin, document.get('version'), VERSION))
+    for key in ('host', 'written', 'status'):
+        if not isinstance(document.get(key), str) or not document[key]:
+            raise ShardError('%s: the node result has no %s' % (origin, key))
+    return document
+
+
+def _load(path):
+    try:
+        with open(path) as handle:
+            return json.load(handle)
+    except ValueError as error:
+        raise ShardError('%s: not JSON (%s)' % (path, error))
+    except (IOError, OSError) as error:
+        raise ShardError('%s: %s' % (path, error.strerror or error))
+
+
+def documents_in(value, origin):
+    """The shards one JSON document holds: a shard, or a mapping of artifacts (an AWX job's artifacts, a workflow's
+    extra variables) whose keys start with ARTIFACT_PREFIX. Other keys are left alone."""
+    if isinstance(value, dict) and 'schema' in value:
+        return [checked(value, origin)]
+    if isinstance(value, dict):
+        found = [checked(item, '%s[%s]' % (origin, key)) for key, item in sorted(value.items())
+                 if key.startswith(ARTIFACT_PREFIX)]
+        if found or not value:
+            return found
+    raise ShardError('%s: neither a node result nor artifacts holding node results (keys %s...)'
+                     % (origin, ARTIFACT_PREFIX))
+
+
+def read_shards(paths):
+    """Every shard under paths: a directory (its *.json files, not recursive), a file (a shard or an artifact dump)."""
+    found = []
+    for path in paths:
+        if os.path.isdir(path):
+            files = sorted(os.path.join(path, name) for name in os.listdir(path) if name.endswith('.json'))
+        elif os.path.exists(path):
+            files = [path]
+        else:
+            raise ShardError('%s: no such file or directory' % path)
+        for name in files:
+            found.extend(documents_in(_load(name), name))
+    return found
+
+
+def run_label(run):
+    """How the report names a run: its id, the playbook, and check mode."""
+    run = run or {}
+    return '%s (%s%s)' % (run.get('id') or 'unknown run', run.get('playbook') or 'a playbook',
+                          ', --check' if run.get('check_mode') else '')
+
+
+def merge(documents, expected=()):
+    """(fleet, runs, counted): the fleet report's list, one entry per node - the inventory's nodes (expected) in their
+    order, then nodes only the shards name, sorted - each from its newest shard, or "not reached"; the runs merged,
+    oldest first; and {'shards', 'duplicates', 'not_reached'}."""
+    newest = {}
+    for document in documents:
+        kept = newest.get(document['host'])
+        if kept is None or document['written'] >= kept['written']:
+            newest[document['host']] = document
+    order = list(expected) + sorted(h for h in newest if h not in set(expected))
+    fleet, seen = [], set()
+    for host in order:
+        if host in seen:
+            continue
+        seen.add(host)
+        document = newest.get(host)
+        if document is None:
+            fleet.append({'host': host, 'status': NOT_REACHED, 'message': '', 'operations': None, 'summary': None,
+                          'sizing': None, 'impact': None})
+        else:
+            fleet.append(dict([('host', host)] + [(key, document.get(key)) for key in ENTRY_KEYS]))
+    runs = {}
+    for document in newest.values():
+        run = document.get('run') or {}
+        key = json.dumps(run, sort_keys=True)
+        entry = runs.setdefault(key, {'run': run, 'label': run_label(run), 'nodes': 0, 'written': document['written']})
+        entry['nodes'] += 1
+        entry['written'] = min(entry['written'], document['written'])
+    counted = {'shards': len(documents), 'duplicates': len(documents) - len(newest),
+               'not_reached': len([e for e in fleet if e['status'] == NOT_REACHED and e['host'] not in newest])}
+    return fleet, sorted(runs.values(), key=lambda r: (r['written'], r['label'])), counted
+
+
+def write_shards(directory, documents, mode=0o644):
+    """Write each shard to directory/HOST.json atomically (a reader never sees half a shard); an unchanged one is
+    left alone. The names of the files written."""
+    if not os.path.isdir(directory):
+        os.makedirs(directory, 0o755)
+    written = []
+    for document in documents:
+        name = re.sub(r'[^A-Za-z0-9_.@-]', '_', document['host']) + '.json'
+        path = os.path.join(directory, name)
+        text = json.dumps(document, indent=1) + '\n'  # the plan's order is the report's order
+        try:
+            with open(path) as handle:
+                if handle.read() == text:
+                    continue
+        except (IOError, OSError):
+            pass
+        handle, temporary = tempfile.mkstemp(prefix='.%s.' % name, dir=directory)
+        try:
+            with os.fdopen(handle, 'w') as out:
+                out.write(text)
+            os.chmod(temporary, mode)
+            os.rename(temporary, path)
+        except BaseException:
+            if os.path.exists(temporary):
+                os.remove(temporary)
+            raise
+        written.append(path)
+    return written

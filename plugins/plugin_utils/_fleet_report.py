@@ -1,0 +1,105 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The fleet report's files rendered from its entries, in the controller process: one renderer for the report of
+a run and for a report merged from node results, so that the two cannot differ but by what they say of the runs.
+
+PRIVATE plugin_utils: controller side, internal to kubenode.cgroups, may change without notice.
+
+The templates are the node_audit role's (report.html.j2, report.md.j2, report.json.j2 and what they import). They
+are rendered by Jinja2 as Ansible's template module renders them (trim_blocks, no autoescape: the HTML escapes with
+|e), with ansible-core's own filters and tests and this collection's, but without passing thousands of nodes'
+plans through Ansible's variable templating, which costs seconds per thousand nodes.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import datetime
+import os
+import tempfile
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+TEMPLATES = os.path.join(os.path.dirname(__file__), '..', '..', 'roles', 'node_audit', 'templates')
+FILES = (('report.html.j2', 'index.html'), ('report.md.j2', 'report.md'), ('report.json.j2', 'report.json'))
+_ENVIRONMENTS = {}
+
+
+class _Undefined(StrictUndefined):
+    """Ansible's undefined: a missing key of something missing is missing too (so that | default() applies to the
+    whole chain), and rendering or comparing it is an error."""
+
+    def __getattr__(self, name):
+        if name[:2] == '__':
+            raise AttributeError(name)
+        return self
+
+    def __getitem__(self, name):
+        return self
+
+
+def _now(utc=False, fmt=None):
+    """Ansible's now(): the time, UTC when asked."""
+    moment = datetime.datetime.now(datetime.timezone.utc) if utc else datetime.datetime.now()
+    return moment.strftime(fmt) if fmt else moment
+
+
+def environment(templates=TEMPLATES):
+    """A Jinja2 environment with ansible-core's filters and tests and kubenode.cgroups' filters, made once."""
+    if templates not in _ENVIRONMENTS:
+        from ansible.plugins.filter.core import FilterModule as CoreFilters
+        from ansible.plugins.filter.mathstuff import FilterModule as MathFilters
+        from ansible.plugins.test.core import TestModule as CoreTests
+        from ansible_collections.kubenode.cgroups.plugins.filter.cgroups import FilterModule as OurFilters
+        env = Environment(loader=FileSystemLoader(templates), trim_blocks=True, autoescape=False,
+                          undefined=_Undefined, extensions=['jinja2.ext.do', 'jinja2.ext.loopcontrols'])
+        # Jinja2's own filters and tests stay: ansible-core's versions of default, map, select and defined work on
+        # its own templating's undefined, not on Jinja2's. The others (to_nice_json, dict2items, zip, match, ...)
+        # are ansible-core's.
+        for module in (CoreFilters(), MathFilters()):
+            env.filters.update((n, f) for n, f in module.filters().items() if n not in env.filters)
+        env.filters.update(('kubenode.cgroups.' + name, function) for name, function in OurFilters().filters().items())
+        env.tests.update((n, t) for n, t in CoreTests().tests().items() if n not in env.tests)
+        env.globals['now'] = _now
+        _ENVIRONMENTS[templates] = env
+    return _ENVIRONMENTS[templates]
+
+
+def render(fleet, check_mode, runs=None, counted=None, templates=TEMPLATES):
+    """{file name: text} of the report for the fleet entries. runs and counted: what a merge read (None for the
+    report of one run)."""
+    context = {'__node_audit_fleet': fleet, 'ansible_check_mode': check_mode}
+    if runs is not None:
+        context.update(__node_audit_runs=runs, __node_audit_counted=counted or {})
+    env = environment(templates)
+    return dict((name, env.get_template(source).render(context)) for source, name in FILES)
+
+
+def write(directory, texts, mode=0o644):
+    """Write each file atomically into directory (made if missing); the names of the files that changed."""
+    if not os.path.isdir(directory):
+        os.makedirs(directory, 0o755)
+    changed = []
+    for name, text in sorted(texts.items()):
+        path = os.path.join(directory, name)
+        try:
+            with open(path) as handle:
+                if handle.read() == text:
+                    continue
+        except (IOError, OSError):
+            pass
+        handle, temporary = tempfile.mkstemp(prefix='.%s.' % name, dir=directory)
+        try:
+            with os.fdopen(handle, 'w') as out:
+                out.write(text)
+            os.chmod(temporary, mode)
+            os.rename(temporary, path)
+        except BaseException:
+            if os.path.exists(temporary):
+                os.remove(temporary)
+            raise
+        changed.append(path)
+    return changed

@@ -1,0 +1,105 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Node results as shards and their merge (plugin_utils/_fleet): the newest result of a node wins, a node of the
+inventory with none is not reached, and any mix of files, directories and AWX artifacts reads alike."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import os
+
+import pytest
+
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils import _fleet
+
+PLAN = {'kubelet_version': '1.37', 'cgroup_driver': 'systemd', 'enforce_node_allocatable': ['pods'],
+        'capacity': {'memory': {'quantity': '16Gi'}}, 'reserved': {'system': {}, 'kube': {}},
+        'allocatable': {'memory': {'quantity': '15Gi'}}, 'eviction': {'reservation': {}, 'hard': {'memory.available': '100Mi'}},
+        'cgroups': {'kubepods': {'cgroupfs_path': '/kubepods', 'systemd_unit': 'kubepods.slice', 'v1_files': {},
+                                 'v2_files': {'memory.max': '1'}, 'systemd_properties': {'v2': {}}, 'resources': {'x': 1}},
+                    'kube_reserved': {'cgroupfs_path': '/kube'}},
+        'pods': {'big': 'detail'}}
+
+
+def entry(host, status='applied', operations=2):
+    return {'host': host, 'status': status, 'message': '', 'operations': operations,
+            'summary': {'plan': PLAN, 'drift': [{'item': 'x', 'check': 'c', 'live': 'l', 'planned': 'p'}],
+                        'cgroup_mode': 'v2', 'check_mode': False}, 'sizing': None,
+            'impact': {'effects': [], 'memory': [], 'pods': None}}
+
+
+def shard(host, written, run_id='run-1', **kwargs):
+    return _fleet.shard(entry(host, **kwargs), {'id': run_id, 'playbook': 'node', 'check_mode': False}, written)
+
+
+def test_a_shard_is_the_report_entry_with_its_schema_node_time_and_run():
+    document = shard('node1', '2026-11-26T10:00:00.000001Z')
+    assert document['schema'] == _fleet.SCHEMA and document['version'] == _fleet.VERSION
+    assert dict((k, document[k]) for k in ('host',) + _fleet.ENTRY_KEYS) == entry('node1')
+    assert _fleet.checked(json.loads(json.dumps(document)), 'here') == document
+
+
+def test_the_newest_result_of_a_node_wins_and_the_inventorys_nodes_come_first():
+    documents = [shard('node2', '2026-11-26T10:00:00.000000Z', status='failed'),
+                 shard('node2', '2026-11-26T11:00:00.000000Z', run_id='run-2'),
+                 shard('zeta', '2026-11-26T10:00:00.000000Z'), shard('node1', '2026-11-26T10:00:00.000000Z')]
+    fleet, runs, counted = _fleet.merge(documents, ['node1', 'node2', 'node3'])
+    assert [(e['host'], e['status']) for e in fleet] == [
+        ('node1', 'applied'), ('node2', 'applied'), ('node3', 'not reached'), ('zeta', 'applied')]
+    assert fleet[2] == {'host': 'node3', 'status': 'not reached', 'message': '', 'operations': None, 'summary': None,
+                        'sizing': None, 'impact': None}
+    assert counted == {'shards': 4, 'duplicates': 1, 'not_reached': 1}
+    assert [(r['run']['id'], r['nodes']) for r in runs] == [('run-1', 2), ('run-2', 1)]
+    assert runs[0]['label'] == 'run-1 (node)'
+
+
+def test_a_result_seen_twice_is_counted_once():
+    twice = shard('node1', '2026-11-26T10:00:00.000000Z')
+    fleet, runs, counted = _fleet.merge([twice, dict(twice)], ['node1'])
+    assert len(fleet) == 1 and counted['duplicates'] == 1 and runs[0]['nodes'] == 1
+
+
+def test_an_artifact_keeps_only_what_the_report_shows_and_renders_alike():
+    small = _fleet.trimmed(shard('node1', 't'))
+    plan = small['summary']['plan']
+    assert sorted(plan) == sorted(list(_fleet.REPORT_PLAN_KEYS[:1]) + [
+        'cgroup_driver', 'enforce_node_allocatable', 'capacity', 'reserved', 'allocatable', 'eviction', 'cgroups'])
+    assert plan['eviction'] == {'reservation': {}} and list(plan['cgroups']) == ['kubepods']
+    assert 'resources' not in plan['cgroups']['kubepods'] and plan['cgroups']['kubepods']['v2_files'] == {'memory.max': '1'}
+    assert small['summary']['drift'] == entry('node1')['summary']['drift']
+    assert len(json.dumps(small)) < len(json.dumps(shard('node1', 't')))
+
+
+def test_shards_are_read_from_directories_files_and_artifact_dumps(tmp_path):
+    directory = tmp_path / 'slice1'
+    written = _fleet.write_shards(str(directory), [shard('node1', 'a'), shard('node/2', 'a')])
+    assert sorted(os.path.basename(p) for p in written) == ['node1.json', 'node_2.json']
+    assert _fleet.write_shards(str(directory), [shard('node1', 'a')]) == []  # unchanged: left alone
+    dump = tmp_path / 'artifacts.json'
+    dump.write_text(json.dumps({'other': 1, _fleet.artifact_key('node.3'): _fleet.trimmed(shard('node.3', 'b'))}))
+    found = _fleet.read_shards([str(directory), str(dump)])
+    assert sorted(d['host'] for d in found) == ['node.3', 'node/2', 'node1']
+    assert _fleet.artifact_key('node.3') == 'kubenode_cgroups_node__node_3'
+
+
+@pytest.mark.parametrize('content, said', [
+    ('{not json', 'not JSON'),
+    (json.dumps({'schema': 'other'}), 'not a node result'),
+    (json.dumps(dict(shard('n', 't'), version=2)), 'version 2'),
+    (json.dumps(dict(shard('n', 't'), host='')), 'has no host'),
+    (json.dumps({'unrelated': 1}), 'neither a node result nor artifacts')])
+def test_what_is_not_a_node_result_is_refused_naming_the_file(tmp_path, content, said):
+    path = tmp_path / 'bad.json'
+    path.write_text(content)
+    with pytest.raises(_fleet.ShardError) as refused:
+        _fleet.read_shards([str(path)])
+    assert said in str(refused.value) and str(path) in str(refused.value)
+
+
+def test_a_missing_path_is_refused():
+    with pytest.raises(_fleet.ShardError, match='no such file or directory'):
+        _fleet.read_shards(['/nonexistent/kubenode-shards'])

@@ -1,0 +1,69 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The fleet report rendered in the controller process (plugin_utils/_fleet_report): the report of one run and the
+report merged from its node results differ only in what they say of the runs."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import os
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, plan_node
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils import _fleet, _fleet_report
+from ansible_collections.kubenode.cgroups.tests.unit.plugins.plugin_utils import test_fleet
+
+RUN = {'id': 7, 'playbook': 'node', 'check_mode': True}
+PLAN = plan_node(PlanOptions(capacity={'cpu': '8', 'memory': '32Gi', 'ephemeral-storage': '100Gi', 'pid': '100000'},
+                             cgroup_driver='systemd', kube_reserved={'memory': '1Gi'}))
+
+
+def entry(host, **kwargs):
+    found = test_fleet.entry(host, **kwargs)
+    found['summary'] = dict(found['summary'], plan=PLAN)
+    return found
+
+
+def without_run_lines(text):
+    return [line for line in text.splitlines() if not line.startswith(('Written ', 'Merged from ', '<p class="run">'))]
+
+
+def test_a_merged_report_reads_as_the_report_of_the_run_it_merges():
+    fleet = [entry('node1'), entry('node2', status='failed', operations=None),
+             {'host': 'node3', 'status': 'not reached', 'message': '', 'operations': None, 'summary': None, 'sizing': None,
+              'impact': None}]
+    one = _fleet_report.render(fleet, True)
+    documents = [_fleet.shard(e, RUN, '2026-11-26T10:00:00.000000Z') for e in fleet if e['status'] != 'not reached']
+    merged_fleet, runs, counted = _fleet.merge(documents, ['node1', 'node2', 'node3'])
+    merged = _fleet_report.render(merged_fleet, False, runs, counted)
+    for name in ('report.md', 'index.html'):
+        assert without_run_lines(merged[name]) == without_run_lines(one[name])
+    assert 'Merged from 1 run(s): 7 (node, --check), 2 node(s). 2 node result(s) read' in merged['report.md']
+    assert 'by a check-mode run' in merged['report.md'] and 'by a check-mode run' in one['report.md']
+    report = json.loads(merged['report.json'])
+    assert report['runs'] == ['7 (node, --check)'] and report['counted']['not_reached'] == 1
+    assert 'runs' not in json.loads(one['report.json'])
+
+
+def test_a_merge_of_apply_runs_is_no_check_mode_report():
+    documents = [_fleet.shard(entry('node1'), dict(RUN, check_mode=False), 't')]
+    fleet, runs, counted = _fleet.merge(documents)
+    assert 'by an apply run' in _fleet_report.render(fleet, False, runs, counted)['report.md']
+
+
+def test_names_are_escaped_in_html_and_missing_parts_of_a_plan_take_their_defaults():
+    odd = entry('<b>node</b>')
+    odd['summary'] = dict(odd['summary'], plan=dict(odd['summary']['plan'], reserved={'system': {}, 'kube': {}}))
+    html = _fleet_report.render([odd], False)['index.html']
+    assert '&lt;b&gt;node&lt;/b&gt;' in html and '<b>node</b>' not in html
+
+
+def test_the_report_is_written_atomically_and_left_alone_when_unchanged(tmp_path):
+    texts = {'report.md': 'a\n', 'index.html': '<p>a</p>\n'}
+    written = _fleet_report.write(str(tmp_path / 'r'), texts)
+    assert sorted(os.path.basename(p) for p in written) == ['index.html', 'report.md']
+    assert _fleet_report.write(str(tmp_path / 'r'), texts) == []
+    assert sorted(os.listdir(str(tmp_path / 'r'))) == ['index.html', 'report.md']
