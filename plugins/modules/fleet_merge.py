@@ -20,41 +20,50 @@ description:
     render for a single run, so that a report merged from the slices of an AWX job, or from nodes that ran
     C(ansible-pull), reads as the report of one run over the same fleet.
   - A node with more than one result keeps the newest. A node named in O(hosts) without any is C(not reached).
-  - Runs on the controller only. The playbook C(kubenode.cgroups.report) calls it and writes the reports.
+  - Runs on the controller only. The playbook C(kubenode.cgroups.report) calls it.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
   - kubenode.cgroups.attributes.info_module
 options:
   shards:
-    description: Directories (their C(*.json) files), shard files and AWX artifact dumps (JSON mappings of
-      C(kubenode_cgroups_node__*) keys); a comma-separated string is split.
+    description:
+      - Directories (their C(*.json) files), shard files and AWX artifact dumps (JSON mappings of
+        C(kubenode_cgroups_node__*) keys). A comma-separated string is split.
     type: list
     elements: path
     default: []
   artifacts:
-    description: Artifacts as variables (a workflow node's extra variables): the C(kubenode_cgroups_node__*) ones.
+    description:
+      - Artifacts as variables (a workflow node's extra variables), the C(kubenode_cgroups_node__*) ones.
     type: dict
     default: {}
   hosts:
-    description: The nodes the report is about, in order (the inventory's); those with no result are C(not reached).
+    description:
+      - The nodes the report is about, in order (the inventory's); those with no result are C(not reached).
     type: list
     elements: str
     default: []
+  report_dir:
+    description:
+      - Render the fleet report (C(index.html), C(report.md), C(report.json)) into this absolute directory, from the
+        role C(kubenode.cgroups.node_audit)'s templates, and leave RV(fleet) out of the result (thousands of nodes'
+        plans). Unset, only RV(fleet) is returned.
+    type: path
 """
 
 EXAMPLES = r"""
-- name: Merge the shards of four slices and what two nodes kept in pull mode
+- name: Merge the shards of four slices and what two nodes kept in pull mode into the fleet report
   kubenode.cgroups.fleet_merge:
     shards: [/srv/reports/slice1/nodes, /srv/reports/slice2/nodes, /tmp/artifacts-412.json, /srv/pulled]
     hosts: "{{ groups['all'] }}"
-  register: merged
+    report_dir: /srv/reports/fleet
 """
 
 RETURN = r"""
 fleet:
   description: One entry per node (host, status, message, operations, summary, sizing, impact), the inventory's
     nodes first in its order.
-  returned: always
+  returned: when O(report_dir) is not given
   type: list
   elements: dict
 runs:
@@ -67,4 +76,9 @@ counted:
   returned: always
   type: dict
   sample: {shards: 101, duplicates: 1, not_reached: 2}
+written:
+  description: The report files written (those that changed).
+  returned: when O(report_dir) is given
+  type: list
+  elements: str
 """

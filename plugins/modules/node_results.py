@@ -10,7 +10,7 @@ __metaclass__ = type
 
 DOCUMENTATION = r"""
 module: node_results
-short_description: Keep each node's outcome of a run as a shard (a file, an AWX artifact)
+short_description: Keep each node's outcome of a run as a shard (a file, an AWX artifact) and write its report
 version_added: 0.1.0
 author:
   - kubenode.cgroups contributors (@kubenode)
@@ -36,7 +36,8 @@ options:
     elements: dict
     required: true
   dir:
-    description: An absolute directory for the shard files (C(HOST.json), written atomically). Unset, no file.
+    description:
+      - An absolute directory for the shard files (C(HOST.json), written atomically). Unset, no file.
     type: path
   artifacts:
     description:
@@ -52,6 +53,11 @@ options:
     description: Name a node the inventory calls C(localhost) by the machine's name (C(ansible-pull)).
     type: bool
     default: false
+  report_dir:
+    description:
+      - Also render this run's fleet report (C(index.html), C(report.md), C(report.json)) into this absolute
+        directory, from the same entries, with the role C(kubenode.cgroups.node_audit)'s templates.
+    type: path
 """
 
 EXAMPLES = r"""
@@ -66,7 +72,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 written:
-  description: The shard files written.
+  description: The shard and report files written (those that changed).
   returned: always
   type: list
   elements: str
