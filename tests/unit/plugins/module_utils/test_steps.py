@@ -330,3 +330,72 @@ def test_systemd_not_answering_for_a_slice_is_an_error_of_the_driver():
         perform([ConfirmProperties('a.slice', {'MemoryMax': '1'}, False, DriverOrigin('systemd', None))],
                 DryHost(Silent()), Record())
     assert 'systemctl show a.slice failed' in str(failed.value) and failed.value.field == 'cgroup_driver'
+
+
+HUGE = PlannedCgroup('kubepods', '/kubepods', '/kubepods.slice', 'kubepods.slice',
+                     v1_files={'memory.limit_in_bytes': '1', 'cpuset.cpus': '0-1', 'hugetlb.2MB.limit_in_bytes': '0'},
+                     v2_files={'memory.max': '1', 'cpuset.cpus': '0-1', 'hugetlb.2MB.max': '0'})
+
+
+@pytest.mark.parametrize('mode', ['v1', 'hybrid', 'v2'])
+def test_the_systemd_driver_leaves_hugetlb_of_kubepods_to_kubelet_and_boots_only_what_systemd_cannot_express(mode):
+    systemd_driver = DRIVERS['systemd']
+    reserved = HUGE._replace(key='kube_reserved')
+    live = dict(systemd_driver.kernel_entries([('kubepods', HUGE), ('kube_reserved', reserved)], mode, False))
+    v2 = mode == 'v2'
+    assert sorted(live['kubepods'].files(mode)) == (['cpuset.cpus', 'memory.max'] if v2 else
+                                                    ['cpuset.cpus', 'memory.limit_in_bytes'])
+    assert len(live['kube_reserved'].files(mode)) == 3
+    boot = dict(systemd_driver.kernel_entries([('kube_reserved', reserved)], mode, True))
+    assert sorted(boot['kube_reserved'].files(mode)) == (['hugetlb.2MB.max'] if v2 else
+                                                         ['cpuset.cpus', 'hugetlb.2MB.limit_in_bytes'])
+    assert systemd_driver.kernel_options(mode) == ({'create_dirs': False, 'enable_for': ('system_reserved', 'kube_reserved')}
+                                                   if v2 else {'mkdir_hierarchies': ('cpuset', 'hugetlb')})
+
+
+def test_units_and_drop_ins_are_written_readable_and_the_boot_script_executable(tmp_path):
+    run = node_run(tmp_path, persist=True)
+    unit = os.path.join(run.unit_dir, 'system-reserved.slice')
+    planned = steps.unit_steps(run, units(missing(unit, *run.persistence_paths().values()), {'system-reserved.slice': []},
+                                          {'system-reserved.slice': True}), [])
+    modes = dict((s.path, s.mode) for s in planned.steps if isinstance(s, WriteFile))
+    assert modes.pop(run.persistence_paths()['script']) == 0o755
+    assert set(modes.values()) == {0o644} and unit in modes and len(modes) == 3
+
+
+def test_a_link_is_removed_as_a_link_and_a_file_with_its_text(tmp_path):
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._drivers import remove_when_present
+    snapshot = units({'/l': UnitFile(True, '/target', 'through the link'), '/f': UnitFile(True, None, 'text'),
+                      '/gone': UnitFile(False, None, None)})
+    link, = remove_when_present(snapshot, '/l', 'x')
+    assert (link.is_link, link.before) == (True, None)
+    regular, = remove_when_present(snapshot, '/f', 'x')
+    assert (regular.is_link, regular.before) == (False, 'text')
+    assert remove_when_present(snapshot, '/gone', 'x') == []
+
+
+def test_a_shipped_slice_loses_only_the_overrides_the_plan_set_and_an_own_slice_all(tmp_path):
+    run = node_run(tmp_path)
+    overrides = [('/o/50-MemoryMax.conf', 'MemoryMax', '1'), ('/o/50-CPUWeight.conf', 'CPUWeight', '5')]
+    snapshot = units(missing(os.path.join(run.unit_dir, 'system.slice.d', '50-kubenode-cgroups.conf'),
+                             os.path.join(run.unit_dir, 'system-reserved.slice')),
+                     {'system.slice': overrides, 'system-reserved.slice': overrides})
+    shipped = DRIVERS['systemd'].unit_removal_steps(run, snapshot, SHIPPED)
+    assert [s.path for s in shipped] == ['/o/50-MemoryMax.conf']
+    own = DRIVERS['systemd'].unit_removal_steps(run, snapshot, SLICE)
+    assert [s.path for s in own] == ['/o/50-MemoryMax.conf', '/o/50-CPUWeight.conf']
+
+
+@pytest.mark.parametrize('mode, warned', [('v2', True), ('hybrid', False), ('v1', False)])
+def test_the_cgroupfs_driver_warns_of_daemon_reload_on_a_systemd_v2_host(tmp_path, mode, warned):
+    run = node_run(tmp_path, driver='cgroupfs')
+    run.layout = CgroupLayout(mode, {} if mode == 'v2' else {'cpu': '/x'}, None)
+    _steps, warnings, _placed, _pending = DRIVERS['cgroupfs'].unit_steps(run, units(), [])
+    assert any('removes controllers no unit needs' in w for w in warnings) is warned
+
+
+def test_only_a_run_that_writes_units_checks_the_unit_directory(tmp_path):
+    assert ('systemd_unit_dir', str(tmp_path / 'units')) in steps.write_targets(node_run(tmp_path))
+    assert [o for o, _d in steps.write_targets(node_run(tmp_path, driver='cgroupfs'))] == ['cgroupfs_path']
+    assert [o for o, _d in steps.write_targets(node_run(tmp_path, driver='cgroupfs', persist=True))] == [
+        'cgroupfs_path', 'systemd_unit_dir', 'persist_script']
