@@ -75,7 +75,7 @@ def run(copy, target, selected, timeout, python, work):
         handle.write('[cosmic-ray]\nmodule-path = %s\ntimeout = %.1f\nexcluded-modules = []\ntest-command = %s\n\n'
                      '[cosmic-ray.distributor]\nname = "local"\n' % (json.dumps(target), timeout, json.dumps(command)))
     bindir = os.path.dirname(python)
-    subprocess.check_call([os.path.join(bindir, 'cosmic-ray'), 'init', config, session], cwd=copy)
+    subprocess.check_call([os.path.join(bindir, 'cosmic-ray'), 'init', '--force', config, session], cwd=copy)
     subprocess.check_call([os.path.join(bindir, 'cosmic-ray'), 'exec', config, session], cwd=copy)
     return session
 
