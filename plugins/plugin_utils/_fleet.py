@@ -161,16 +161,14 @@ def merge(documents, expected=()):
     return fleet, sorted(runs.values(), key=lambda r: (r['written'], r['label'])), counted
 
 
-def write_shards(directory, documents, mode=0o644):
-    """Write each shard to directory/HOST.json atomically (a reader never sees half a shard); an unchanged one is
-    left alone. The names of the files written."""
+def write_files(directory, texts, mode=0o644):
+    """Write each {name: text} into directory (made if missing) atomically: a reader never sees half a file. A file
+    that already holds its text is left alone. The paths written."""
     if not os.path.isdir(directory):
         os.makedirs(directory, 0o755)
     written = []
-    for document in documents:
-        name = re.sub(r'[^A-Za-z0-9_.@-]', '_', document['host']) + '.json'
+    for name, text in sorted(texts.items()):
         path = os.path.join(directory, name)
-        text = json.dumps(document, indent=1) + '\n'  # the plan's order is the report's order
         try:
             with open(path) as handle:
                 if handle.read() == text:
@@ -189,3 +187,10 @@ def write_shards(directory, documents, mode=0o644):
             raise
         written.append(path)
     return written
+
+
+def write_shards(directory, documents, mode=0o644):
+    """Each shard as directory/HOST.json (write_files). The paths written."""
+    # The plan's order is the report's order: the keys are not sorted.
+    return write_files(directory, dict((re.sub(r'[^A-Za-z0-9_.@-]', '_', d['host']) + '.json', json.dumps(d, indent=1) + '\n')
+                                       for d in documents), mode)

@@ -19,9 +19,10 @@ __metaclass__ = type
 
 import datetime
 import os
-import tempfile
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils._fleet import write_files
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), '..', '..', 'roles', 'node_audit', 'templates')
 FILES = (('report.html.j2', 'index.html'), ('report.md.j2', 'report.md'), ('report.json.j2', 'report.json'))
@@ -79,27 +80,5 @@ def render(fleet, check_mode, runs=None, counted=None, templates=TEMPLATES):
 
 
 def write(directory, texts, mode=0o644):
-    """Write each file atomically into directory (made if missing); the names of the files that changed."""
-    if not os.path.isdir(directory):
-        os.makedirs(directory, 0o755)
-    changed = []
-    for name, text in sorted(texts.items()):
-        path = os.path.join(directory, name)
-        try:
-            with open(path) as handle:
-                if handle.read() == text:
-                    continue
-        except (IOError, OSError):
-            pass
-        handle, temporary = tempfile.mkstemp(prefix='.%s.' % name, dir=directory)
-        try:
-            with os.fdopen(handle, 'w') as out:
-                out.write(text)
-            os.chmod(temporary, mode)
-            os.rename(temporary, path)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.remove(temporary)
-            raise
-        changed.append(path)
-    return changed
+    """Write the report's files atomically into directory (made if missing); the paths of those that changed."""
+    return write_files(directory, texts, mode)
