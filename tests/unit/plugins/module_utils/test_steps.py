@@ -399,3 +399,16 @@ def test_only_a_run_that_writes_units_checks_the_unit_directory(tmp_path):
     assert [o for o, _d in steps.write_targets(node_run(tmp_path, driver='cgroupfs'))] == ['cgroupfs_path']
     assert [o for o, _d in steps.write_targets(node_run(tmp_path, driver='cgroupfs', persist=True))] == [
         'cgroupfs_path', 'systemd_unit_dir', 'persist_script']
+
+
+def test_a_systemctl_step_mends_by_its_verb_and_a_kubelet_write_says_its_file():
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import WriteKubeletConfig
+    assert Systemctl(None, 'start', 'a.slice').drift() == ('systemctl start', 'needed', 'done')
+    assert WriteKubeletConfig({'path': '/var/lib/kubelet/config.yaml'}, False).done() == 'wrote /var/lib/kubelet/config.yaml'
+
+
+def test_systemd_showing_a_lower_value_than_planned_is_found_too():
+    record = Record()
+    perform([ConfirmProperties('a.slice', {'MemoryMax': '2048'}, False, DriverOrigin('systemd', None))],
+            DryHost(FakeSystemctl({'MemoryMax': '1024'})), record)
+    assert record.found == [{'item': 'a.slice', 'check': 'MemoryMax', 'live': '1024', 'planned': '2048'}]
