@@ -181,7 +181,7 @@ def test_the_systemd_driver_refuses_a_node_without_systemd(tmp_path):
     run = node_run(tmp_path, running=False)
     with pytest.raises(KubenodeError, match='needs systemd as PID 1') as refused:
         steps.unit_steps(run, units(missing(*run.persistence_paths().values())), [])
-    assert refused.value.field == 'cgroup_driver'
+    assert refused.value.field == 'cgroup_driver' and str(refused.value).endswith('(/proc/1/comm) (got "systemd")')
 
 
 def test_persistence_is_written_linked_and_restarted_once_then_left(tmp_path):
@@ -412,3 +412,13 @@ def test_systemd_showing_a_lower_value_than_planned_is_found_too():
     perform([ConfirmProperties('a.slice', {'MemoryMax': '2048'}, False, DriverOrigin('systemd', None))],
             DryHost(FakeSystemctl({'MemoryMax': '1024'})), record)
     assert record.found == [{'item': 'a.slice', 'check': 'MemoryMax', 'live': '1024', 'planned': '2048'}]
+
+
+def test_a_service_placed_in_the_kube_reserved_slice_gets_a_readable_drop_in(tmp_path):
+    reserved = SLICE._replace(key='kube_reserved', systemd_unit='kube.slice', systemd_path='/kube.slice')
+    run = node_run(tmp_path, entries=(('kube_reserved', reserved),))
+    dropin = os.path.join(run.unit_dir, 'containerd.service.d', '50-kubenode-slice.conf')
+    snapshot = units(missing(dropin, os.path.join(run.unit_dir, 'kube.slice')), {'kube.slice': []}, {'kube.slice': True})
+    planned, _warnings, placed, _pending = DRIVERS['systemd'].unit_steps(run, snapshot, ['containerd.service'])
+    assert placed == ['containerd.service']
+    assert [(s.path, s.mode) for s in planned if s.path == dropin] == [(dropin, 0o644)]
