@@ -9,8 +9,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
@@ -53,14 +51,7 @@ class ActionModule(ActionBase):
         if not report_dir:
             result['fleet'] = fleet
             return result
-        if not isinstance(report_dir, str) or not os.path.isabs(report_dir):
-            raise AnsibleActionFail('report_dir: must be an absolute path, not %r' % (report_dir,))
-        # A report merged from check-mode runs only says so; this run itself changes nothing.
-        check_mode = bool(runs) and all((r['run'] or {}).get('check_mode') for r in runs)
-        try:
-            result['written'] = _fleet_report.write(report_dir, _fleet_report.render(fleet, check_mode, runs, counted))
-        except (IOError, OSError) as error:
-            raise AnsibleActionFail('report_dir: cannot write the fleet report in %s: %s'
-                                    % (report_dir, error.strerror or error))
+        # The report says check mode from the runs it merged (templates/runs.j2).
+        result['written'] = _fleet_report.write_report(report_dir, fleet, runs=runs, counted=counted)
         result['changed'] = bool(result['written'])
         return result

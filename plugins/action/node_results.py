@@ -75,15 +75,8 @@ class ActionModule(ActionBase):
             except (IOError, OSError) as error:
                 raise AnsibleActionFail('dir: cannot write the node results under %s: %s'
                                         % (directory, error.strerror or error))
-        report_dir = args.get('report_dir')
-        if report_dir:
-            if not isinstance(report_dir, str) or not os.path.isabs(report_dir):
-                raise AnsibleActionFail('report_dir: must be an absolute path, not %r' % (report_dir,))
-            try:
-                paths += _fleet_report.write(report_dir, _fleet_report.render(fleet, bool(run.get('check_mode'))))
-            except (IOError, OSError) as error:
-                raise AnsibleActionFail('report_dir: cannot write the fleet report in %s: %s'
-                                        % (report_dir, error.strerror or error))
+        if args.get('report_dir'):
+            paths += _fleet_report.write_report(args['report_dir'], fleet, bool(run.get('check_mode')))
         if args.get('artifacts'):
             # set_stats' way: AWX keeps these as the job's artifacts and hands them to the next workflow node.
             result['ansible_stats'] = {'data': dict((_fleet.artifact_key(d['host']), _fleet.trimmed(d)) for d in documents),

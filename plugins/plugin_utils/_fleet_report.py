@@ -20,6 +20,7 @@ __metaclass__ = type
 import datetime
 import os
 
+from ansible.errors import AnsibleActionFail
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from ansible_collections.kubenode.cgroups.plugins.plugin_utils._fleet import write_files
@@ -82,3 +83,14 @@ def render(fleet, check_mode, runs=None, counted=None, templates=TEMPLATES):
 def write(directory, texts, mode=0o644):
     """Write the report's files atomically into directory (made if missing); the paths of those that changed."""
     return write_files(directory, texts, mode)
+
+
+def write_report(directory, fleet, check_mode=False, runs=None, counted=None):
+    """render() into directory (the actions' report_dir option); AnsibleActionFail naming the option and why.
+    A merged report (runs given) says check mode from its runs, not from check_mode."""
+    if not isinstance(directory, str) or not os.path.isabs(directory):
+        raise AnsibleActionFail('report_dir: must be an absolute path, not %r' % (directory,))
+    try:
+        return write(directory, render(fleet, check_mode, runs, counted))
+    except (IOError, OSError) as error:
+        raise AnsibleActionFail('report_dir: cannot write the fleet report in %s: %s' % (directory, error.strerror or error))

@@ -26,6 +26,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatabl
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubeletConfigRefused, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import MANAGEABLE
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import file_diff
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import CPU_MANAGER_CHECKPOINT
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import detect_drivers, effective_driver
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import service_name
@@ -78,8 +79,7 @@ class Operation(object):
         if self.kind not in ('write', 'enable', 'copy'):
             return None
         after = self.value if self.value is not None else '(the value of %s)' % self.source
-        return {'before_header': self.path, 'after_header': self.path, 'before': '%s\n' % (self.before or ''),
-                'after': '%s\n' % after}
+        return file_diff(self.path, '%s\n' % (self.before or ''), '%s\n' % after)
 
     def apply(self, host):
         if self.kind == 'mkdir':

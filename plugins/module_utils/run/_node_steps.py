@@ -275,8 +275,9 @@ def present(run, host, done, check_writes=True):
     done.record.warnings.extend(done.units.warnings)
     if perform(done.units.steps, host, done.record):
         done.kernel = read_kernel(run)  # systemd has re-realized the slices: their cgroups are not what was read
+        operations = kernel_steps(run, done.kernel)
     closing = closing_steps(run, done.units.persistence)
-    perform(kernel_steps(run, done.kernel) + closing, host, done.record)
+    perform(operations + closing, host, done.record)
     change = run.kubelet_change
     if change:
         done.kubelet_result = kubelet_config_result(change, done.record, closing)

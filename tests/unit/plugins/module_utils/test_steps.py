@@ -260,11 +260,11 @@ def test_no_code_of_the_steps_layer_asks_if_it_is_dry_or_which_driver_it_has(nam
 
 
 def test_the_cgroup_layout_is_read_once_and_never_changed():
-    layout = CgroupLayout('hybrid', {'cpu': '/sys/fs/cgroup/cpu'}, '/sys/fs/cgroup/unified')
+    layout = CgroupLayout('hybrid', {'cpu': '/fake/cgroup/cpu'}, '/fake/cgroup/unified')
     with pytest.raises(AttributeError):
         layout.mode = 'v2'
     with pytest.raises(TypeError):
-        layout.v1_hierarchies['memory'] = '/elsewhere'
+        layout.v1_hierarchies['memory'] = '/fake/elsewhere'
     assert (layout.is_v2, layout.file_version) == (False, 'v1')
     assert (CgroupLayout('v2').is_v2, CgroupLayout('v2').file_version) == (True, 'v2')
 
