@@ -36,10 +36,12 @@ class AdmissionRules(object):
     """The feature gates admission depends on: PodLevelResources (requests from the pod's own resources), and
     hugepages as pod-level resources (kubelet 1.33 and later)."""
 
-    __slots__ = ('pod_level', 'pod_level_hugepages')
+    __slots__ = ('pod_level', 'pod_level_hugepages', 'only_set_pod_level')
 
-    def __init__(self, pod_level, pod_level_hugepages):
+    def __init__(self, pod_level, pod_level_hugepages, only_set_pod_level=False):
         self.pod_level, self.pod_level_hugepages = pod_level, pod_level_hugepages
+        # PodLevelResourcesFixKubeletQOSClass (1.37): empty pod-level resources leave the QoS class to the containers.
+        self.only_set_pod_level = only_set_pod_level
 
 
 class Candidate(object):
@@ -194,7 +196,7 @@ def pods_to_preempt(candidate, admitted, requirements, rules):
     tiers = {BESTEFFORT: [], BURSTABLE: [], GUARANTEED: []}
     for other in admitted:
         if preemptable(candidate.pod, other.pod):
-            tiers[qos_class(other.pod, rules.pod_level)].append(other)
+            tiers[qos_class(other.pod, rules.pod_level, rules.only_set_pod_level)].append(other)
     best_effort, burstable, guaranteed = tiers[BESTEFFORT], tiers[BURSTABLE], tiers[GUARANTEED]
     missing = _subtract(requirements, best_effort + burstable + guaranteed, rules)
     if missing:

@@ -32,7 +32,8 @@ def allocatable_values(plan, max_pods):
 
 
 def admission_rules(rules, gates):
-    return AdmissionRules(rules.gate(gates, 'PodLevelResources'), rules.pod_level_hugepages)
+    return AdmissionRules(rules.gate(gates, 'PodLevelResources'), rules.pod_level_hugepages,
+                          rules.gate(gates, 'PodLevelResourcesFixKubeletQOSClass'))
 
 
 def pods_impact(candidates, allocatable, rules, source):
@@ -80,7 +81,7 @@ def qos_tier_limits(plan, results, candidates, percent, rules):
     admitted = set(r['pod'] for r in results if r['admitted'])
     requested = {GUARANTEED: 0, BURSTABLE: 0}
     for candidate in candidates:
-        qos = qos_class(candidate.pod, rules.pod_level)
+        qos = qos_class(candidate.pod, rules.pod_level, rules.only_set_pod_level)
         if candidate.key in admitted and qos in requested:
             requested[qos] += fit_request(candidate.pod, rules, {}).get('memory', 0)
     burstable = allocatable - requested[GUARANTEED] * percent // 100

@@ -266,13 +266,15 @@ def _positive(resources):
     return dict((n, q) for n, q in resources.items() if n in _QOS_RESOURCES and q.sign() > 0)
 
 
-def qos_class(pod, pod_level):
-    """GetPodQOS: status.qosClass when the pod has one, else ComputePodQOS."""
+def qos_class(pod, pod_level, only_set_pod_level=False):
+    """GetPodQOS: status.qosClass when the pod has one, else ComputePodQOS. only_set_pod_level: the
+    PodLevelResourcesFixKubeletQOSClass gate (kubelet 1.37): empty pod-level resources ({}) leave the QoS class to
+    the containers."""
     if pod.status_qos:
         return pod.status_qos
     requests, limits = {}, {}
     guaranteed = True
-    if pod_level and pod.has_pod_resources:
+    if pod_level and pod.has_pod_resources and (not only_set_pod_level or _pod_level_resources_set(pod, True)):
         _add(requests, _positive(pod.requests))
         if pod.limits:
             positive_limits = _positive(pod.limits)
@@ -343,6 +345,7 @@ class PodSettings(object):
         self.gates = parse_feature_gates(params.get('feature_gates'), rules=self.rules,
                                          accepted=params.get('extra_feature_gates') or ())
         self.pod_level = self.rules.gate(self.gates, 'PodLevelResources')
+        self.only_set_pod_level = self.rules.gate(self.gates, 'PodLevelResourcesFixKubeletQOSClass')
         self.custom_period = self.rules.gate(self.gates, 'CustomCPUCFSQuotaPeriod')
         self.cpu_cfs_quota = params.get('cpu_cfs_quota')
         self.cpu_cfs_quota = True if self.cpu_cfs_quota is None else bool(self.cpu_cfs_quota)
@@ -610,7 +613,7 @@ def resource_config_for_pod(pod, settings, enforce_cpu_limits=None):
     quota = cgmath.milli_cpu_to_quota(cpu_limits, settings.cpu_period, settings.custom_period)
     if not enforce_cpu_limits:
         quota = -1
-    qos = qos_class(pod, settings.pod_level)
+    qos = qos_class(pod, settings.pod_level, settings.only_set_pod_level)
     config = {}
     if qos == GUARANTEED:
         config.update(cpu_shares=shares, cpu_quota=quota, cpu_period=settings.cpu_period, memory=memory_limits)
@@ -818,7 +821,7 @@ def container_values(pod, container, qos, settings):
 def pod_values(pod, settings):
     """(QoS class, requests, the pod's entry values): what kubelet writes to the pod cgroup and sends for each
     container, for a pod as kubelet's allocation has it."""
-    qos = qos_class(pod, settings.pod_level)
+    qos = qos_class(pod, settings.pod_level, settings.only_set_pod_level)
     # The pod container manager turns its CPU limit off for a pod with exclusive CPUs.
     enforce = settings.cpu_cfs_quota and not (
         settings.quota_off_with_exclusive_cpus and pod_has_exclusive_cpus(pod, qos, settings))

@@ -91,6 +91,8 @@ class KubeletRules(object):
             # CPUCFSQuotaPeriod's gate: alpha and off until 1.36, GA and on from 1.36 (kube_features.go).
             'CustomCPUCFSQuotaPeriod': minor >= 36,
             'PodLevelResourceManagers': False,
+            # Beta and on from 1.37: empty pod-level resources ({}) no longer decide a pod's QoS class (qos.go).
+            'PodLevelResourcesFixKubeletQOSClass': minor >= 37,
             'QOSReserved': False,
         }
         # Gates locked to their default: kubelet refuses another value ("cannot set feature gate X to false,

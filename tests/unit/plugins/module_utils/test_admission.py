@@ -204,3 +204,16 @@ def test_kubelets_random_order_of_static_pods_is_said():
                                ALLOCATABLE, ON))
     assert [results['default/%s' % n]['static_order'] for n in ('a', 'b', 'huge', 'small')] == [
         'maybe', 'maybe', 'always', None]
+
+
+def test_empty_pod_level_resources_leave_the_qos_class_to_the_containers_from_1_37():
+    """qos.go ComputePodQOS: with PodLevelResourcesFixKubeletQOSClass (beta, on from 1.37) a pod's resources: {} no
+    longer makes it BestEffort; the kubelet judge found the preemption that picked it first (seed 1403884882)."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import parse_pod, qos_class
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
+    pod = parse_pod({'spec': {'resources': {}, 'containers': [{'name': 'c', 'resources': {
+        'requests': {'cpu': '100m', 'memory': '1Gi'}, 'limits': {'cpu': '100m', 'memory': '1Gi'}}}]}}, 'pod')
+    fix_37, fix_36 = (kubelet_rules(v).gate({}, 'PodLevelResourcesFixKubeletQOSClass') for v in ('1.37', '1.36'))
+    assert (fix_37, fix_36) == (True, False)
+    assert qos_class(pod, True, fix_37) == 'Guaranteed'
+    assert qos_class(pod, True, fix_36) == 'BestEffort'
