@@ -32,7 +32,7 @@ from ansible_collections.kubenode.cgroups.plugins.plugin_utils import _fleet  # 
 def results(count):
     plan = plan_node(PlanOptions(capacity={'cpu': '64', 'memory': '256Gi', 'ephemeral-storage': '500Gi', 'pid': '4194304'},
                                  cgroup_driver='systemd', kube_reserved_cgroup='/kube.slice',
-                                 system_reserved_cgroup='/system.slice'))
+                                 system_reserved_cgroup='/system.slice')).as_dict()
     run = {'id': 'bench', 'playbook': 'Reserve node resources and enforce Node Allocatable', 'check_mode': False}
     for index in range(count):
         host = 'node%05d' % index

@@ -173,7 +173,7 @@ def main():
         if params['capacity'] is None:
             params['capacity'], params['online_cpus'] = detect_capacity(
                 params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
-        result = plan_node(PlanOptions.from_options(params))
+        result = plan_node(PlanOptions.from_options(params)).as_dict()
     except KubenodeError as error:
         module.fail_json(msg=str(error))
     module.exit_json(changed=False, **result)

@@ -214,10 +214,10 @@ kubelet_config:
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import audit
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import runner
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import read_impact
@@ -263,8 +263,9 @@ def node_spec(params):
     else:
         # The plan's driver and release are the ones compared with; the runtime's driver, when it differs, is
         # drift of its own.
-        values['cgroup_driver'] = params['plan']['cgroup_driver']
-        values['kubelet_version'] = params['plan'].get('kubelet_version') or 'auto'
+        plan = NodePlan.from_dict(params['plan'])
+        values['cgroup_driver'] = plan.cgroup_driver
+        values['kubelet_version'] = plan.kubelet_version or 'auto'
     if params['check_kubelet_config']:
         values['kubelet_config'] = dict((name, params[name]) for name in KUBELET_FILE_OPTIONS)
     return NodeSpec(values, check_mode=True)
@@ -274,9 +275,6 @@ def main():
     module = AnsibleModule(argument_spec=argument_spec(), supports_check_mode=True,
                            required_one_of=[('plan', 'settings')], mutually_exclusive=[('plan', 'settings')])
     params = module.params
-    plan = params['plan']
-    if plan is not None and (not isinstance(plan.get('cgroups'), dict) or plan.get('cgroup_driver') not in names.DRIVERS):
-        module.fail_json(msg='plan: not a result of kubenode.cgroups.allocatable_info (no cgroups or cgroup_driver)')
     if params['check_kubelet_config'] and not kc.HAS_YAML:
         module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
     host = DryHost(runner(module))  # an audit writes nothing
@@ -285,6 +283,7 @@ def main():
         node = read_node(spec, host.systemctl, module.run_command)
         result = audit(host, spec, node, params['allow_driver_mismatch'])
         result['impact'] = read_impact(spec, node, result['plan'])
+        result['plan'] = result['plan'].as_dict()
     except KubenodeError as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:

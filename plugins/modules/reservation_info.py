@@ -165,6 +165,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import detect_layout
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._measurement import measure
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import (
     host_paths_argument_spec, node_root_argument_spec, paths_under_root)
@@ -176,9 +177,12 @@ def main():
     spec.update(node_root_argument_spec())
     module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
     params = dict(module.params)
-    plan = params['plan']
-    if not isinstance(plan.get('cgroups'), dict) or not isinstance(plan.get('capacity'), dict):
-        module.fail_json(msg='plan: not a result of kubenode.cgroups.allocatable_info (no cgroups or capacity)')
+    try:
+        plan = NodePlan.from_dict(params['plan'])
+        if plan.capacity is None:
+            raise KubenodeError('is missing: not a result of kubenode.cgroups.allocatable_info', field='plan.capacity')
+    except KubenodeError as error:
+        module.fail_json(msg=str(error))
     if not 1 <= params['sample_seconds'] <= 600:
         module.fail_json(msg='sample_seconds: must be between 1 and 600 (got %s)' % params['sample_seconds'])
     try:

@@ -459,12 +459,12 @@ def ours_allocatable(case):
 
     def values(report):
         return dict((k, v['value']) for k, v in report.items())  # CPU in millicores, the rest in units
-    kubepods = plan['cgroups']['kubepods']['resources']
-    return {'reservation': values(plan['reservation']), 'allocatable': values(plan['allocatable']),
-            'absolute': values(plan['allocatable_absolute']),
+    kubepods = plan.cgroup('kubepods')['resources']
+    return {'reservation': values(plan.reservation), 'allocatable': values(plan.allocatable),
+            'absolute': values(plan.allocatable_absolute),
             'kubepods': {'cpu_shares': kubepods.get('cpu_shares'), 'memory': kubepods.get('memory'),
                          'pids': kubepods.get('pids')},
-            'eviction_reservation': values(plan['eviction']['reservation'])}
+            'eviction_reservation': values(plan.eviction_part('reservation'))}
 
 
 def ours_quantity(case):

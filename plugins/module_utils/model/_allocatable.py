@@ -23,6 +23,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._eviction import (
     hard_eviction_reservation, parse_thresholds, resolve_eviction_hard)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._feature_gates import check_gate_names, check_gate_values
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_set import OptionSet
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import profile_reservation
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import MEASURED_PROFILE, measured_reserved
@@ -331,7 +332,7 @@ class PlanOptions(OptionSet):
 
 
 def plan_node(options):
-    """Compute the whole node plan from PlanOptions."""
+    """Compute the whole node plan (a NodePlan) from PlanOptions."""
     rules = kubelet_rules(options.kubelet_version)
     gates = parse_feature_gates(options.feature_gates, rules=rules, accepted=options.extra_feature_gates)
     driver = names.checked_driver(options.cgroup_driver)
@@ -445,32 +446,32 @@ def plan_node(options):
         if entry is not None:
             cgroups['%s_reserved' % scope] = entry
 
-    return {
-        'kubelet_version': rules.version,
-        'cgroup_driver': driver,
+    return NodePlan(
+        kubelet_version=rules.version,
+        cgroup_driver=driver,
         # Written as maxPods by kubelet_config; None when kubelet keeps its own.
-        'max_pods': max_pods,
+        max_pods=max_pods,
         # Written as reservedSystemCPUs; its size is already systemReserved.cpu above.
-        'reserved_system_cpus': format_cpuset(reserved_cpus) if reserved_cpus else None,
-        'enforce_node_allocatable': enforce,
-        'capacity': report_list(status_capacity),
-        'internal_capacity': report_list(internal_capacity),
-        'reserved': {'system': report_list(system), 'kube': report_list(kube)},
-        'eviction': {
+        reserved_system_cpus=format_cpuset(reserved_cpus) if reserved_cpus else None,
+        enforce_node_allocatable=enforce,
+        capacity=report_list(status_capacity),
+        internal_capacity=report_list(internal_capacity),
+        reserved={'system': report_list(system), 'kube': report_list(kube)},
+        eviction={
             'hard': eviction_map,
             # Where the map came from, and which of kubelet's default signals were added to it.
             'source': eviction_source,
             'defaults_kept': defaults_kept,
             'reservation': report_list(eviction_reservation),
         },
-        'reservation': report_list(reservation),
-        'allocatable': report_list(allocatable),
-        'allocatable_absolute': report_list(internal_absolute),
-        'cgroups': cgroups,
+        reservation=report_list(reservation),
+        allocatable=report_list(allocatable),
+        allocatable_absolute=report_list(internal_absolute),
+        cgroups=cgroups,
         # Where kubelet puts pods: kubepods under cgroupRoot, or cgroupRoot itself without cgroupsPerQOS.
-        'node_allocatable_root': names.describe(root_parts, driver),
-        'fail_cgroup_v1_default': rules.fail_cgroup_v1_default,
-    }
+        node_allocatable_root=names.describe(root_parts, driver),
+        fail_cgroup_v1_default=rules.fail_cgroup_v1_default,
+    )
 
 
 def kubepods_memory_qos(rules, guaranteed_requests=0, burstable_requests=0):

@@ -26,7 +26,7 @@ LIMITED = ('kubepods', 'system_reserved', 'kube_reserved')
 def allocatable_values(plan, max_pods):
     """{resource: int64} of the plan's Allocatable as kubelet's admission compares with it (cpu in millicores),
     pods its maxPods."""
-    values = dict((name, entry['value']) for name, entry in (plan.get('allocatable') or {}).items())
+    values = dict((name, entry['value']) for name, entry in (plan.allocatable or {}).items())
     values[PODS] = max_pods
     return values
 
@@ -63,7 +63,7 @@ def _squeezed(key, entry, after, used, now):
 def memory_impact(plan, usage, limits_now):
     """[{cgroup, path, limit_now, limit_after, usage, working_set, inactive_file}] of kubepods and the enforced
     reserved cgroups the plan squeezes (_squeezed): what the kernel cannot reclaim it OOM-kills."""
-    cgroups = plan.get('cgroups') or {}
+    cgroups = plan.cgroups
     rows = [_squeezed(key, cgroups[key], (cgroups[key].get('resources') or {}).get('memory'), usage.get(key),
                       limits_now.get(key))
             for key in LIMITED if cgroups.get(key) and cgroups[key].get('enforced', key == 'kubepods')]
@@ -75,7 +75,7 @@ def qos_tier_limits(plan, results, candidates, percent, rules):
     (qos_container_manager_linux.go, setMemoryReserve) once kubelet re-admitted the pods - Allocatable less percent
     of the admitted Guaranteed pods' memory requests, and of the Burstable ones' too for besteffort - or {} without
     qosReserved."""
-    allocatable = ((plan.get('allocatable_absolute') or {}).get('memory') or {}).get('value')
+    allocatable = plan.value('allocatable_absolute', 'memory')
     if percent is None or not allocatable:
         return {}
     admitted = set(r['pod'] for r in results if r['admitted'])
@@ -90,7 +90,7 @@ def qos_tier_limits(plan, results, candidates, percent, rules):
 
 def qos_tier_impact(plan, limits_after, usage, limits_now):
     """memory_impact's rows for the QoS tiers whose qosReserved limit would fall under their working set now."""
-    cgroups = plan.get('cgroups') or {}
+    cgroups = plan.cgroups
     rows = [_squeezed(key, cgroups[key], after, usage.get(key), limits_now.get(key))
             for key, after in sorted(limits_after.items()) if cgroups.get(key)]
     return [row for row in rows if row]

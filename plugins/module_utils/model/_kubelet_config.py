@@ -19,6 +19,7 @@ import copy
 import json
 import re
 import traceback
+from collections import namedtuple
 
 try:
     import yaml
@@ -231,6 +232,13 @@ PLAN_INPUT_DEFAULTS = {
 }
 
 
+class PlannedFrom(namedtuple('PlannedFrom', ('inputs', 'plan'))):
+    """A NodePlan with what it was computed from (plan_inputs of the KubeletConfiguration keys it stands for): when
+    the configuration kubelet will read says the same, validating it reuses the plan instead of planning again."""
+
+    __slots__ = ()
+
+
 def plan_inputs(config):
     """The plan-relevant keys of a configuration in a comparable form, kubelet's defaults filled in."""
     values = {}
@@ -246,8 +254,8 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
 
     gates_on_node: feature gate names the node's configuration already holds; only names this change
     brings are checked against kubelet's known gates (the node's kubelet is the judge of its own).
-    planned: {'inputs': plan_inputs() of what a plan was computed from, 'plan': that plan}; when the
-    configuration says the same, that plan stands for it (it passed the same checks) and none is computed.
+    planned: a PlannedFrom; when the configuration says the same as its inputs, its plan stands for it (it passed
+    the same checks) and none is computed.
     """
     accepted = frozenset(extra_feature_gates) | frozenset(gates_on_node)
     rules = kubelet_rules(rules_version)
@@ -261,9 +269,9 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
         # Capacity unknown: every rule but "capacity >= reservation" can still be checked.
         capacity = {'cpu': '1Mi', 'memory': '1Ei', 'ephemeral-storage': '1Ei', 'pid': '1Ei'}
         online_cpus = parse_cpuset(config.get('reservedSystemCPUs') or '', 'reservedSystemCPUs')
-    if planned and planned['inputs'] in (plan_inputs(config), plan_inputs(
-            dict(kubelet_default_settings(planned['plan']), **config))):  # what kubelet fills in where left out
-        plan = planned['plan']
+    if planned and planned.inputs in (plan_inputs(config), plan_inputs(
+            dict(kubelet_default_settings(planned.plan), **config))):  # what kubelet fills in where left out
+        plan = planned.plan
     else:
         plan = plan_node(PlanOptions(
             capacity=capacity, online_cpus=online_cpus, kubelet_version=rules,
@@ -349,7 +357,7 @@ def _validate_cpu_and_topology_managers(config, plan):
             raise KubenodeError('bad value for option "%s": strconv.ParseBool: parsing "%s": invalid syntax'
                                 % (name, value), field='cpuManagerPolicyOptions.%s' % name, value=value)
     # GetNodeAllocatableReservation leaves a zero CPU reservation out, which the static policy cannot start with.
-    if 'cpu' not in plan['reservation']:
+    if plan.value('reservation', 'cpu') is None:
         raise KubenodeError('[cpumanager] unable to determine reserved CPU resources for static policy: the static '
                             'policy needs systemReserved.cpu + kubeReserved.cpu (or reservedSystemCPUs) above zero',
                             field='cpuManagerPolicy', value=policy)
@@ -394,20 +402,20 @@ def _validate_soft_eviction(config):
 
 
 def settings_from_plan(plan):
-    """The KubeletConfiguration keys an allocatable_info result stands for."""
+    """The KubeletConfiguration keys a NodePlan stands for."""
     settings = {
-        'systemReserved': dict((k, v['quantity']) for k, v in plan.get('reserved', {}).get('system', {}).items()),
-        'kubeReserved': dict((k, v['quantity']) for k, v in plan.get('reserved', {}).get('kube', {}).items()),
-        'evictionHard': dict(plan.get('eviction', {}).get('hard', {})),
-        'enforceNodeAllocatable': list(plan.get('enforce_node_allocatable', ['pods'])),
-        'cgroupDriver': plan.get('cgroup_driver'),
+        'systemReserved': dict((k, v['quantity']) for k, v in plan.reserved_of('system').items()),
+        'kubeReserved': dict((k, v['quantity']) for k, v in plan.reserved_of('kube').items()),
+        'evictionHard': dict(plan.eviction_part('hard') or {}),
+        'enforceNodeAllocatable': list(plan.enforce_node_allocatable or ['pods']),
+        'cgroupDriver': plan.cgroup_driver,
     }
-    if plan.get('max_pods') is not None:
-        settings['maxPods'] = plan['max_pods']
-    if plan.get('reserved_system_cpus'):
-        settings['reservedSystemCPUs'] = plan['reserved_system_cpus']
+    if plan.max_pods is not None:
+        settings['maxPods'] = plan.max_pods
+    if plan.reserved_system_cpus:
+        settings['reservedSystemCPUs'] = plan.reserved_system_cpus
     for scope in ('system', 'kube'):
-        entry = plan.get('cgroups', {}).get('%s_reserved' % scope)
+        entry = plan.cgroup('%s_reserved' % scope)
         settings['%sReservedCgroup' % scope] = entry['configured_name'] if entry else None
     # An empty reservation is written as no key at all, as kubelet's default means the same.
     for key in QUANTITY_MAPS:
@@ -417,12 +425,11 @@ def settings_from_plan(plan):
 
 
 def kubelet_default_settings(plan):
-    """{key: value} of the plan's settings that are kubelet's own defaults (pkg/kubelet/apis/config/v1beta1
+    """{key: value} of a NodePlan's settings that are kubelet's own defaults (pkg/kubelet/apis/config/v1beta1
     defaults.go): enforceNodeAllocatable ["pods"], and evictionHard where the plan keeps the release's defaults."""
     defaults = {'enforceNodeAllocatable': ['pods']}
-    eviction = plan.get('eviction') or {}
-    if eviction.get('source') == 'kubelet defaults':
-        defaults['evictionHard'] = dict(eviction.get('hard') or {})
+    if plan.eviction_part('source') == 'kubelet defaults':
+        defaults['evictionHard'] = dict(plan.eviction_part('hard') or {})
     return defaults
 
 

@@ -6,9 +6,8 @@
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
-Pure. The plan (plan_node's result, or one given back to node_cgroups by the operator) is a dict at the module
-boundary; a run turns each cgroup it manages into a PlannedCgroup once (from_plan, which names the field of a
-malformed plan) and plans its steps from these records.
+Pure. The plan is a NodePlan (_node_plan); a run turns each cgroup it manages into a PlannedCgroup once (from_plan,
+which names the field of a malformed plan) and plans its steps from these records.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -20,6 +19,7 @@ from types import MappingProxyType
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_files import file_version
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import Mapping
 
 _FIELDS = ('key', 'cgroupfs_path', 'systemd_path', 'systemd_unit', 'v1_files', 'v2_files', 'v1_properties',
            'v2_properties')
@@ -43,10 +43,10 @@ class PlannedCgroup(namedtuple('PlannedCgroup', _FIELDS)):
 
     @classmethod
     def from_plan(cls, key, entry):
-        """The record of plan['cgroups'][key]; a plan that is not one of allocatable_info's is refused, naming
-        the field."""
+        """The record of a NodePlan's cgroups[key]; an entry that is not one of allocatable_info's is refused,
+        naming the field."""
         field = 'plan.cgroups.%s' % key
-        if not isinstance(entry, dict):
+        if not isinstance(entry, Mapping):
             raise KubenodeError('must be a mapping, as allocatable_info returns it', field=field, value=entry)
         path = entry.get('cgroupfs_path')
         if not isinstance(path, str) or not path.startswith('/'):
@@ -54,12 +54,12 @@ class PlannedCgroup(namedtuple('PlannedCgroup', _FIELDS)):
         mappings = {}
         for name in ('v1_files', 'v2_files', 'systemd_properties'):
             value = entry.get(name) or {}
-            if not isinstance(value, dict):
+            if not isinstance(value, Mapping):
                 raise KubenodeError('must be a mapping', field='%s.%s' % (field, name), value=value)
             mappings[name] = value
         properties = mappings['systemd_properties']
         for version in ('v1', 'v2'):
-            if not isinstance(properties.get(version) or {}, dict):
+            if not isinstance(properties.get(version) or {}, Mapping):
                 raise KubenodeError('must be a mapping', field='%s.systemd_properties.%s' % (field, version),
                                     value=properties.get(version))
         return cls(key, path, entry.get('systemd_path'), entry.get('systemd_unit'), mappings['v1_files'],

@@ -23,6 +23,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kube
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import NODE_FILES, replace_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_discovery import DEFAULT_DROPIN_NAME
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_set import OptionSet
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import (
     CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS, containerd_driver, crio_driver)
@@ -78,6 +79,11 @@ class KubeletConfigRequest(OptionSet):
         ('services', ()),  # the services placed there (kubelet, containerd, crio)
     )
     __slots__ = tuple(name for name, _default in DEFAULTS)
+
+    def __init__(self, **options):
+        super(KubeletConfigRequest, self).__init__(**options)
+        if self.plan is not None:
+            self.plan = NodePlan.from_dict(self.plan)  # kubelet_config's plan option is allocatable_info's dict
 
 
 def compute_change(request, option_prefix='', files=NODE_FILES):

@@ -43,7 +43,7 @@ def driver_drift(plan, drivers):
     if not drivers.get('mismatch'):
         return []
     seen = ', '.join('%s=%s' % (s, drivers[s]['value']) for s in ('kubelet', 'containerd', 'crio') if drivers.get(s))
-    return [drift('cgroup driver', 'kubelet and runtime agree', seen, plan['cgroup_driver'])]
+    return [drift('cgroup driver', 'kubelet and runtime agree', seen, plan.cgroup_driver)]
 
 
 def kubelet_config_paths(spec, node, run):
@@ -56,8 +56,8 @@ def kubelet_config_paths(spec, node, run):
 
 
 def compare(host, spec, node, run, allow_driver_mismatch, ignore_restarts=()):
-    """{drift, cgroup_mode, systemd, drivers, plan, kubelet_config}: the node a NodeSnapshot shows against a
-    RunPlan: its steps performed on host, a DryHost. ignore_restarts: services about to be restarted."""
+    """{drift, cgroup_mode, systemd, drivers, plan (the NodePlan), kubelet_config}: the node a NodeSnapshot shows
+    against a RunPlan: its steps performed on host, a DryHost. ignore_restarts: services about to be restarted."""
     node_run = steps.NodeRun(spec, node, run)
     done = steps.Done(Record(run.warnings))
     found = []

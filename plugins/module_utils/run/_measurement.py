@@ -24,8 +24,8 @@ SYSTEM_SLICE = '/system.slice'
 
 
 def targets(plan, layout, root):
-    """{scope: (cgroup path, why this one)} of the reserved cgroups, and kubepods'."""
-    cgroups = plan['cgroups']
+    """{scope: (cgroup path, why this one)} of a NodePlan's reserved cgroups, and kubepods'."""
+    cgroups = plan.cgroups
     result = {}
     for scope in sizing.SCOPES:
         entry = cgroups.get('%s_reserved' % scope)
@@ -41,9 +41,9 @@ def targets(plan, layout, root):
     return result
 
 
-def _values(plan, key):
-    return dict((kind, (plan.get(key) or {}).get(kind, {}).get('value')) for kind in ('cpu', 'memory')
-                if (plan.get(key) or {}).get(kind))
+def _values(plan, section):
+    values = dict((kind, plan.value(section, kind)) for kind in ('cpu', 'memory'))
+    return dict((kind, value) for kind, value in values.items() if value is not None)
 
 
 def read_all(layout, root, where, version, window_peaks=None):
@@ -87,7 +87,7 @@ def measure(plan, layout, root, seconds, proc_path='/proc'):
     peaks = watch_memory(layout, root, where, version, seconds)
     second = read_all(layout, root, where, version, peaks)
     capacity = _values(plan, 'capacity')
-    reserved_of = plan.get('reserved') or {}
+    reserved_of = plan.reserved or {}
     reserved = {}
     for scope in sizing.SCOPES:
         path, why = where[scope]
@@ -116,5 +116,5 @@ def measure(plan, layout, root, seconds, proc_path='/proc'):
 
 
 def _max_pods(plan):
-    pods = (plan.get('capacity') or {}).get('pods')
-    return pods['value'] if pods else (plan.get('max_pods') or 110)
+    pods = plan.value('capacity', 'pods')
+    return pods if pods is not None else (plan.max_pods or 110)

@@ -17,6 +17,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
+from collections import namedtuple
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
@@ -328,19 +329,15 @@ def validate_options(spec):
             raise
 
 
-class RunPlan(object):
-    """What one node_cgroups run is to do: the driver, the node plan, the managed entries
-    [(key, PlannedCgroup)], the kubelet configuration change (or None) and the warnings."""
+class RunPlan(namedtuple('RunPlan', ('driver', 'plan', 'entries', 'kubelet_change', 'warnings', 'planned', 'rules',
+                                     'driver_source'))):
+    """What one node_cgroups run is to do, read-only: the driver, the NodePlan, the managed entries
+    ((key, PlannedCgroup), ...), the kubelet configuration change (or None), the warnings, what the plan was
+    computed from (a kc.PlannedFrom, for the kubelet validation; None for a plan given), the KubeletRules of the
+    node's release (parsed once) and where the driver came from when cgroup_driver is auto (None: the operator
+    named it)."""
 
-    __slots__ = ('driver', 'plan', 'entries', 'kubelet_change', 'warnings', 'planned', 'rules', 'driver_source')
-
-    def __init__(self, driver, plan, entries, kubelet_change, warnings, planned=None, rules=None, driver_source=None):
-        self.driver, self.plan, self.entries = driver, plan, entries
-        # Where the driver came from when cgroup_driver is auto (None: the operator named it).
-        self.driver_source = driver_source
-        self.kubelet_change, self.warnings = kubelet_change, warnings
-        self.planned = planned  # what the plan was computed from (plan_inputs_of), for the kubelet validation
-        self.rules = rules  # the KubeletRules of the node's release the run is for, parsed once
+    __slots__ = ()
 
 
 def plan_run(spec, node, with_kubelet_config=True):
@@ -370,13 +367,13 @@ def plan_run(spec, node, with_kubelet_config=True):
             from_node.update(capacity=node.capacity, online_cpus=node.online_cpus)
         options = spec.plan_options(kubelet_version=rules, cgroup_driver=driver, **from_node)
         plan = plan_node(options)
-        plan['kubelet_version_source'] = version_source
-        if spec.max_pods is None:
-            plan['max_pods'] = None  # kubelet's own: sized with, never written
-    elif plan.get('cgroup_driver') != driver:
+        plan = plan._replace(kubelet_version_source=version_source,
+                             # kubelet's own maxPods when the operator sets none: sized with, never written
+                             max_pods=None if spec.max_pods is None else plan.max_pods)
+    elif plan.cgroup_driver != driver:
         raise KubenodeError('the plan was computed for the %s cgroup driver, not %s'
-                            % (plan.get('cgroup_driver'), driver), field='plan', value=plan.get('cgroup_driver'))
-    cgroups = plan.get('cgroups') or {}
+                            % (plan.cgroup_driver, driver), field='plan.cgroup_driver', value=plan.cgroup_driver)
+    cgroups = plan.cgroups
     wanted = spec.cgroups or [k for k in MANAGEABLE if k in cgroups]
     missing = [k for k in wanted if k not in cgroups]
     if missing:
@@ -393,8 +390,8 @@ def plan_run(spec, node, with_kubelet_config=True):
     not_a_node = not_a_node_warning(spec, node, kubelet_change)
     if not_a_node and kubelet_change:
         kubelet_change['warnings'] = []  # "no kubelet yet, written to kubeadm's path" is in not_a_node
-    return RunPlan(driver, plan, entries, kubelet_change, version_warnings + warnings + not_a_node, planned, rules,
-                   driver_source)
+    return RunPlan(driver, plan, tuple(entries), kubelet_change, version_warnings + warnings + not_a_node, planned,
+                   rules, driver_source)
 
 
 def kubelet_change_for(spec, node, plan, rules, planned):
@@ -416,8 +413,8 @@ def kubelet_change_for(spec, node, plan, rules, planned):
 def service_placement(spec, plan):
     """{service_slice, services}: where this run places the services (the kube-reserved slice, on the systemd
     driver), for the kubelet configuration's kubeletCgroups and runtimeCgroups to follow."""
-    entry = (plan.get('cgroups') or {}).get('kube_reserved')
-    if plan.get('cgroup_driver') != 'systemd' or not spec.services or not entry:
+    entry = plan.cgroup('kube_reserved')
+    if plan.cgroup_driver != 'systemd' or not spec.services or not entry:
         return {}
     return {'service_slice': entry.get('systemd_path'), 'services': tuple(spec.services)}
 
@@ -426,8 +423,7 @@ def replan_kubelet_change(spec, node, run):
     """The RunPlan of a run, its kubelet configuration change recomputed from a newer snapshot of the node
     (the read-back after the writes): the plan stands, the planner does not run again."""
     change = kubelet_change_for(spec, node, run.plan, run.rules, run.planned)
-    return RunPlan(run.driver, run.plan, run.entries, change, [], run.planned, run.rules,
-                   run.driver_source)
+    return run._replace(kubelet_change=change, warnings=[])
 
 
 def plan_inputs_of(spec, plan, options):
@@ -441,7 +437,7 @@ def plan_inputs_of(spec, plan, options):
         'cgroupsPerQOS': spec.cgroups_per_qos, 'cgroupRoot': spec.cgroup_root, 'qosReserved': spec.qos_reserved,
         'featureGates': spec.feature_gates, 'memoryReservationPolicy': spec.memory_reservation_policy,
         'mergeDefaultEvictionSettings': spec.merge_default_eviction_settings})
-    return {'inputs': kc.plan_inputs(settings), 'plan': plan}
+    return kc.PlannedFrom(kc.plan_inputs(settings), plan)
 
 
 def kubelet_start_checks(spec, rules, node, kubelet_change, kubelet_now):

@@ -47,18 +47,17 @@ def memory_limit_now(layout, root, path):
 
 
 def read_impact(spec, node, plan, rules=None):
-    """The impact of plan on the node a NodeSnapshot shows (spec: the NodeSpec, whose pods option holds the API
+    """The impact of a NodePlan on the node a NodeSnapshot shows (spec: the NodeSpec, whose pods option holds the API
     server's pods of this node, and static_pod_path, else kubelet's). rules: the run's KubeletRules, else the
     plan's release."""
     config = kubelet_config_now(spec, node)
-    rules = kubelet_rules(rules or plan.get('kubelet_version'))
+    rules = kubelet_rules(rules or plan.kubelet_version)
     # The run validated them already; a preview reads them as they are.
     gates = config.get('featureGates') if isinstance(config.get('featureGates'), dict) else {}
     static_path = spec.static_pod_path or config.get('staticPodPath')
     candidates = static_pods(static_path, spec.node_root, spec.proc_path) + api_pods(spec.pods)
     sources = (['static pods (%s)' % static_path] if static_path else []) + (['the API server'] if spec.pods else [])
-    max_pods = ((plan.get('allocatable') or {}).get('pods') or {}).get('value') or config.get('maxPods') \
-        or DEFAULT_MAX_PODS
+    max_pods = plan.value('allocatable', 'pods') or config.get('maxPods') or DEFAULT_MAX_PODS
     pods = None
     unknown = None
     tier_limits = {}
@@ -74,7 +73,7 @@ def read_impact(spec, node, plan, rules=None):
                    '(the pods option)')
     usage, limits_now = {}, {}
     for key in _impact.LIMITED + tuple(tier_limits):
-        entry = (plan.get('cgroups') or {}).get(key)
+        entry = plan.cgroup(key)
         if entry:
             usage[key] = read_working_set(node.layout, spec.cgroupfs_path, entry['path'])
             limits_now[key] = memory_limit_now(node.layout, spec.cgroupfs_path, entry['path'])

@@ -19,6 +19,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservatio
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_discovery import (
     DEFAULT_DROPIN_NAME, HOST_ROOT, KNOWN_CONFIGS, refuse_outside_root, under_root)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_set import refuse_nul
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import (
     CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS)
@@ -212,6 +213,8 @@ class NodeSpec(object):
         if self.lock_path is None:
             self.lock_path = lock_path_for(self.cgroupfs_path)
         paths_under_root(self.node_root, {'lock_path': self.lock_path}, ['lock_path'])
+        if self.plan is not None:
+            self.plan = NodePlan.from_dict(self.plan)  # a plan given back: allocatable_info's dict
         self.check_mode = check_mode
 
     def with_changes(self, **changes):

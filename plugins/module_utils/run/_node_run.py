@@ -87,13 +87,14 @@ def apply(host, spec, run_command):
     record = done.record
     result = dict(changed=bool(record.changes), changes=record.changes, cgroup_mode=node.layout.mode,
                   driver=run.driver, managed=node_run.managed(), services_changed=done.services_changed,
-                  services_not_installed=done.skipped_services, plan=run.plan, persistence=done.persistence,
+                  services_not_installed=done.skipped_services, plan=run.plan.as_dict(), persistence=done.persistence,
                   restart_pending=restart_pending, diff=record.diffs, impact=impact,
                   warnings=record.warnings + (run.kubelet_change['warnings'] if run.kubelet_change else []))
     if run.kubelet_change and spec.state == 'present':
         result['kubelet_config'] = done.kubelet_result
     if verification is not None:
-        result['verification'] = dict((k, v) for k, v in verification.items() if k != 'warnings')
+        result['verification'] = dict((k, v) for k, v in verification.items() if k not in ('warnings', 'plan'))
+        result['verification']['plan'] = verification['plan'].as_dict()
     return result
 
 

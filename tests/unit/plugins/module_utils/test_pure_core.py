@@ -59,8 +59,8 @@ NODE = {'capacity': {'cpu': '4', 'memory': '16Gi', 'ephemeral-storage': '100Gi',
 def test_a_node_is_planned_from_its_inputs_alone():
     with no_files():
         plan = plan_node(PlanOptions(**NODE))
-    assert plan['allocatable']['memory']['quantity'] == '14748Mi'  # 16Gi - 1Gi - 512Mi - 100Mi of hard eviction
-    assert plan['cgroups']['kubepods']['systemd_unit'] == 'kubepods.slice' and plan['max_pods'] == 58
+    assert plan.allocatable['memory']['quantity'] == '14748Mi'  # 16Gi - 1Gi - 512Mi - 100Mi of hard eviction
+    assert plan.cgroup('kubepods')['systemd_unit'] == 'kubepods.slice' and plan.max_pods == 58
 
 
 def test_plan_options_take_kubelet_defaults_and_name_what_is_wrong():
@@ -85,7 +85,7 @@ def test_the_kubelet_configuration_is_parsed_validated_and_edited_without_files(
         plan = kc.validate(desired, '1.36')
         edited = kc.edit_text(text, current, desired)
         refusal = kc.cgroup_v1_refusal('v1', kubelet_rules('1.36'), desired)
-    assert plan['cgroup_driver'] == 'systemd' and desired['maxPods'] == 58
+    assert plan.cgroup_driver == 'systemd' and desired['maxPods'] == 58
     assert '# kept\n' in edited and 'refuses to start on this cgroup v1 node' in refusal
 
 
@@ -150,9 +150,9 @@ def test_node_cgroups_plans_a_node_from_one_reading(tmp_path, monkeypatch, run_m
         operations = ops.plan_cgroupfs(run.entries, ops.CgroupfsTarget(
             node.layout, tree.root, ops.offered_controllers(tree.root, kernel)), None, kernel)
     # The driver and maxPods come from the kubelet file in the snapshot, the capacity from its /proc.
-    assert run.driver == 'cgroupfs' and run.plan['max_pods'] is None
-    assert run.plan['capacity']['pods']['quantity'] == '58'
-    assert run.plan['capacity']['memory']['quantity'] == '16Gi' and run.plan['capacity']['cpu']['quantity'] == '4'
+    assert run.driver == 'cgroupfs' and run.plan.max_pods is None
+    assert run.plan.capacity['pods']['quantity'] == '58'
+    assert run.plan.capacity['memory']['quantity'] == '16Gi' and run.plan.capacity['cpu']['quantity'] == '4'
     assert run.kubelet_change['changed'] and run.kubelet_change['config']['kubeReserved'] == {
         'cpu': '250m', 'memory': '512Mi'}
     planned = [o.describe() for o in operations]
@@ -203,7 +203,7 @@ def test_a_kubelet_release_that_is_not_a_string_is_refused(version):
 
 
 def test_single_process_oom_kill_is_a_kubelet_field_from_1_32():
-    assert kc.validate({'singleProcessOOMKill': True}, '1.32')['kubelet_version'] == '1.32'
+    assert kc.validate({'singleProcessOOMKill': True}, '1.32').kubelet_version == '1.32'
     with pytest.raises(KubenodeError) as error:
         kc.validate({'singleProcessOOMKill': True}, '1.31')
     assert str(error.value) == 'singleProcessOOMKill: singleProcessOOMKill exists only from kubelet 1.32 (got True)'

@@ -32,7 +32,7 @@ def plan(driver='systemd', system_cgroup='/system.slice', kube_cgroup='/kube.sli
                    system_reserved_cgroup=system_cgroup, kube_reserved_cgroup=kube_cgroup)
     options.update(extra)
     # What a playbook passes: the plan as JSON holds it.
-    return json.loads(json.dumps(plan_node(PlanOptions(**options))))
+    return json.loads(json.dumps(plan_node(PlanOptions(**options)).as_dict()))
 
 
 def put(directory, files):
@@ -191,7 +191,10 @@ def test_bad_input_is_refused(run_module, tmp_path, monkeypatch):
     assert failure.value.result['msg'] == 'sample_seconds: must be between 1 and 600 (got 0)'
     with pytest.raises(ModuleFail) as failure:
         run(run_module, tree, {'capacity': {}}, sample_seconds=5)
-    assert failure.value.result['msg'].startswith('plan: not a result of kubenode.cgroups.allocatable_info')
+    assert failure.value.result['msg'] == 'plan.cgroup_driver: is missing: not a result of kubenode.cgroups.allocatable_info'
+    with pytest.raises(ModuleFail) as failure:
+        run(run_module, tree, dict(plan(), capacity=None), sample_seconds=5)
+    assert failure.value.result['msg'] == 'plan.capacity: is missing: not a result of kubenode.cgroups.allocatable_info'
 
 
 @pytest.mark.parametrize('memory, cpus, memory_gib, cpu_milli', [
@@ -208,14 +211,14 @@ def test_openshift_sizing_follows_the_script_quirks_and_all(memory, cpus, memory
 def test_the_measured_profile_takes_the_recommendation_between_a_floor_and_half_the_node():
     the_plan = plan_node(PlanOptions(capacity={'cpu': '4', 'memory': '16Gi'}, profile='measured', measured_reservation={
         'system_reserved': {'cpu': '30m', 'memory': '375Mi'}, 'kube_reserved': {'cpu': '450m', 'memory': '20Gi'}}))
-    reserved = the_plan['reserved']
+    reserved = the_plan.as_dict()['reserved']
     assert reserved['system'] == {'cpu': {'quantity': '100m', 'value': 100},
                                   'memory': {'quantity': '375Mi', 'value': 375 * MI}}
     assert reserved['kube'] == {'cpu': {'quantity': '450m', 'value': 450}, 'memory': {'quantity': '8Gi', 'value': 8 * GI}}
     explicit = plan_node(PlanOptions(capacity={'cpu': '4', 'memory': '16Gi'}, profile='measured',
                                      kube_reserved={'memory': '1Gi'},
                                      measured_reservation={'kube_reserved': {'memory': '2Gi'}}))
-    assert explicit['reserved']['kube']['memory']['value'] == GI
+    assert explicit.reserved_of('kube')['memory']['value'] == GI
 
 
 @pytest.mark.parametrize('measured, field', [

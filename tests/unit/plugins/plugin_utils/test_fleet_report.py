@@ -18,7 +18,7 @@ from ansible_collections.kubenode.cgroups.tests.unit.plugins.plugin_utils import
 
 RUN = {'id': 7, 'playbook': 'node', 'check_mode': True}
 PLAN = plan_node(PlanOptions(capacity={'cpu': '8', 'memory': '32Gi', 'ephemeral-storage': '100Gi', 'pid': '100000'},
-                             cgroup_driver='systemd', kube_reserved={'memory': '1Gi'}))
+                             cgroup_driver='systemd', kube_reserved={'memory': '1Gi'})).as_dict()
 
 
 def entry(host, **kwargs):
