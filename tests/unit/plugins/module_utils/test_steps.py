@@ -422,3 +422,97 @@ def test_a_service_placed_in_the_kube_reserved_slice_gets_a_readable_drop_in(tmp
     planned, _warnings, placed, _pending = DRIVERS['systemd'].unit_steps(run, snapshot, ['containerd.service'])
     assert placed == ['containerd.service']
     assert [(s.path, s.mode) for s in planned if s.path == dropin] == [(dropin, 0o644)]
+
+
+# What make mutation found of run/_node_steps.py (docs/testing.md): each test below kills one or more of its
+# surviving mutants.
+
+def test_the_pre_flight_asks_room_of_every_target_but_the_cgroup_tree(tmp_path, monkeypatch):
+    asked = []
+    monkeypatch.setattr(steps.preflight, 'writable_directory_problem', lambda path, room: asked.append((path, room)))
+    run = node_run(tmp_path, persist=True)
+    steps.refuse_unwritable(run)
+    # cgroupfs is a kernel filesystem: it has no free space to run out of.
+    assert asked == [(run.root, False), (run.unit_dir, True), (str(tmp_path / 'bin'), True)]
+    monkeypatch.setattr(steps.preflight, 'writable_directory_problem',
+                        lambda path, room: 'read-only' if path == run.unit_dir else None)
+    with pytest.raises(KubenodeError) as error:
+        steps.refuse_unwritable(run)
+    assert (error.value.field, error.value.value) == ('systemd_unit_dir', run.unit_dir)
+    assert str(error.value).startswith('systemd_unit_dir: read-only: nothing was written')
+
+
+def test_only_a_service_systemd_has_loaded_is_placed(tmp_path):
+    run = node_run(tmp_path)
+    run.spec.services = ['kubelet', 'containerd', 'crio', 'docker']
+    states = {'kubelet.service': 'loaded', 'containerd.service': 'bad-setting', 'crio.service': 'not-found',
+              'docker.service': 'error'}
+    snapshot = UnitSnapshot({}, {}, {}, states)
+    assert steps.installed_services(run, snapshot) == (
+        ['kubelet.service'], ['containerd.service', 'crio.service', 'docker.service'])
+    # Without systemd as PID 1 no service is placed, whatever a snapshot says.
+    without = node_run(tmp_path, running=False)
+    without.spec.services = ['kubelet']
+    assert steps.installed_services(without, UnitSnapshot({}, {}, {}, {'kubelet.service': 'loaded'})) == (
+        [], ['kubelet.service'])
+
+
+def test_the_processes_a_unit_left_in_its_cgroup_are_those_but_its_main_one(tmp_path):
+    run = node_run(tmp_path)
+    group = tmp_path / 'cgroup' / 'system.slice' / 'containerd.service'
+    group.mkdir(parents=True)
+    (group / 'cgroup.procs').write_text('500\n1200\n900\n')
+    fields = {'ControlGroup': '/system.slice/containerd.service', 'MainPID': '500'}
+    assert steps.processes_left_behind(run, fields) == 2
+    assert steps.processes_left_behind(run, dict(fields, MainPID='0')) == 3
+    assert steps.processes_left_behind(run, {'MainPID': '500'}) == 0  # systemd shows no cgroup: nothing held
+    v1 = node_run(tmp_path)
+    v1.layout = CgroupLayout('v1', {'memory': str(tmp_path / 'cgroup')}, str(tmp_path / 'cgroup'))
+    assert steps.processes_left_behind(v1, fields) == 0  # no name=systemd hierarchy to read
+
+
+def test_a_service_is_watched_for_a_restart_only_where_its_drop_in_is_and_it_is_installed(tmp_path, monkeypatch):
+    reserved = SLICE._replace(key='kube_reserved', systemd_unit='kube.slice', systemd_path='/kube.slice')
+    run = node_run(tmp_path, entries=(('kube_reserved', reserved),))
+    run.spec.services = ['containerd', 'crio']
+    watched = []
+    monkeypatch.setattr(steps.restarts, 'read_units', lambda systemctl, units: watched.append(units) or {})
+    done = steps.Done(Record())
+    done.units = steps.UnitPlan([], [], [], ['crio.service'], None)
+    # Neither has its drop-in yet: nothing to watch, systemctl is not asked.
+    assert steps.find_restarts(run, DryHost(FakeSystemctl()), done) == [] and watched == []
+    for service in ('containerd.service', 'crio.service'):
+        dropin = os.path.join(run.unit_dir, service + '.d', '50-kubenode-slice.conf')
+        os.makedirs(os.path.dirname(dropin))
+        with open(dropin, 'w') as handle:
+            handle.write('[Service]\nSlice=kube.slice\n')
+    steps.find_restarts(run, DryHost(FakeSystemctl()), done)
+    assert watched == [['containerd.service']]  # crio is not installed: its drop-in is a leftover
+
+
+def test_the_kubelet_configuration_is_backed_up_only_when_asked(tmp_path):
+    run = node_run(tmp_path)
+    run.kubelet_change = {'changed': True, 'path': str(tmp_path / 'config.yaml')}
+    written = steps.closing_steps(run, None)
+    assert [type(s).__name__ for s in written] == ['WriteKubeletConfig'] and written[0].backup is False
+    run.spec.kubelet_config_option = lambda name, fallback=None: True if name == 'backup' else fallback
+    assert steps.closing_steps(run, None)[0].backup is True
+
+
+@pytest.mark.parametrize('acted, reads', [(False, 1), (True, 2)])
+def test_the_kernel_is_read_again_only_when_the_unit_steps_acted(tmp_path, monkeypatch, acted, reads):
+    run = node_run(tmp_path)
+    kernels = []
+    monkeypatch.setattr(steps, 'read_kernel', lambda run: kernels.append('kernel %d' % len(kernels)) or kernels[-1])
+    planned_from = []
+    monkeypatch.setattr(steps, 'kernel_steps', lambda run, kernel, boot_script=False: planned_from.append(
+        (kernel, boot_script)) or [])
+    monkeypatch.setattr(steps, 'read_unit_side', lambda run, systemctl: None)
+    monkeypatch.setattr(steps, 'unit_steps', lambda run, snapshot, boot: steps.UnitPlan(['unit step'], [], [], [], None))
+    performed = []
+    monkeypatch.setattr(steps, 'perform', lambda todo, host, record: performed.append(list(todo)) or (
+        acted and todo == ['unit step']))
+    steps.present(run, DryHost(FakeSystemctl()), steps.Done(Record()), check_writes=False)
+    assert len(kernels) == reads
+    # The kernel steps performed are planned from the last reading.
+    assert [k for k, boot in planned_from if not boot][-1] == kernels[-1] and performed == [['unit step'], []]
