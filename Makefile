@@ -236,7 +236,7 @@ judge: venv link judges
 MUTATE ?=
 mutation: venv link
 	$(BIN)/pip install -q cosmic-ray==8.7.0
-	$(BIN)/python tests/mutation/run.py $(MUTATE)
+	$(BIN)/python tests/mutation/run.py $(MUTATION_ARGS) $(MUTATE)
 
 # The real-kernel tests: QEMU VMs (tests/vm) driven by Molecule (extensions/molecule).
 VM_APT_PACKAGES := qemu-system-x86 qemu-utils debootstrap e2fsprogs openssh-client

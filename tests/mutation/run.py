@@ -4,7 +4,9 @@
 """make mutation: cosmic-ray's mutants of plugins/module_utils, each run against the unit tests that can see it, a
 score per file and per layer package (model, node, run), and every surviving mutant with its diff.
 
-Usage: python3 tests/mutation/run.py [--timeout S] [FILE ...]   (FILE relative to plugins/module_utils; default: all)
+Usage: python3 tests/mutation/run.py [--timeout S] [--sample N [--seed S]] [FILE ...]
+(FILE relative to plugins/module_utils; default: all). --sample runs a seeded random sample of N mutants of each
+package, drawn from all its files, for a package score in minutes where all of them take hours.
 
 The collection is copied first (git's files) into a temporary ansible_collections tree: cosmic-ray rewrites the
 file it mutates, and the working tree (which the VM scenarios read through .cache/collections) stays untouched.
@@ -15,6 +17,7 @@ stopping at the first failure. Results: .cache/mutation/report.md (scores, survi
 import argparse
 import ast
 import json
+import random
 import os
 import shutil
 import sqlite3
@@ -66,7 +69,8 @@ def tests_for(target, plugins, tests):
     return sorted(path for path in tests if imports_of(path) & importers)
 
 
-def run(copy, target, selected, timeout, python, work):
+def init(copy, target, selected, timeout, python, work):
+    """cosmic-ray's session of one file: its mutants, not yet run. Returns (session, config)."""
     session = os.path.join(work, target.replace(os.sep, '_') + '.sqlite')
     config = os.path.join(work, target.replace(os.sep, '_') + '.toml')
     command = 'env PYTHONPATH=%s %s -m pytest -x -q -p no:cacheprovider %s' % (
@@ -76,8 +80,45 @@ def run(copy, target, selected, timeout, python, work):
                      '[cosmic-ray.distributor]\nname = "local"\n' % (json.dumps(target), timeout, json.dumps(command)))
     bindir = os.path.dirname(python)
     subprocess.check_call([os.path.join(bindir, 'cosmic-ray'), 'init', '--force', config, session], cwd=copy)
-    subprocess.check_call([os.path.join(bindir, 'cosmic-ray'), 'exec', config, session], cwd=copy)
+    return session, config
+
+
+def execute(copy, session, config, python):
+    subprocess.check_call([os.path.join(os.path.dirname(python), 'cosmic-ray'), 'exec', config, session], cwd=copy)
     return session
+
+
+def job_ids(session):
+    db = sqlite3.connect(session)
+    try:
+        return [row[0] for row in db.execute('select job_id from work_items order by job_id')]
+    finally:
+        db.close()
+
+
+def keep_only(session, kept):
+    """Leave a session only the mutants in kept (job ids): the others are not run, nor counted."""
+    db = sqlite3.connect(session)
+    try:
+        for job in set(job_ids(session)) - set(kept):
+            db.execute('delete from mutation_specs where job_id = ?', (job,))
+            db.execute('delete from work_items where job_id = ?', (job,))
+        db.commit()
+    finally:
+        db.close()
+
+
+def sample_per_package(sessions, size, seed):
+    """{target: job ids to run}: a seeded random sample of size mutants of each package (model, node, run), drawn
+    from all its files' mutants, so that a package's score estimates the score of all of them."""
+    chosen = {}
+    for layer in LAYERS:
+        jobs = [(target, job) for target in sorted(sessions) if target.split(os.sep)[0] == layer
+                for job in job_ids(sessions[target][0])]
+        picked = random.Random('%s-%s' % (seed, layer)).sample(jobs, min(size, len(jobs)))
+        for target, job in picked:
+            chosen.setdefault(target, []).append(job)
+    return chosen
 
 
 def outcomes(session):
@@ -96,6 +137,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('files', nargs='*')
     parser.add_argument('--timeout', type=float, default=180.0)
+    parser.add_argument('--sample', type=int, default=0,
+                        help='run a random sample of this many mutants of each package (model, node, run), not all')
+    parser.add_argument('--seed', default='kubenode', help="the sample's seed")
     args = parser.parse_args(argv)
     python = sys.executable
     out_dir = os.path.join(ROOT, '.cache', 'mutation')
@@ -115,6 +159,7 @@ def main(argv=None):
             if os.path.isfile(source):
                 os.makedirs(os.path.dirname(os.path.join(copy, path)), exist_ok=True)
                 shutil.copy2(source, os.path.join(copy, path))
+        sessions = {}
         for target in targets:
             path = os.path.join('plugins', 'module_utils', target)
             selected = tests_for(path, plugins, tests)
@@ -123,12 +168,24 @@ def main(argv=None):
                 scores[target] = (0, 0)
                 continue
             print('%s: %d test files' % (target, len(selected)), flush=True)
-            rows = outcomes(run(copy, path, selected, args.timeout, python, out_dir))
+            sessions[target] = init(copy, path, selected, args.timeout, python, out_dir)
+        if args.sample:
+            chosen = sample_per_package(sessions, args.sample, args.seed)
+            for target, (session, _config) in sessions.items():
+                keep_only(session, chosen.get(target, []))
+            print('sampled %d mutants a package (seed %s)' % (args.sample, args.seed), flush=True)
+        for target, (session, config) in sorted(sessions.items()):
+            rows = outcomes(execute(copy, session, config, python)) if job_ids(session) else []
             # KILLED, or INCOMPETENT (the mutant does not even import): caught either way.
             survived = [r for r in rows if str(r[2]).upper().endswith('SURVIVED')]
             scores[target] = (len(rows) - len(survived), len(rows))
             survivors += [(target,) + tuple(r) for r in survived]
-    lines = ['# Mutation score (cosmic-ray, `make mutation`)', '', '| file | killed | mutants | score |', '|---|---:|---:|---:|']
+    lines = ['# Mutation score (cosmic-ray, `make mutation`)', '']
+    if args.sample:
+        lines += ['A seeded random sample of %d mutants of each package (seed %s), drawn from all its files.' % (
+            args.sample, args.seed), '']
+    header = len(lines)
+    lines += ['| file | killed | mutants | score |', '|---|---:|---:|---:|']
     by_layer = {}
     for target, (killed, total) in sorted(scores.items()):
         lines.append('| %s | %d | %d | %s |' % (target, killed, total, '%.0f%%' % (100.0 * killed / total) if total else '-'))
@@ -143,7 +200,7 @@ def main(argv=None):
         lines += ['### %s: %s #%s' % (target, operator, occurrence), '', '```diff', (diff or '').strip(), '```', '']
     with open(os.path.join(out_dir, 'report.md'), 'w') as handle:
         handle.write('\n'.join(lines) + '\n')
-    print('\n'.join(lines[:len(scores) + 8 + len(by_layer)]))
+    print('\n'.join(lines[:header + len(scores) + 6 + len(by_layer)]))
     print('report: %s' % os.path.join(out_dir, 'report.md'))
     return 0
 

@@ -18,14 +18,11 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from collections import namedtuple
+from collections.abc import Mapping
 from types import MappingProxyType
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 
-try:
-    from collections.abc import Mapping
-except ImportError:  # pragma: no cover  (Python 2.7 sanity only)
-    from collections import Mapping  # pylint: disable=deprecated-class
 
 DRIVERS = ('cgroupfs', 'systemd')
 

@@ -56,7 +56,9 @@ def test_the_module_boundary_gets_plain_json_and_reads_it_back_unchanged():
     plan = a_plan()
     returned = plan.as_dict()
     as_json = json.loads(json.dumps(returned))
-    assert as_json == returned and type(returned['cgroups']) is dict and type(returned['enforce_node_allocatable']) is list
+    assert as_json == returned
+    # Plain dict and list, as exit_json and JSON take them: no read-only mapping or tuple is left.
+    assert returned['cgroups'].__class__ is dict and returned['enforce_node_allocatable'].__class__ is list
     assert 'kubelet_version_source' not in returned  # only a run sets it
     assert NodePlan.from_dict(as_json) == plan
     sourced = plan._replace(kubelet_version_source='the node')
