@@ -19,7 +19,6 @@ __metaclass__ = type
 
 from collections import namedtuple
 from collections.abc import Mapping
-from types import MappingProxyType
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 
@@ -48,10 +47,35 @@ _SCHEMA = (
 _FIELDS = tuple(name for name, _required, _kind in _SCHEMA)
 
 
+class ReadOnly(Mapping):
+    """A read-only view of a mapping whose nested mappings and lists are read-only too (views and tuples, made as they
+    are read): a plan is built once and read many times, so the view costs nothing until a value is read."""
+
+    __slots__ = ('_data',)
+
+    def __init__(self, data):
+        self._data = data
+
+    def __getitem__(self, key):
+        return freeze(self._data[key])
+
+    def __iter__(self):
+        return iter(self._data)
+
+    def __len__(self):
+        return len(self._data)
+
+    def __repr__(self):
+        return 'ReadOnly(%r)' % (self._data,)
+
+
 def freeze(value):
-    """A read-only deep copy: mappings become MappingProxyType, lists tuples."""
+    """value, read-only: a mapping as a ReadOnly view (not copied: the record owns what it is given), a list as a
+    tuple."""
+    if isinstance(value, ReadOnly):
+        return value
     if isinstance(value, Mapping):
-        return MappingProxyType(dict((key, freeze(item)) for key, item in value.items()))
+        return ReadOnly(value)
     if isinstance(value, (list, tuple)):
         return tuple(freeze(item) for item in value)
     return value
@@ -59,6 +83,8 @@ def freeze(value):
 
 def thaw(value):
     """freeze() undone: plain dicts and lists, as a module returns them (JSON)."""
+    if isinstance(value, ReadOnly):
+        value = value._data  # pylint: disable=protected-access  (one module's own class)
     if isinstance(value, Mapping):
         return dict((key, thaw(item)) for key, item in value.items())
     if isinstance(value, (list, tuple)):
@@ -67,7 +93,8 @@ def thaw(value):
 
 
 class NodePlan(namedtuple('NodePlan', _FIELDS)):
-    """What kubelet computes for one node, read-only. A changed view is a new record (_replace)."""
+    """What kubelet computes for one node, read-only: its mappings are ReadOnly views of the ones it was built from
+    (which nobody else keeps). A changed view is a new record (_replace)."""
 
     __slots__ = ()
 
