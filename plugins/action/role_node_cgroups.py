@@ -21,6 +21,7 @@ from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NODE_PATHS
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import plan_summary
 
 display = Display()
 
@@ -191,6 +192,10 @@ class ActionModule(ActionBase):
         if dropped:
             display.warning(dropped)
         outcome['paths'] = dict((key, args[key]) for key, _variable, _usual in PATHS)
+        if not outcome.get('failed') and isinstance(outcome.get('plan'), dict):
+            # What "Show the plan" prints when the run changed the node (plugin_utils/_plan_summary).
+            outcome['summary'] = plan_summary(task_vars.get('inventory_hostname'), outcome,
+                                              bool(self._play_context.check_mode))
         result.update(outcome)
         return result
 

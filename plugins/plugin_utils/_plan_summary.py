@@ -1,0 +1,61 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What the node_allocatable role shows of a run that changed a node ("Show the plan"): node_cgroups' result in
+ten lines for people, written on the controller by role_node_cgroups.
+
+PRIVATE plugin_utils: internal to kubenode.cgroups, may change without notice.
+
+Python rather than a Jinja template in the role's debug task: the template cost every host a compile and a render
+of a dozen filters (docs/performance.md, "Where the time goes").
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import human_quantity
+
+
+def human(quantities):
+    """A plan's {resource: {quantity, value}} as "cpu 2 cores, memory 23.5 GiB" ('' for none)."""
+    return ', '.join('%s %s' % (name, human_quantity(entry.get('quantity') if isinstance(entry, dict) else entry, name))
+                     for name, entry in (quantities or {}).items())
+
+
+def plan_summary(host, result, check_mode):
+    """The lines "Show the plan" prints for one node: node_cgroups' result (its plan, kubelet_config, changes and
+    impact) as the role's operator reads it."""
+    plan = result.get('plan') or {}
+    reserved = plan.get('reserved') or {}
+    eviction = plan.get('eviction') or {}
+    config = result.get('kubelet_config') or {}
+    changes = result.get('changes') or []
+    impact = result.get('impact') or {}
+    kept = eviction.get('defaults_kept') or []
+    if impact.get('effects'):
+        pods = '; '.join(impact['effects'])
+    elif impact.get('pods'):
+        pods = 'none hurt, of %s from %s' % (impact['pods']['count'], impact['pods']['source'])
+    else:
+        pods = impact.get('pods_unknown') or 'not judged'
+    return [
+        '%s: cgroup %s, %s driver, kubelet %s%s' % (host, result.get('cgroup_mode'), result.get('driver'),
+                                                    plan.get('kubelet_version'),
+                                                    ' (check mode: nothing written)' if check_mode else ''),
+        'kubelet release: %s (%s)' % (plan.get('kubelet_version'),
+                                      plan.get('kubelet_version_source') or 'set by the operator'),
+        'capacity:      %s' % human(plan.get('capacity')),
+        'reserved:      system %s; kube %s; eviction %s' % (
+            human(reserved.get('system')) or 'none', human(reserved.get('kube')) or 'none',
+            ', '.join('%s<%s' % item for item in (eviction.get('hard') or {}).items()) or 'none'),
+        'allocatable:   %s' % human(plan.get('allocatable')),
+        'eviction:      %s%s' % (eviction.get('source') or '',
+                                 '; kubelet defaults kept for ' + ', '.join(kept) if kept else ''),
+        'kubelet config: %s%s' % (config.get('path') or 'not managed',
+                                  ' (%s)' % config['choice']['reason'] if config.get('choice') else ''),
+        'replaces:      %s' % ('; '.join(config.get('replaced') or []) or 'nothing the file held'),
+        'operations:    %d (%s%s)' % (len(changes), changes[0] if changes else 'none', ', ...' if len(changes) > 1 else ''),
+        'running pods:  %s' % pods,
+    ]
