@@ -1,0 +1,104 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Edges of kubelet's arithmetic in the pure model that no other test pinned: each found by `make mutation
+MUTATION_ARGS="--sample 120"` (docs/testing.md), a mutant of the named rule that every other test let through."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from fractions import Fraction
+
+import pytest
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _admission as adm
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_math as cgmath
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_names as names
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import (
+    PlanOptions, parse_qos_reserved, plan_node)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._eviction import _round_to_float32, parse_threshold
+from ansible_collections.kubenode.cgroups.tests.unit.plugins.module_utils.test_admission import (
+    ALLOCATABLE, ON, by_pod, container, memory_pod, pod)
+
+
+def test_the_last_millicore_is_refused_when_the_node_is_full():
+    """predicate.go: a request above what is left is refused, whatever its size: one millicore too."""
+    results = by_pod(adm.admit([pod('full', [container(requests={'cpu': '2'})], created='1'),
+                                pod('one', [container(requests={'cpu': '1m'})], created='2')], ALLOCATABLE, ON))
+    assert results['default/full']['admitted'] and not results['default/one']['admitted']
+    assert results['default/one']['reason'] == 'OutOfcpu'
+
+
+def test_static_pods_that_fill_the_node_exactly_fit_it_and_leave_no_room():
+    """Two static pods that take the whole memory between them are admitted together in some order, and the third,
+    small one is then refused: kubelet's random order may refuse it."""
+    results = by_pod(adm.admit([memory_pod('a', 512, static=True), memory_pod('b', 512, static=True),
+                                memory_pod('small', 10, static=True)], ALLOCATABLE, ON))
+    assert results['default/small']['static_order'] == 'maybe'
+
+
+def test_every_set_of_other_static_pods_is_tried_not_only_the_first_ones():
+    """The candidate fits beside the first other pod, and the two others do not fit together: only the second one
+    alone leaves it no room, and that order exists."""
+    results = by_pod(adm.admit([memory_pod('candidate', 300, static=True), memory_pod('first', 700, static=True),
+                                memory_pod('second', 800, static=True)], ALLOCATABLE, ON))
+    assert results['default/candidate']['static_order'] == 'maybe'
+
+
+def test_reserved_cpus_are_judged_against_the_online_cpus_read_not_a_count():
+    """A CPU id below the capacity's count may still be offline: the online list read from the node decides."""
+    options = dict(capacity={'cpu': '4', 'memory': '16Gi'}, reserved_system_cpus='2')
+    with pytest.raises(KubenodeError) as error:
+        plan_node(PlanOptions(online_cpus=[0, 1, 4, 5], **options))
+    assert 'reserved CPUs 2 are not online CPUs of this node (online: 0-1,4-5)' in str(error.value)
+    assert plan_node(PlanOptions(**options)).reserved_system_cpus == '2'  # no list read: 0..cpu-1
+
+
+def test_qos_reserved_names_the_resource_it_cannot_reserve():
+    with pytest.raises(KubenodeError) as error:
+        parse_qos_reserved({'cpu': '50%'}, {'QOSReserved': True})
+    assert (error.value.field, error.value.value) == ('qos_reserved', 'cpu')
+    assert 'cannot reserve "cpu" resource' in str(error.value)
+
+
+def test_cpu_shares_are_capped_at_kubelets_max_shares():
+    """MilliCPUToShares: 262144 (MaxShares) however many CPUs are asked."""
+    assert cgmath.milli_cpu_to_shares(256000) == 262144
+    assert cgmath.milli_cpu_to_shares(10 ** 9) == 262144
+    assert cgmath.milli_cpu_to_shares(1) == 2
+
+
+def test_systemd_rounds_the_quota_per_second_up_to_ten_milliseconds_and_writes_the_quota_from_it():
+    """opencontainers/cgroups' systemd driver: 1234 us per 100 ms is 12340 us per second, rounded up to 20000, and
+    the quota written is 2000 us per 100 ms."""
+    assert cgmath.systemd_cpu_quota(1234, 100000) == (20000, 2000)
+    assert cgmath.systemd_cpu_quota(1234, 50000) == (30000, 1500)
+    assert cgmath.systemd_cpu_quota(50000, 100000) == (500000, 50000)  # already a multiple: unchanged
+
+
+def test_the_root_cgroup_name_is_the_root_slice():
+    assert names.systemd_unit(['']) == '-.slice' and names.to_systemd(['']) == '/'
+    assert names.systemd_unit([]) == '-.slice' and names.to_systemd([]) == '/'
+
+
+def test_a_threshold_that_is_no_quantity_names_its_signal():
+    with pytest.raises(KubenodeError) as error:
+        parse_threshold('memory.available', True, 'eviction_hard')
+    assert error.value.field == 'eviction_hard.memory.available'
+
+
+@pytest.mark.parametrize('value, expected', [
+    (16777217, 16777216.0),  # halfway, the lower neighbour even: kept
+    (16777219, 16777220.0),  # halfway, the lower neighbour odd: up to the even one
+    (16777218, 16777218.0),
+])
+def test_float32_ties_round_to_even_as_go_parses_them(value, expected):
+    """strconv.ParseFloat(s, 32): a value halfway between two float32s takes the one with an even mantissa."""
+    assert _round_to_float32(Fraction(value)) == expected
+
+
+def test_float32_rounding_keeps_the_sign_of_a_fraction_below_one():
+    assert _round_to_float32(Fraction(-1, 2)) == -0.5 and _round_to_float32(Fraction(-1, 10)) == -0.10000000149011612
