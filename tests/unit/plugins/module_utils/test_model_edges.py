@@ -102,3 +102,23 @@ def test_float32_ties_round_to_even_as_go_parses_them(value, expected):
 
 def test_float32_rounding_keeps_the_sign_of_a_fraction_below_one():
     assert _round_to_float32(Fraction(-1, 2)) == -0.5 and _round_to_float32(Fraction(-1, 10)) == -0.10000000149011612
+
+
+def test_an_unknown_topology_manager_option_is_refused_in_kubelets_words():
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
+    with pytest.raises(KubenodeError) as error:
+        kc.validate({'topologyManagerPolicyOptions': {'prefer-closest-numa-nodes': 'true', 'bogus': 'true'}}, '1.36')
+    assert (error.value.field, error.value.value) == ('topologyManagerPolicyOptions', 'bogus')
+    assert 'unsupported topologymanager option: "bogus"' in str(error.value)
+
+
+def test_pod_level_limits_equal_to_its_requests_make_a_guaranteed_pod():
+    """ComputePodQOS with PodLevelResources: the pod's own requests and limits decide, cpu and memory both limited."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import qos_class
+    both = {'cpu': '1', 'memory': '1Gi'}
+    guaranteed = pod('g', [container()], resources={'requests': both, 'limits': both})
+    cpu_only = pod('b', [container()], resources={'requests': both, 'limits': {'cpu': '1'}})
+    requests_only = pod('r', [container()], resources={'requests': both})
+    assert qos_class(guaranteed.pod, True) == 'Guaranteed'
+    assert qos_class(cpu_only.pod, True) == 'Burstable' and qos_class(requests_only.pod, True) == 'Burstable'
+    assert qos_class(guaranteed.pod, False) == 'BestEffort'  # the gate off: the containers, which set nothing
