@@ -122,3 +122,23 @@ def test_pod_level_limits_equal_to_its_requests_make_a_guaranteed_pod():
     assert qos_class(guaranteed.pod, True) == 'Guaranteed'
     assert qos_class(cpu_only.pod, True) == 'Burstable' and qos_class(requests_only.pod, True) == 'Burstable'
     assert qos_class(guaranteed.pod, False) == 'BestEffort'  # the gate off: the containers, which set nothing
+
+
+def test_a_pressure_file_is_read_whole():
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import parse_pressure
+    text = 'some avg10=1.50 avg60=0.25 avg300=0.00 total=120\nfull avg10=0.75 avg60=0.00 avg300=0.00 total=60\n'
+    assert parse_pressure(text) == {'some': {'avg10': 1.5, 'avg60': 0.25, 'avg300': 0.0, 'total': 120},
+                                    'full': {'avg10': 0.75, 'avg60': 0.0, 'avg300': 0.0, 'total': 60}}
+    assert parse_pressure(None) is None and parse_pressure('') == {}
+
+
+@pytest.mark.parametrize('text, hint', [
+    ('2TB', 'did you mean 2T (10^12) or 2Ti (2^40)?'),
+    ('3kb', 'did you mean 3k (10^3) or 3Ki (2^10)?'),
+    ('5PB', 'did you mean 5P (10^15) or 5Pi (2^50)?'),
+])
+def test_a_unit_spelled_as_people_write_it_gets_kubelets_spellings_suggested(text, hint):
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
+    with pytest.raises(KubenodeError) as error:
+        parse_quantity(text, 'memory')
+    assert hint in str(error.value)
