@@ -50,7 +50,7 @@ def parse_capacity(capacity, field='capacity'):
     return result
 
 
-def parse_reservation(reserved, field, round_cpu=False):
+def parse_reservation(reserved, field, round_cpu):
     """kubelet's parseResourceList for --system-reserved / --kube-reserved; round_cpu: kubelet 1.37's rounding of
     CPU to whole millicores (rules.rounds_reserved_cpu)."""
     if reserved is None:

@@ -142,3 +142,31 @@ def test_a_unit_spelled_as_people_write_it_gets_kubelets_spellings_suggested(tex
     with pytest.raises(KubenodeError) as error:
         parse_quantity(text, 'memory')
     assert hint in str(error.value)
+
+
+@pytest.mark.parametrize('release, quota', [('1.36', True), ('1.37', False)])
+def test_a_cpu_limit_is_declared_by_every_container_from_1_37_and_through_the_sidecars_before(release, quota):
+    """ResourceConfigForPod: before 1.37 the limits aggregation calls back with a regular init container's limits
+    plus the sidecars' before it, so the sidecar's CPU limit declares one for it; from 1.37 (podutil.ContainerIter)
+    each container must set its own, and the pod gets no CPU quota."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import PodSettings, resource_config_for_pod
+    limits = {'cpu': '500m', 'memory': '256Mi'}
+    burstable = pod('p', [container('app', requests={'cpu': '100m', 'memory': '64Mi'}, limits=limits)],
+                    initContainers=[container('sidecar', requests={'cpu': '100m'}, limits=limits, restartPolicy='Always'),
+                                    container('setup', requests={'cpu': '100m'})])
+    qos, _requests, config = resource_config_for_pod(burstable.pod, PodSettings({'kubelet_version': release,
+                                                                                 'cgroup_driver': 'cgroupfs'}))
+    assert qos == 'Burstable' and ('cpu_quota' in config) is quota
+    assert ('memory' in config) is quota
+
+
+def test_parts_shown_for_people_add_up_to_their_whole_with_an_empty_part_among_them():
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import human_row
+    assert human_row(['1', '333m', '333m', '334m', '0'], 'cpu') == ['1 core', '0.33 cores', '0.33 cores', '0.34 cores', '0']
+
+
+def test_a_cpu_range_of_one_cpu_is_that_cpu():
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import parse_cpuset
+    assert parse_cpuset('3-3', 'reserved_system_cpus') == [3]
+    with pytest.raises(KubenodeError, match=r'invalid range "4-3" \(4 > 3\)'):
+        parse_cpuset('4-3', 'reserved_system_cpus')
