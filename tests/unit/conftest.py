@@ -8,6 +8,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import functools
 import os
 import shutil
 
@@ -45,6 +46,7 @@ def _refuse_host_path(path):
 def no_host_writes(monkeypatch):
     """Every way the modules write (open for writing, mkdir, links, removal, atomic_move) refuses host paths."""
     def guarded(function, *checked):
+        @functools.wraps(function)  # the code under test names what failed by the function's name
         def wrapper(*args, **kwargs):
             for index in checked:
                 if len(args) > index:

@@ -1,0 +1,74 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Edges of the node layer no other test pinned: each found by `make mutation MUTATION_ARGS="--sample 120"`
+(docs/testing.md). Most are what an operator reads when the node refuses: a message built wrong would turn the
+kernel's honest refusal into a Python error."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import stat
+
+import pytest
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _boot_persistence as boot
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import check_mode_option, replace_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import LiveHost
+
+
+class Obj(object):
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def test_a_write_the_kernel_refuses_names_the_file_the_value_and_why(tmp_path):
+    path = str(tmp_path / 'gone' / 'memory.max')
+    with pytest.raises(fs.CgroupWriteError) as error:
+        fs.write_file(path, '1024')
+    assert (error.value.field, error.value.value) == (path, '1024')
+    assert 'the kernel refused 1024 for %s: No such file or directory' % path in str(error.value)
+
+
+def test_a_directory_the_host_cannot_remove_is_named_with_the_reason(tmp_path):
+    path = str(tmp_path / 'kubepods')
+    with pytest.raises(fs.CgroupWriteError) as error:
+        LiveHost(Obj(run_command=None, get_bin_path=lambda *a, **k: None)).rmdir(path)
+    assert 'rmdir %s failed: No such file or directory' % path in str(error.value) and error.value.field == path
+
+
+def test_a_mount_table_line_without_super_options_is_no_mount(tmp_path):
+    (tmp_path / 'self').mkdir()
+    (tmp_path / 'self' / 'mountinfo').write_text(
+        '30 1 0:30 / /sys/fs/cgroup rw - cgroup2 cgroup2\n'  # nine fields: cut short
+        '31 1 0:31 / /run rw,nosuid - tmpfs tmpfs rw,mode=755\n')
+    assert fs.read_mountinfo(str(tmp_path)) == [('/run', 'tmpfs', 'rw,mode=755')]
+
+
+def test_a_boot_step_of_an_unknown_kind_is_a_programming_error_that_says_so():
+    with pytest.raises(ValueError, match='no boot step for chmod'):
+        boot._shell_line(Obj(kind='chmod', path='/sys/fs/cgroup/kubepods'))
+
+
+def test_a_file_mode_is_any_octal_mode_from_0_and_no_negative_one():
+    assert check_mode_option(0) is None and check_mode_option(0o644) is None and check_mode_option(0o7777) is None
+    for bad in (-1, 0o10000):
+        with pytest.raises(KubenodeError) as error:
+            check_mode_option(bad)
+        assert error.value.field == 'mode'
+
+
+def test_a_directory_made_for_a_file_is_readable_by_all(tmp_path):
+    module = Obj(tmpdir=str(tmp_path), atomic_move=lambda source, target, unsafe_writes=False: os.rename(source, target))
+    old = os.umask(0o022)
+    try:
+        replace_file(module, str(tmp_path / 'units' / 'kube.slice'), '[Slice]\n')
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(str(tmp_path / 'units')).st_mode) == 0o755
+    assert (tmp_path / 'units' / 'kube.slice').read_text() == '[Slice]\n'
