@@ -72,3 +72,27 @@ def test_a_directory_made_for_a_file_is_readable_by_all(tmp_path):
         os.umask(old)
     assert stat.S_IMODE(os.stat(str(tmp_path / 'units')).st_mode) == 0o755
     assert (tmp_path / 'units' / 'kube.slice').read_text() == '[Slice]\n'
+
+
+def test_a_flag_at_the_end_of_kubelets_arguments_has_no_value():
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_discovery import kubelet_flags
+    assert kubelet_flags(['kubelet', '--v=2', '--config']) == {'config': None, 'config_dir': None}
+    assert kubelet_flags(['kubelet', '--config', '/a.yaml', '--config-dir=/d']) == {'config': '/a.yaml', 'config_dir': '/d'}
+
+
+def test_a_host_without_kubelet_gets_its_configuration_at_kubeadms_path_and_is_told_so(tmp_path):
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_discovery import choose
+    root = str(tmp_path)
+    chosen = choose({}, exists=lambda path: False, root=root)
+    kubeadm = os.path.join(root, 'var/lib/kubelet/config.yaml')
+    assert chosen['path'] == kubeadm
+    assert [w for w in chosen['warnings'] if w.endswith('the configuration is written to %s, where a kubeadm kubelet '
+                                                       'reads it' % kubeadm)]
+
+
+def test_a_drop_in_asked_of_a_kubelet_without_config_dir_is_refused_naming_the_option(tmp_path):
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_discovery import choose
+    found = {'source': 'kubelet.service', 'config': '/var/lib/kubelet/config.yaml', 'config_dir': None}
+    with pytest.raises(KubenodeError) as error:
+        choose(found, dropin=True, option_prefix='kubelet_config.')
+    assert (error.value.field, error.value.value) == ('kubelet_config.kubelet_config_dropin', True)
