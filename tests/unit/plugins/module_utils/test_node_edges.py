@@ -10,6 +10,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import io
 import os
 import stat
 
@@ -96,3 +97,60 @@ def test_a_drop_in_asked_of_a_kubelet_without_config_dir_is_refused_naming_the_o
     with pytest.raises(KubenodeError) as error:
         choose(found, dropin=True, option_prefix='kubelet_config.')
     assert (error.value.field, error.value.value) == ('kubelet_config.kubelet_config_dropin', True)
+
+
+def test_the_lock_holder_is_read_from_the_kernels_lock_table_by_inode(tmp_path, monkeypatch):
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock
+    lock = NodeLock(str(tmp_path / 'kubenode.lock'), 1)
+    lock.fd = os.open(lock.path, os.O_RDWR | os.O_CREAT, 0o644)
+    inode = os.fstat(lock.fd).st_ino
+    table = ('1: FLOCK  ADVISORY  WRITE 1111 fd:01:%d 0 EOF\n2: POSIX  ADVISORY  WRITE 2222 fd:01:%d 0 EOF\n'
+             '3: FLOCK  ADVISORY  WRITE 4242 fd:01:%d 0 EOF\n' % (inode + 1, inode, inode))
+    real_open = open
+
+    def fake_open(path, *args, **kwargs):
+        if path == '/proc/locks':
+            return io.StringIO(table)
+        return real_open(path, *args, **kwargs)
+    monkeypatch.setattr('builtins.open', fake_open)
+    try:
+        assert lock.holder() == '4242'  # the FLOCK on this file, not another file's nor a POSIX lock
+    finally:
+        os.close(lock.fd)
+
+
+def test_a_static_pod_manifest_that_is_no_yaml_is_named(tmp_path):
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_pods import static_pods
+    manifests = tmp_path / 'etc' / 'kubernetes' / 'manifests'
+    manifests.mkdir(parents=True)
+    (manifests / 'broken.yaml').write_text('kind: Pod\nmetadata: {name: [\n')
+    with pytest.raises(KubenodeError) as error:
+        static_pods('/etc/kubernetes/manifests', str(tmp_path), str(tmp_path / 'proc'))
+    assert error.value.value == str(manifests / 'broken.yaml') and 'is not valid YAML: ' in str(error.value)
+
+
+def test_a_planned_cgroup_path_that_climbs_is_refused_naming_the_cgroup(tmp_path):
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_cgroups
+    root = str(tmp_path)
+    with pytest.raises(KubenodeError) as error:
+        read_cgroups(fs.CgroupLayout('v2', {}, root), root, [('kube_reserved', PlannedCgroup('kube_reserved', '/kube/../x'))])
+    assert (error.value.field, error.value.value) == ('kube_reserved path', 'kube/..')
+
+
+def test_a_directory_that_cannot_be_written_says_why(tmp_path, monkeypatch):
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _preflight as preflight
+    directory = str(tmp_path)
+    monkeypatch.setattr(preflight.os, 'statvfs', lambda path: Obj(f_flag=0, f_bavail=2, f_frsize=4096))
+    assert preflight.writable_directory_problem(directory) == '%s has only 8192 bytes free' % directory
+    assert preflight.writable_directory_problem(directory, room=False) is None
+    monkeypatch.setattr(preflight.os, 'access', lambda path, mode: False)
+    assert preflight.writable_directory_problem(directory) == '%s is not writable' % directory
+
+
+def test_cri_o_runs_the_runtime_path_of_its_default_runtime(tmp_path):
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import crio_oci_runtime
+    config = tmp_path / 'crio.conf'
+    config.write_text('[crio.runtime]\ndefault_runtime = "crun"\n\n[crio.runtime.runtimes.crun]\n'
+                      'monitor_path = "/usr/libexec/crio/conmon"\nruntime_path = "/usr/local/bin/crun"\n')
+    assert crio_oci_runtime([str(config)])['binary'] == '/usr/local/bin/crun'
