@@ -87,8 +87,8 @@ def test_a_host_without_kubelet_gets_its_configuration_at_kubeadms_path_and_is_t
     chosen = choose({}, exists=lambda path: False, root=root)
     kubeadm = os.path.join(root, 'var/lib/kubelet/config.yaml')
     assert chosen['path'] == kubeadm
-    assert [w for w in chosen['warnings'] if w.endswith('the configuration is written to %s, where a kubeadm kubelet '
-                                                       'reads it' % kubeadm)]
+    told = 'the configuration is written to %s, where a kubeadm kubelet reads it' % kubeadm
+    assert [w for w in chosen['warnings'] if w.endswith(told)]
 
 
 def test_a_drop_in_asked_of_a_kubelet_without_config_dir_is_refused_naming_the_option(tmp_path):
