@@ -154,3 +154,20 @@ def test_cri_o_runs_the_runtime_path_of_its_default_runtime(tmp_path):
     config.write_text('[crio.runtime]\ndefault_runtime = "crun"\n\n[crio.runtime.runtimes.crun]\n'
                       'monitor_path = "/usr/libexec/crio/conmon"\nruntime_path = "/usr/local/bin/crun"\n')
     assert crio_oci_runtime([str(config)])['binary'] == '/usr/local/bin/crun'
+
+
+def test_a_drop_in_setting_is_its_last_assignment():
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import last_assignment
+    text = '[Slice]\nMemoryMax=1G\nCPUWeight=100\nMemoryMax = 2G\n'
+    assert last_assignment(text, 'MemoryMax') == '2G' and last_assignment(text, 'CPUWeight') == '100'
+    assert last_assignment(text, 'AllowedCPUs') is None
+
+
+def test_an_override_holding_the_planned_value_in_unit_file_units_agrees_with_the_plan():
+    """systemctl show gives CPUQuotaPerSecUSec in microseconds a second and AllowedCPUs as a list; the unit files say
+    CPUQuota=50% and 0,1,2,3: only the override's side is converted (the plan is in systemctl show's units already)."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import disagrees
+    assert disagrees('CPUQuota', '50%', {'CPUQuotaPerSecUSec': '500000'}) is False
+    assert disagrees('CPUQuota', '60%', {'CPUQuotaPerSecUSec': '500000'}) is True
+    assert disagrees('AllowedCPUs', '0,1,2,3', {'AllowedCPUs': '0-3'}) is False
+    assert disagrees('CPUWeight', '100', {}) is True  # the plan leaves it to systemd: an old plan's override
