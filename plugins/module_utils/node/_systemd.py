@@ -129,7 +129,7 @@ def last_assignment(text, setting):
     value = None
     for line in text.splitlines():
         name, sep, rest = line.strip().partition('=')
-        if sep and name == setting:
+        if sep and name.rstrip() == setting:  # systemd reads "Key = value" as "Key=value"
             value = rest.strip()
     return value
 
