@@ -84,7 +84,8 @@ def freeze(value):
 def thaw(value):
     """freeze() undone: plain dicts and lists, as a module returns them (JSON)."""
     if isinstance(value, ReadOnly):
-        value = value._data  # pylint: disable=protected-access  (one module's own class)
+        # The data behind a view of this module's own: copied once, not view by view.
+        value = value._data  # pylint: disable=protected-access
     if isinstance(value, Mapping):
         return dict((key, thaw(item)) for key, item in value.items())
     if isinstance(value, (list, tuple)):
