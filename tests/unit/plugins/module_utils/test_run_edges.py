@@ -1,0 +1,62 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Edges of the run layer no other test pinned: each found by `make mutation MUTATION_ARGS="--sample 120"`
+(docs/testing.md)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, plan_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _measurement as measurement
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import memory_limit_now
+
+
+def test_the_measurement_sizes_profiles_for_kubelets_max_pods_when_the_plan_counts_none():
+    plan = plan_node(PlanOptions(capacity={'cpu': '4', 'memory': '16Gi'}))
+    assert plan.value('capacity', 'pods') is None and measurement._max_pods(plan) == 110
+    assert measurement._max_pods(plan._replace(max_pods=58)) == 58
+    assert measurement._max_pods(plan_node(PlanOptions(capacity={'cpu': '4', 'memory': '16Gi', 'pods': '30'}))) == 30
+
+
+def test_the_memory_is_watched_once_a_second_over_the_window(tmp_path, monkeypatch):
+    slept = []
+    monkeypatch.setattr(measurement.time, 'sleep', slept.append)
+    peaks = measurement.watch_memory(CgroupLayout('v2', {}, str(tmp_path)), str(tmp_path), {'kube': (None, 'none')},
+                                     'v2', 3)
+    assert slept == [1, 1, 1] and peaks == {}
+
+
+def test_a_v1_node_missing_a_hierarchy_kubelet_needs_is_refused_naming_them(tmp_path):
+    layout = CgroupLayout('v1', {'cpu': str(tmp_path / 'cpu'), 'memory': str(tmp_path / 'memory')}, str(tmp_path))
+    target = ops.CgroupfsTarget(layout, str(tmp_path), None)
+    with pytest.raises(KubenodeError) as error:
+        ops.plan_cgroupfs([('kubepods', PlannedCgroup('kubepods', '/kubepods'))], target, None, ops.EMPTY_STATE)
+    assert (error.value.field, error.value.value) == ('cgroupfs_path', str(tmp_path))
+    assert 'cgroup v1 hierarchies kubelet needs are not mounted: cpuacct, cpuset, pids, systemd' in str(error.value)
+
+
+def test_a_planned_path_that_climbs_is_refused_naming_its_cgroup(tmp_path):
+    target = ops.CgroupfsTarget(CgroupLayout('v2', {}, str(tmp_path)), str(tmp_path), [])
+    with pytest.raises(KubenodeError) as error:
+        ops.plan_cgroupfs([('system_reserved', PlannedCgroup('system_reserved', '/a/../b'))], target, None,
+                          ops.EMPTY_STATE)
+    assert error.value.field == 'system_reserved path'
+
+
+@pytest.mark.parametrize('written, seen', [('9223372036854771712', None), ('1073741824', 1073741824), (None, None)])
+def test_a_v1_memory_limit_at_the_kernels_unlimited_value_is_no_limit(tmp_path, written, seen):
+    memory = tmp_path / 'memory' / 'kubepods'
+    memory.mkdir(parents=True)
+    if written is not None:
+        (memory / 'memory.limit_in_bytes').write_text(written + '\n')
+    layout = CgroupLayout('v1', {'memory': str(tmp_path / 'memory')}, str(tmp_path))
+    assert memory_limit_now(layout, str(tmp_path), '/kubepods') == seen
