@@ -132,18 +132,6 @@ def test_a_pressure_file_is_read_whole():
     assert parse_pressure(None) is None and parse_pressure('') == {}
 
 
-@pytest.mark.parametrize('text, hint', [
-    ('2TB', 'did you mean 2T (10^12) or 2Ti (2^40)?'),
-    ('3kb', 'did you mean 3k (10^3) or 3Ki (2^10)?'),
-    ('5PB', 'did you mean 5P (10^15) or 5Pi (2^50)?'),
-])
-def test_a_unit_spelled_as_people_write_it_gets_kubelets_spellings_suggested(text, hint):
-    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
-    with pytest.raises(KubenodeError) as error:
-        parse_quantity(text, 'memory')
-    assert hint in str(error.value)
-
-
 @pytest.mark.parametrize('release, quota', [('1.36', True), ('1.37', False)])
 def test_a_cpu_limit_is_declared_by_every_container_from_1_37_and_through_the_sidecars_before(release, quota):
     """ResourceConfigForPod: before 1.37 the limits aggregation calls back with a regular init container's limits

@@ -127,6 +127,10 @@ def test_a_string_parsed_again_is_the_same_and_a_bad_one_names_its_field_each_ti
     ('', 'a number and an optional unit, such as 250m or 2 (CPUs), 512Mi or 1G (bytes)'),
     ('half a gig', 'a number and an optional unit, such as 250m or 2 (CPUs), 512Mi or 1G (bytes)'),
     ('1GB', 'did you mean 1G (10^9) or 1Gi (2^30)?'),
+    # Each unit's powers (issue 38's mutation sample: a wrong power of T was let through).
+    ('2TB', 'did you mean 2T (10^12) or 2Ti (2^40)?'),
+    ('3kb', 'did you mean 3k (10^3) or 3Ki (2^10)?'),
+    ('5PB', 'did you mean 5P (10^15) or 5Pi (2^50)?'),
 ])
 def test_a_malformed_quantity_is_said_in_kubelets_words_and_in_plain_words(text, said):
     """Issue 35 (7): kubelet's ErrFormatWrong names a regular expression; the plain words follow it."""
