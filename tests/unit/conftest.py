@@ -44,7 +44,8 @@ def _refuse_host_path(path):
 
 @pytest.fixture(autouse=True)
 def no_host_writes(monkeypatch):
-    """Every way the modules write (open for writing, mkdir, links, removal, atomic_move) refuses host paths."""
+    """Every way the modules write (open and os.open for writing, mkdir, links, removal, atomic_move) refuses host
+    paths."""
     def guarded(function, *checked):
         @functools.wraps(function)  # the code under test names what failed by the function's name
         def wrapper(*args, **kwargs):
@@ -62,6 +63,17 @@ def no_host_writes(monkeypatch):
         return real_open(file, mode, *args, **kwargs)
 
     monkeypatch.setattr('builtins.open', guarded_open)
+    real_os_open = os.open
+    writing = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+    @functools.wraps(real_os_open)
+    def guarded_os_open(path, flags, *args, **kwargs):
+        # os.open too: the node lock is opened with it (O_CREAT), and a mutant of lock_path_for once sent a unit
+        # test's lock to this machine's /run/lock.
+        if flags & writing:
+            _refuse_host_path(path)
+        return real_os_open(path, flags, *args, **kwargs)
+    monkeypatch.setattr(os, 'open', guarded_os_open)
     for name in ('mkdir', 'makedirs', 'remove', 'unlink', 'rmdir', 'chmod'):
         monkeypatch.setattr(os, name, guarded(getattr(os, name), 0))
     for name in ('symlink', 'rename', 'replace'):
