@@ -15,6 +15,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgr
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import human_quantity, human_row
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import human
 
 
 def _wrap(function):
@@ -98,9 +99,7 @@ def quantity_to_human(quantity, resource=None):
     """One quantity of resource, or a map of resources to quantities (or to the plan's {quantity: ...})
     as "cpu 2 cores, memory 23.5 GiB"."""
     if isinstance(quantity, dict):
-        return ', '.join('%s %s' % (name, human_quantity(value.get('quantity') if isinstance(value, dict) else value,
-                                                         name))
-                         for name, value in quantity.items())
+        return human(quantity)
     if resource is None:
         raise KubenodeError('the resource name is needed for a single quantity', field='resource')
     return human_quantity(quantity, resource)

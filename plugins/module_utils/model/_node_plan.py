@@ -20,10 +20,9 @@ __metaclass__ = type
 from collections import namedtuple
 from collections.abc import Mapping
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_names import DRIVERS
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 
-
-DRIVERS = ('cgroupfs', 'systemd')
 
 # (field, required in a plan given back, the type its value must have). The order is as_dict()'s.
 _SCHEMA = (
