@@ -20,7 +20,7 @@ from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NODE_PATHS
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import NODE_PATHS
 from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import plan_summary
 
 display = Display()
@@ -48,7 +48,7 @@ KUBELET_KEYS = (('cgroupDriver', 'cgroup_driver'), ('kubeReserved', 'kube_reserv
                 ('reservedSystemCPUs', 'reserved_system_cpus'), ('featureGates', 'feature_gates'),
                 ('maxPods', 'max_pods'), ('qosReserved', 'qos_reserved'))
 
-# The node's paths (_node_options.NODE_PATHS, the modules' defaults): option, the role variable that sets it
+# The node's paths (_node_argspec.NODE_PATHS, the modules' defaults): option, the role variable that sets it
 # (its name without the prefix), its usual place under node_allocatable_root.
 PATHS = tuple((option, option, usual) for option, usual in NODE_PATHS if option != 'kubelet_config_paths')
 KUBELET_CONFIG_PATHS = tuple(dict(NODE_PATHS)['kubelet_config_paths'])

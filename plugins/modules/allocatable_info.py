@@ -161,7 +161,7 @@ fail_cgroup_v1_default:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, plan_node
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import plan_argument_spec
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import plan_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._detect import detect_capacity
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 

@@ -134,8 +134,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgro
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _detect as detect
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_math import oci_weight_formula
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import (
-    default, host_paths_argument_spec, runtime_files_argument_spec)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import default, host_paths_argument_spec, runtime_files_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import (
     detect_drivers, detect_oci_runtime, effective_driver, pid1_is_systemd)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import runner

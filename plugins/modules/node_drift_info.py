@@ -221,8 +221,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import runner
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import read_impact
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import (
-    NodeSpec, kubelet_file_argument_spec, node_argument_spec, plan_argument_spec)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import kubelet_file_argument_spec, node_argument_spec, plan_argument_spec
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_node
 
 # The plan options that are the node's paths: options of this module too (settings may also give them).

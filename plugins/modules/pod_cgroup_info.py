@@ -272,7 +272,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import plan_pods
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import runtime_files_argument_spec
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import runtime_files_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import detect_oci_runtime
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import DEFAULT_KUBELET_VERSION
 

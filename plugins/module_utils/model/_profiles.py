@@ -38,6 +38,9 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 MIB = 1024 * 1024
 GIB = 1024 * MIB
 PROFILES = ('static', 'gke', 'eks', 'aks', 'aks-legacy', 'openshift')
+# The reservation a measurement recommends (_reservation.measured_reserved): a profile of no table.
+MEASURED_PROFILE = 'measured'
+PROFILE_CHOICES = PROFILES + (MEASURED_PROFILE,)
 PROFILES_NEEDING_MAX_PODS = ('eks', 'aks')
 
 # (start millicores, end millicores or None, basis points)

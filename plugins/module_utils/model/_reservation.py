@@ -28,7 +28,7 @@ __metaclass__ = type
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_files import MEMORY_PEAK
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import PROFILES, profile_reservation
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import MEASURED_PROFILE, PROFILES, profile_reservation
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
 
 MIB = 1024 * 1024
@@ -45,8 +45,6 @@ OVER_CPU_GAP_MILLI = 250
 MEMORY_PRESSURE_LIMIT = 10.0
 CPU_PRESSURE_LIMIT = 25.0
 SCOPES = ('system', 'kube')
-MEASURED_PROFILE = 'measured'
-PROFILE_CHOICES = PROFILES + (MEASURED_PROFILE,)
 VERDICT_ORDER = ('under', 'over', 'ok', 'unmeasured')
 # The shortest window whose CPU average says anything about a daemon's use: a few seconds catch a lull or a
 # burst. Pressure (avg60, a minute) is judged whatever the window.

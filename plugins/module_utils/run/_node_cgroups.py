@@ -26,7 +26,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kube
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubeletConfigRefused, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import MANAGEABLE
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import MANAGEABLE
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import file_diff
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import CPU_MANAGER_CHECKPOINT
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import detect_drivers, effective_driver

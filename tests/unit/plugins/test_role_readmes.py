@@ -63,9 +63,9 @@ def shown_as(default):
 
 
 def test_the_audit_roles_paths_default_to_the_one_table():
-    """node_audit's path variables default to the modules' defaults (_node_options.NODE_PATHS), which
+    """node_audit's path variables default to the modules' defaults (_node_argspec.NODE_PATHS), which
     node_allocatable derives its own from under node_allocatable_root."""
-    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NODE_PATHS
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import NODE_PATHS
     with open(os.path.join(ROLES, 'node_audit', 'defaults', 'main.yml')) as handle:
         defaults = yaml.safe_load(handle)
     compared = [(option, usual) for option, usual in NODE_PATHS if 'node_audit_' + option in defaults]

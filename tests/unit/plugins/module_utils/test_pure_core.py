@@ -25,7 +25,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_cgroups, read_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import PodSettings
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec, node_cgroups_argument_spec
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import node_cgroups_argument_spec
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail

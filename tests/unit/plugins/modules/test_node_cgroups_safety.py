@@ -16,7 +16,7 @@ from ansible.module_utils import basic
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import lock_path_for
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import lock_path_for
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_drift_info
 
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail, refused_for_nul
