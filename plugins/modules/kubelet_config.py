@@ -181,8 +181,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _syst
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import check_mode_option
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import (
-    KUBELET_SERVICE, default, kubelet_file_argument_spec, node_root_argument_spec, runtime_files_argument_spec)
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import paths_under_root
+    KUBELET_SERVICE, default, kubelet_file_argument_spec, node_root_argument_spec, paths_under_root,
+    runtime_files_argument_spec)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import pid1_is_systemd
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import DEFAULT_KUBELET_VERSION
 

@@ -144,6 +144,20 @@ options:
       - Not in check mode, where nothing was written.
     type: bool
     default: false
+  use_receipt:
+    description:
+      - Answer from the receipt of the last run when the node still reads the same, without planning again.
+      - A run that leaves nothing to change keeps its result on the node with every read that decided it (files,
+        directories, commands, in the order read), under C(/run/kubenode-cgroups/) below O(node_root) (beside the
+        lock when O(lock_path) is given). The next run with the same options and the same collection asks every
+        read again in the same order; when each answers the same it returns the kept result (RV(receipt.used)),
+        else it plans as usual. A check run uses a receipt but never keeps one. A boot clears it.
+      - What moves all the time while the plan does not (the free memory beside C(MemTotal), the PIDs in C(/proc),
+        a filesystem's free blocks, the clock) is compared by what the run takes from it (the total, the kubelet
+        processes, the capacity, the services to restart).
+      - V(false) plans every run and keeps no receipt.
+    type: bool
+    default: true
   cgroup_driver:
     description:
       - The cgroup driver to apply with (and to plan for). V(auto) uses kubelet's configured
@@ -428,6 +442,31 @@ persistence:
   sample: {script: /usr/local/libexec/kubenode-cgroups-restore, unit: /etc/systemd/system/kubenode-cgroups.service,
            wants_link: /etc/systemd/system/multi-user.target.wants/kubenode-cgroups.service,
            kubelet_dropin: /etc/systemd/system/kubelet.service.d/45-kubenode-cgroups.conf, changed: false}
+receipt:
+  description:
+    - Whether the receipt of the last run answered (O(use_receipt)); if not, why not, and whether this run kept one.
+  returned: success
+  type: dict
+  sample: {used: false, why: 'the node reads differently: open /sys/fs/cgroup/kubepods/memory.max', kept: true}
+  contains:
+    used:
+      description: The result is the receipt's, every read of the node answering as when it was kept.
+      type: bool
+    path:
+      description: The receipt, when used.
+      type: str
+    reads:
+      description: The reads asked again, when used.
+      type: int
+    why:
+      description: Why no receipt answered, when not used.
+      type: str
+    kept:
+      description: This run kept its receipt, when not used.
+      type: bool
+    why_not_kept:
+      description: Why this run kept none (a check run, changes left, a read not traced).
+      type: str
 applied:
   description: On failure, the changes that had been made before the kernel refused one.
   returned: failure
@@ -437,24 +476,38 @@ applied:
 
 from ansible.module_utils.basic import missing_required_lib
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import NodeModule, host_for
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec, node_cgroups_argument_spec
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_run import apply
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_module import NodeModule
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import node_cgroups_argument_spec
 
 
-def main():
-    module = NodeModule(argument_spec=node_cgroups_argument_spec(), supports_check_mode=True)
-    if module.params['kubelet_config'] and module.params['state'] == 'absent':
-        module.fail_json(msg='kubelet_config is written only with state=present, not with state=absent')
+def run_planner(module, not_answered):
+    """The run past the receipt: the planner imported (most of what this module costs the node) and run."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_run import run_and_keep
+
     if module.params['kubelet_config'] and not kc.HAS_YAML:
         module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
     try:
         spec = NodeSpec(module.params, module.check_mode)
     except KubenodeError as error:
         module.fail_json(msg=str(error))
-    result = apply(host_for(module), spec, module.run_command)
+    result, not_kept = run_and_keep(module, spec)
+    result['receipt'] = {'used': False, 'why': not_answered, 'kept': not_kept is None}
+    if not_kept:
+        result['receipt']['why_not_kept'] = not_kept
+    return result
+
+
+def main():
+    module = NodeModule(argument_spec=node_cgroups_argument_spec(), supports_check_mode=True)
+    if module.params['kubelet_config'] and module.params['state'] == 'absent':
+        module.fail_json(msg='kubelet_config is written only with state=present, not with state=absent')
+    result, not_answered = _receipt.answer(module)
+    if result is None:
+        result = run_planner(module, not_answered)
     for warning in result.pop('warnings'):
         module.warn(warning)
     diff = result.pop('diff', [])

@@ -167,8 +167,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs im
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._measurement import measure
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import host_paths_argument_spec, node_root_argument_spec
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import paths_under_root
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import host_paths_argument_spec, node_root_argument_spec, paths_under_root
 
 
 def main():

@@ -20,6 +20,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgr
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import BINARY_SI, Quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import parse_cpuset
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
 
 _HUGEPAGES_DIR_RE = re.compile(r'^hugepages-([0-9]+)kB$')
 
@@ -40,6 +41,7 @@ def online_cpus(sys_path, proc_path):
     return sorted(int(p) for p in processors)
 
 
+@traced
 def memory_total(proc_path):
     match = re.search(r'^MemTotal:\s+([0-9]+) kB', _read(os.path.join(proc_path, 'meminfo')), re.M)
     if not match:
@@ -47,6 +49,7 @@ def memory_total(proc_path):
     return int(match.group(1)) * 1024
 
 
+@traced
 def swap_total(proc_path):
     """SwapTotal of meminfo in bytes (cAdvisor's MachineInfo.SwapCapacity); 0 without the line."""
     match = re.search(r'^SwapTotal:\s+([0-9]+) kB', _read(os.path.join(proc_path, 'meminfo')), re.M)
@@ -83,6 +86,7 @@ def hugepages(sys_path):
     return result
 
 
+@traced
 def filesystem_capacity(path):
     """statvfs of the kubelet root dir, or of its nearest existing parent."""
     while not os.path.exists(path) and path not in ('', '/'):

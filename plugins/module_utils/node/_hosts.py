@@ -15,40 +15,14 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import contextlib
 import errno
 import os
-
-from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import replace_file
-
-
-class NodeModule(AnsibleModule):
-    """The AnsibleModule of the modules that write a node. AnsibleModule's file methods (atomic_move,
-    backup_local) end the module with fail_json on an OSError; inside raising_failures() they raise
-    KubenodeError instead, so that the run can report what it had applied before (an honest partial result)."""
-
-    def __init__(self, *args, **kwargs):
-        self._raise_failures = False
-        super(NodeModule, self).__init__(*args, **kwargs)
-
-    @contextlib.contextmanager
-    def raising_failures(self):
-        self._raise_failures = True
-        try:
-            yield
-        finally:
-            self._raise_failures = False
-
-    def fail_json(self, msg, **kwargs):
-        if self._raise_failures:
-            raise KubenodeError(msg)
-        super(NodeModule, self).fail_json(msg=msg, **kwargs)
 
 
 def _os(function, path):

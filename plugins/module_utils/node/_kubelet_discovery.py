@@ -22,6 +22,7 @@ import shlex
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import read_text
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
 
 KUBEADM_CONFIG = '/var/lib/kubelet/config.yaml'
 KUBESPRAY_CONFIG = '/etc/kubernetes/kubelet-config.yaml'
@@ -147,6 +148,7 @@ def unit_command(unit, read, root=HOST_ROOT):
     return expand_command(unit['exec_start'][-1], environment)
 
 
+@traced
 def running_kubelets(proc_path):
     """[(pid, argv)] of the processes named kubelet."""
     found = []
@@ -215,11 +217,12 @@ def known_layouts(paths=None, root=HOST_ROOT):
     return named
 
 
-def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists, option_prefix='', known=None,
+def choose(found, path=None, dropin=None, dropin_dir=None, exists=None, option_prefix='', known=None,
            root=HOST_ROOT):
     """{path, dropin, dropin_dir, reason, warnings}: the file (or drop-in) to write, from what discover()
     found and the options, which may each be None (decide from the node). known: the usual places
-    (known_layouts()); root: the node's root, under which everything found lies and everything is written.
+    (known_layouts()); root: the node's root, under which everything found lies and everything is written;
+    exists: whether a path exists (os.path.exists, looked up when asked so that a trace, node/_io_trace, sees it).
 
     An option that names a file or directory kubelet does not read is refused: writing there would
     change nothing while reporting success; so is one outside the node's root.
@@ -248,7 +251,7 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=os.path.exists
         chosen, reason = path, 'set by the operator (no kubelet unit or process found)'
     else:
         places = known_layouts(known, root)
-        existing = [(place, layout) for place, layout in places if exists(place)]
+        existing = [(place, layout) for place, layout in places if (exists or os.path.exists)(place)]
         if existing:
             chosen, reason = existing[0][0], 'no kubelet unit or process found; %s exists (%s layout)' % existing[0]
         else:

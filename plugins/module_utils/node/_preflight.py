@@ -13,6 +13,8 @@ __metaclass__ = type
 
 import os
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
+
 # Room a run needs on a filesystem it writes files to: the largest file it writes is a few KiB,
 # and atomic_move writes a copy before the rename.
 MIN_FREE_BYTES = 1 << 20
@@ -26,6 +28,7 @@ def nearest_existing(directory):
     return path
 
 
+@traced
 def writable_directory_problem(directory, room=True):
     """Why directory cannot be written (read-only, no permission, full), or None."""
     existing = nearest_existing(directory)

@@ -19,13 +19,14 @@ import os
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import PROFILE_CHOICES
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_discovery import (
-    DEFAULT_DROPIN_NAME, HOST_ROOT, KNOWN_CONFIGS)
+    DEFAULT_DROPIN_NAME, HOST_ROOT, KNOWN_CONFIGS, refuse_outside_root, under_root)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import (
     CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import AUTO, DEFAULT_KUBELET_VERSION
 
 CGROUPFS = '/sys/fs/cgroup'
 NODE_LOCK = '/run/lock/kubenode-cgroups.lock'
+RECEIPT = '/run/kubenode-cgroups/node_cgroups.receipt'
 KUBELET_SERVICE = 'kubelet.service'
 MANAGEABLE = ('kubepods', 'burstable', 'besteffort', 'system_reserved', 'kube_reserved')
 
@@ -53,10 +54,6 @@ def default(option):
     return list(value) if isinstance(value, list) else value
 
 
-def default_path(option):
-    """The usual path of an option, None for an option that is not a node path."""
-    return _PATH_DEFAULTS.get(option)
-
 
 def _path_option(option, **extra):
     value = default(option)
@@ -73,6 +70,15 @@ def lock_path_for(cgroupfs_path):
     return os.path.join(os.path.dirname(path), os.path.basename(NODE_LOCK))
 
 
+def receipt_path_for(lock_path):
+    """Where node_cgroups keeps the receipt of its last run (run/_receipt) on the node of this lock: a directory of
+    its own under /run (root's alone: /run/lock is writable by all), gone at the next boot."""
+    path = os.path.normpath(lock_path)
+    if path.endswith(NODE_LOCK):
+        return path[:-len(NODE_LOCK)] + RECEIPT
+    return os.path.join(os.path.dirname(path), 'kubenode-cgroups', os.path.basename(RECEIPT))
+
+
 # Doc fragment kubenode.cgroups.host_paths.
 def host_paths_argument_spec():
     return dict(cgroupfs_path=_path_option('cgroupfs_path'), proc_path=_path_option('proc_path'))
@@ -81,6 +87,21 @@ def host_paths_argument_spec():
 # Doc fragment kubenode.cgroups.node_root.
 def node_root_argument_spec():
     return dict(node_root=dict(type='path', default=HOST_ROOT))
+
+
+def paths_under_root(root, params, names):
+    """{name: value} of the path options named, as the node under root has them: an option left at its default
+    (a path of this machine's) is that path under the root; any other must lie in the root (nothing outside it
+    is read as the node's or written), and KubenodeError names the first that does not."""
+    placed = {}
+    for name in names:
+        value = params.get(name)
+        if value is not None and value == _PATH_DEFAULTS.get(name):
+            value = [under_root(root, v) for v in value] if isinstance(value, list) else under_root(root, value)
+        for index, path in enumerate(value if isinstance(value, list) else [value]):
+            refuse_outside_root(root, path, '%s[%d]' % (name, index) if isinstance(value, list) else name)
+        placed[name] = value
+    return placed
 
 
 # Doc fragment kubenode.cgroups.runtime_files.
@@ -179,5 +200,6 @@ def node_cgroups_argument_spec():
         lock_timeout=dict(type='int', default=300),
         verify=dict(type='bool', default=False),
         accept_impact=dict(type='bool', default=False),
+        use_receipt=dict(type='bool', default=True),
     )
     return spec

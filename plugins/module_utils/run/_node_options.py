@@ -13,27 +13,11 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_discovery import refuse_outside_root, under_root
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_set import refuse_nul
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import service_name
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import (
-    NODE_PATHS, default_path, lock_path_for, node_cgroups_argument_spec)
-
-def paths_under_root(root, params, names):
-    """{name: value} of the path options named, as the node under root has them: an option left at its default
-    (a path of this machine's) is that path under the root; any other must lie in the root (nothing outside it
-    is read as the node's or written), and KubenodeError names the first that does not."""
-    placed = {}
-    for name in names:
-        value = params.get(name)
-        if value is not None and value == default_path(name):
-            value = [under_root(root, v) for v in value] if isinstance(value, list) else under_root(root, value)
-        for index, path in enumerate(value if isinstance(value, list) else [value]):
-            refuse_outside_root(root, path, '%s[%d]' % (name, index) if isinstance(value, list) else name)
-        placed[name] = value
-    return placed
-
+    NODE_PATHS, lock_path_for, node_cgroups_argument_spec, paths_under_root)
 
 class NodeSpec(object):
     """One node_cgroups run's (or audit's) options, validated and typed: the node's paths, what to plan (the

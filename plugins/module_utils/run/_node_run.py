@@ -17,7 +17,10 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_steps as steps
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import read_impact
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import Record
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _io_trace
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost, host_for
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_node
 
@@ -96,6 +99,25 @@ def apply(host, spec, run_command):
         result['verification'] = dict((k, v) for k, v in verification.items() if k not in ('warnings', 'plan'))
         result['verification']['plan'] = verification['plan'].as_dict()
     return result
+
+
+def run_and_keep(module, spec):
+    """apply() on the module's node, its reads traced, and the receipt kept (run/_receipt) when the node is left with
+    nothing to change: (result, None when kept, else why not). A run that wrote is followed by a dry pass, traced:
+    what the next run will read and answer."""
+    if spec.check_mode or not spec.use_receipt:
+        return apply(host_for(module), spec, module.run_command), 'not kept by a check run' if spec.use_receipt else None
+    with _io_trace.Trace(module) as trace:
+        result = apply(host_for(module), spec, module.run_command)
+    if result.get('failed'):
+        return result, 'the run failed'
+    kept = result
+    if result['changed']:
+        with _io_trace.Trace(module) as trace:
+            kept = apply(DryHost(systemd.runner(module)), spec, module.run_command)
+        if kept.get('failed') or kept['changed']:
+            return result, 'the node had changes left after this run'
+    return result, _receipt.keep(module, trace, kept)
 
 
 class _NoLock(object):

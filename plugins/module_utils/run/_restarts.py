@@ -20,6 +20,7 @@ import os
 import time
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import show
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
 
 SHOW_PROPERTIES = 'Id,ActiveState,ExecMainStartTimestampMonotonic,ControlGroup,MainPID'
 
@@ -40,6 +41,7 @@ def file_mtimes(paths):
     return found
 
 
+@traced
 def pending(watched, shown, mtimes, wall_now=None, monotonic_now=None, left_behind=None):
     """[{service, reason}] for the services that must restart to run what is on disk.
 

@@ -169,7 +169,8 @@ def test_node_cgroups_plans_a_node_from_one_reading(tmp_path, monkeypatch, run_m
 @pytest.mark.parametrize('verify', [False, True])
 def test_one_run_plans_once(tmp_path, monkeypatch, run_module, verify):
     """node_cgroups computes the node plan once per run, with kubelet_config (whose validation reuses the
-    plan) and with verify (whose read-back compares with the same plan)."""
+    plan) and with verify (whose read-back compares with the same plan). A run that keeps its receipt after writing
+    plans once more, in the dry pass whose reads the receipt keeps; the next run, answered by it, plans none."""
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
     kubelet_file = tree.node_paths()['kubelet_config_paths'][0]
     write_text(kubelet_file, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n'
@@ -184,9 +185,17 @@ def test_one_run_plans_once(tmp_path, monkeypatch, run_module, verify):
     args = node_cgroups_args(tree, {'cpu': '4', 'memory': '16Gi'}, cgroup_driver='auto', verify=verify,
                              kube_reserved={'cpu': '500m', 'memory': '1Gi'},
                              kubelet_config={'kubelet_config_path': kubelet_file})
-    result = run_module(node_cgroups, args)
+    result = run_module(node_cgroups, dict(args, use_receipt=False))
     assert result['changed'] and len(calls) == 1
     assert ('verification' in result) == verify and (not verify or result['verification']['drift'] == [])
+    write_text(kubelet_file, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n'
+                             'cgroupDriver: cgroupfs\nmaxPods: 57\n')
+    del calls[:]
+    result = run_module(node_cgroups, args)
+    assert result['changed'] and result['receipt']['kept'] and len(calls) == 2
+    del calls[:]
+    again = run_module(node_cgroups, args)
+    assert again['receipt']['used'] and not again['changed'] and calls == []
     # The kubelet configuration is still validated with the plan: one kubelet would refuse is refused.
     del calls[:]
     with pytest.raises(ModuleFail, match='cpumanager'):

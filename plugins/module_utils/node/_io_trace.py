@@ -1,0 +1,257 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Everything a run read of the node, recorded as it was read, and read again to tell whether the node still
+answers the same (run/_receipt).
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+A run is a function of what it reads: the planner and the steps do no I/O of their own (the house's rule), and
+every read of the node goes through a few functions of os, os.path, glob, open() and the module's run_command.
+While a Trace is active those functions are wrapped: each read is recorded with a digest of its answer, in the
+order it was made, the outermost only (glob's own os.scandir, or the reads inside a traced function, are part of
+what the outer call answered). replay() asks every question again in the same order and stops at the first
+answer that differs: when none differs, the same code on the same options would read the same and so decide the
+same - the reasoning of build systems that trace a step's inputs (fabricate, tup).
+
+A read whose raw answer moves all the time while what the run takes from it does not (the free memory beside
+MemTotal in /proc/meminfo, the PIDs in /proc, the free blocks of a filesystem, the wall clock) is traced a level
+higher: the function that takes what the run needs from it is decorated with traced(), and its arguments and its
+answer are recorded instead; replay calls it again. Such a function must take JSON values and answer them.
+
+A trace that cannot be replayed (a write while tracing, arguments that are not JSON) is marked so and never kept.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import functools
+import glob
+import hashlib
+import importlib
+import io
+import json
+import os
+
+try:
+    import builtins
+except ImportError:  # Python 2: never a target of this collection's modules, but sanity compiles for it
+    import __builtin__ as builtins  # pylint: disable=import-error
+
+_ACTIVE = []  # the Trace recording now, if any (one per process: the module's run)
+_WRITE_MODES = frozenset('wax+')
+
+
+def _stat_answer(result):
+    # Every field but the access time, which a read of the file itself moves.
+    return [result.st_mode, result.st_ino, result.st_dev, result.st_nlink, result.st_uid, result.st_gid,
+            result.st_size, result.st_mtime, result.st_ctime]
+
+
+def _walk(top, *args, **kwargs):
+    return [list(step) for step in os.walk(top, *args, **kwargs)]
+
+
+# Each read a run may make of the node: its name in a trace, where it lives, and how its answer is recorded.
+# (owner, attribute, answer function or None for the answer itself)
+READS = {
+    'exists': (os.path, 'exists', None),
+    'lexists': (os.path, 'lexists', None),
+    'isdir': (os.path, 'isdir', None),
+    'isfile': (os.path, 'isfile', None),
+    'islink': (os.path, 'islink', None),
+    'realpath': (os.path, 'realpath', None),
+    'listdir': (os, 'listdir', None),
+    'readlink': (os, 'readlink', None),
+    'access': (os, 'access', None),
+    'stat': (os, 'stat', _stat_answer),
+    'lstat': (os, 'lstat', _stat_answer),
+    'statvfs': (os, 'statvfs', list),
+    'walk': (os, 'walk', None),
+    'glob': (glob, 'glob', None),
+}
+
+
+def digest(value):
+    """A short, stable digest of a JSON value."""
+    text = json.dumps(value, sort_keys=True, separators=(',', ':'))
+    return hashlib.sha1(text.encode('utf-8')).hexdigest()[:20]
+
+
+def _error(error):
+    return ['error', type(error).__name__, getattr(error, 'errno', None)]
+
+
+def _read_whole(opener, path, mode, args, kwargs):
+    """What open(path, mode) would give to read, read whole: (content, the answer to record)."""
+    with opener(path, mode, *args, **kwargs) as handle:
+        content = handle.read()
+    data = content if isinstance(content, bytes) else content.encode('utf-8', 'surrogateescape')
+    return content, ['content', hashlib.sha1(data).hexdigest()]
+
+
+def ask(name, args, kwargs=None):
+    """One read done again, untraced: its answer as a trace records it."""
+    kwargs = kwargs or {}
+    try:
+        if name == 'open':
+            return _read_whole(builtins.open, args[0], args[1], args[2:], kwargs)[1]
+        if name == 'run':
+            return list(_RUNNERS[-1](list(args[0])))
+        if name == 'call':
+            function = getattr(importlib.import_module(args[0]), args[1])
+            return _untraced(function)(*args[2], **kwargs)
+        owner, attribute, answer = READS[name]
+        result = getattr(owner, attribute)(*args, **kwargs) if name != 'walk' else _walk(*args, **kwargs)
+        return answer(result) if answer else result
+    except (OSError, IOError) as error:
+        return _error(error)
+
+
+_RUNNERS = []  # the run_command of the module replaying (replay's runner)
+
+
+def _untraced(function):
+    return getattr(function, '__wrapped__', function)
+
+
+class Trace(object):
+    """The reads of one run, while active: [[name, args, kwargs, answer digest], ...] in the order made."""
+
+    def __init__(self, module=None):
+        self.module = module  # whose run_command is traced while active
+        self.reads = []
+        self.replayable = True
+        self.why_not = None
+        self._depth = 0
+
+    def refuse(self, why):
+        """This trace can no longer be replayed (a write, an argument that is not JSON)."""
+        if self.replayable:
+            self.replayable, self.why_not = False, why
+
+    def record(self, name, args, kwargs, answer):
+        try:
+            entry = [name, json.loads(json.dumps(list(args))), dict(kwargs), digest(answer)]
+        except (TypeError, ValueError):
+            self.refuse('%s%r: not a JSON value' % (name, tuple(args)))
+            return
+        self.reads.append(entry)
+
+    def _wrap(self, name):
+        original = self._originals[name]
+        owner, attribute, answer = READS[name]
+
+        @functools.wraps(original)
+        def read(*args, **kwargs):
+            if self._depth:
+                return original(*args, **kwargs)
+            self._depth += 1
+            try:
+                result = [list(step) for step in original(*args, **kwargs)] if name == 'walk' else original(*args, **kwargs)
+            except (OSError, IOError) as error:
+                self.record(name, args, kwargs, _error(error))
+                raise
+            finally:
+                self._depth -= 1
+            self.record(name, args, kwargs, answer(result) if answer else result)
+            return iter(result) if name == 'walk' else result
+        return read
+
+    def _open(self, file, mode='r', *args, **kwargs):
+        opener = self._originals['open']
+        if self._depth or not isinstance(file, (str, bytes)):
+            return opener(file, mode, *args, **kwargs)
+        if _WRITE_MODES.intersection(mode):
+            self.refuse('open(%r, %r): a write' % (file, mode))
+            return opener(file, mode, *args, **kwargs)
+        self._depth += 1
+        try:
+            content, answer = _read_whole(opener, file, mode, args, kwargs)
+        except (OSError, IOError) as error:
+            self.record('open', (file, mode) + args, kwargs, _error(error))
+            raise
+        finally:
+            self._depth -= 1
+        self.record('open', (file, mode) + args, kwargs, answer)
+        return io.BytesIO(content) if isinstance(content, bytes) else io.StringIO(content)
+
+    def traced_runner(self, run_command):
+        """run_command([argv]) -> (rc, out, err), each call recorded (a command's answer is a read too)."""
+        def run(argv, *args, **kwargs):
+            if args or kwargs:
+                self.refuse('run_command(%r) with options' % (argv,))
+                return run_command(argv, *args, **kwargs)
+            self._depth += 1
+            try:
+                result = run_command(argv)
+            finally:
+                self._depth -= 1
+            if not self._depth:
+                self.record('run', [list(argv)], {}, list(result))
+            return result
+        return run
+
+    def call(self, function, args, kwargs):
+        """A traced() function's call: recorded with its arguments and answer, the reads inside it not."""
+        if self._depth:
+            return function(*args, **kwargs)
+        self._depth += 1
+        try:
+            result = function(*args, **kwargs)
+        finally:
+            self._depth -= 1
+        self.record('call', [function.__module__, function.__name__, list(args)], kwargs, result)
+        return result
+
+    def __enter__(self):
+        if _ACTIVE:
+            raise RuntimeError('a Trace is already active')
+        _ACTIVE.append(self)
+        # The functions as they are now (a test's stand-in for os.statvfs is read through, and put back after).
+        self._originals = dict((name, getattr(owner, attribute)) for name, (owner, attribute, _a) in READS.items())
+        self._originals['open'] = builtins.open
+        for name, (owner, attribute, _answer) in READS.items():
+            setattr(owner, attribute, self._wrap(name))
+        builtins.open = self._open
+        if self.module is not None:
+            self._own_runner = vars(self.module).get('run_command')
+            self.module.run_command = self.traced_runner(self.module.run_command)
+        return self
+
+    def __exit__(self, *exc_info):
+        for name, (owner, attribute, _answer) in READS.items():
+            setattr(owner, attribute, self._originals[name])
+        builtins.open = self._originals['open']
+        if self.module is not None:
+            if self._own_runner is None:
+                del self.module.run_command
+            else:
+                self.module.run_command = self._own_runner
+        _ACTIVE.remove(self)
+        return False
+
+
+def traced(function):
+    """A function a Trace records by its arguments and answer rather than by the reads it makes (see the module's
+    docstring); outside a Trace it is the function itself."""
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        if not _ACTIVE:
+            return function(*args, **kwargs)
+        return _ACTIVE[0].call(function, args, kwargs)
+    return call
+
+
+def replay(reads, run_command):
+    """(True, None) when every read of a trace answers as recorded, else (False, the first read that differs)."""
+    _RUNNERS.append(run_command)
+    try:
+        for name, args, kwargs, answer in reads:
+            if digest(ask(name, args, kwargs)) != answer:
+                return False, '%s.%s' % (args[0], args[1]) if name == 'call' else '%s %s' % (name, args[0])
+        return True, None
+    finally:
+        _RUNNERS.pop()

@@ -1,0 +1,156 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""node_cgroups' receipt: the result of its last run kept on the node with every read that decided it, so that
+the next run with the same options answers from it, without importing or running the planner, when the node
+still reads the same.
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+Why: an idempotent run cost the node 0.25 s of CPU against ping's 0.13 s, most of it compiling the planner's
+source (AnsiballZ ships no bytecode; docs/performance.md, "Where the time goes"). A receipt is checked with this
+module, node/_io_trace and the argument specification alone.
+
+What makes an answer from a receipt the answer the planner would give:
+- it is kept from a run that wrote nothing (its result unchanged), or from a dry pass made right after a run that
+  wrote (what the next run will read), and only when that run's every read was traced (node/_io_trace);
+- it is used only by a run with the same options (check mode and diff apart: with nothing to change a check run
+  answers as a live one), the same code (the collection's files as shipped, ansible-core's release, Python's), and
+  only when every read, asked again in the same order, answers the same: one differs and the planner runs;
+- it lives under /run, so a boot clears it, in a directory of root's alone, and is not used unless owned by the
+  user the module runs as and writable by no other.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import hashlib
+import json
+import os
+import stat
+import sys
+import tempfile
+import zipfile
+
+from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _io_trace
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import (
+    CGROUPFS, lock_path_for, paths_under_root, receipt_path_for)
+
+FORMAT = 1
+_COLLECTION = 'ansible_collections/kubenode/cgroups/'
+# Where this file lies in the collection: plugins/module_utils/run/_receipt.py.
+_PLUGINS_DEPTH = 3
+
+
+def code_identity():
+    """A digest of the code that would plan: the collection's files as this run has them (the AnsiballZ payload's
+    entries, else the plugins directory's Python files), ansible-core's release and Python's."""
+    archive = getattr(globals().get('__loader__'), 'archive', None)
+    if archive:
+        with zipfile.ZipFile(archive) as payload:
+            files = sorted([info.filename, info.CRC, info.file_size] for info in payload.infolist()
+                           if info.filename.startswith(_COLLECTION))
+    else:
+        plugins = os.path.abspath(__file__)
+        for _level in range(_PLUGINS_DEPTH):
+            plugins = os.path.dirname(plugins)
+        files = []
+        for directory, _dirs, names in sorted(os.walk(plugins)):
+            for name in sorted(n for n in names if n.endswith('.py')):
+                with open(os.path.join(directory, name), 'rb') as handle:
+                    files.append([os.path.relpath(os.path.join(directory, name), plugins),
+                                  hashlib.sha1(handle.read()).hexdigest()])
+    return _io_trace.digest([files, ANSIBLE_VERSION, list(sys.version_info[:3])])
+
+
+def options_key(params):
+    """What the options of a run are, for a receipt: all of them, as validated (defaults filled in)."""
+    return _io_trace.digest(dict((name, value) for name, value in params.items() if name != 'use_receipt'))
+
+
+def receipt_path(params):
+    """The receipt of the node these options name (beside its lock: run/_node_argspec.receipt_path_for)."""
+    lock = params.get('lock_path')
+    if lock is None:
+        cgroupfs = paths_under_root(params['node_root'], {'cgroupfs_path': params.get('cgroupfs_path') or CGROUPFS},
+                                    ['cgroupfs_path'])['cgroupfs_path']
+        lock = lock_path_for(cgroupfs)
+    return receipt_path_for(lock)
+
+
+def _private(path, kind):
+    """Whether path is a kind (stat.S_ISDIR, S_ISREG) owned by this user and writable by no other (not a link)."""
+    try:
+        found = os.lstat(path)
+    except OSError:
+        return False
+    return kind(found.st_mode) and found.st_uid == os.geteuid() and not found.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def read_receipt(path):
+    """(receipt dict, None), or (None, why none is usable)."""
+    if not os.path.lexists(path):
+        return None, 'no receipt'
+    if not (_private(os.path.dirname(path), stat.S_ISDIR) and _private(path, stat.S_ISREG)):
+        return None, 'the receipt or its directory is not private to this user'
+    try:
+        with open(path) as handle:
+            receipt = json.load(handle)
+    except (IOError, OSError, ValueError) as error:
+        return None, 'the receipt is unreadable: %s' % error
+    if not isinstance(receipt, dict) or receipt.get('format') != FORMAT:
+        return None, 'the receipt is of another format'
+    return receipt, None
+
+
+def answer(module):
+    """(result, None) when the receipt answers this run, else (None, why not). The result is the kept run's, as
+    node_run.apply returned it, with what the receipt says of itself under 'receipt'."""
+    params = module.params
+    if not params.get('use_receipt'):
+        return None, 'use_receipt is false'
+    try:
+        path = receipt_path(params)
+    except KubenodeError as error:
+        return None, str(error)  # the run names the bad option
+    receipt, why = read_receipt(path)
+    if receipt is None:
+        return None, why
+    if receipt.get('options') != options_key(params):
+        return None, 'the options differ from the receipt\'s'
+    if receipt.get('code') != code_identity():
+        return None, 'the code differs from the receipt\'s'
+    same, first_difference = _io_trace.replay(receipt.get('reads') or [], module.run_command)
+    if not same:
+        return None, 'the node reads differently: %s' % first_difference
+    result = dict(receipt['result'])
+    result['receipt'] = {'used': True, 'path': path, 'reads': len(receipt['reads'])}
+    return result, None
+
+
+def keep(module, trace, result):
+    """Keep result and the trace of the reads that decided it as the node's receipt. None when kept, else why not
+    (a receipt not kept costs the next run its speed, never its answer: nothing here fails the run)."""
+    if not trace.replayable:
+        return 'not every read was traced: %s' % trace.why_not
+    path = receipt_path(module.params)
+    directory = os.path.dirname(path)
+    receipt = {'format': FORMAT, 'options': options_key(module.params), 'code': code_identity(),
+               'reads': trace.reads, 'result': result}
+    try:
+        if not os.path.isdir(directory):
+            os.makedirs(directory, 0o700)
+        if not _private(directory, stat.S_ISDIR):
+            return '%s is not private to this user' % directory
+        descriptor, temporary = tempfile.mkstemp(dir=directory, prefix='.receipt.')
+        with os.fdopen(descriptor, 'w') as handle:
+            json.dump(receipt, handle, sort_keys=True, separators=(',', ':'))
+        os.rename(temporary, path)
+    except (IOError, OSError, TypeError, ValueError) as error:
+        return 'the receipt was not kept: %s' % error
+    return None
