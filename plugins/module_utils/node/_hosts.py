@@ -18,7 +18,6 @@ __metaclass__ = type
 import errno
 import os
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd

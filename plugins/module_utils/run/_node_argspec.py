@@ -54,7 +54,6 @@ def default(option):
     return list(value) if isinstance(value, list) else value
 
 
-
 def _path_option(option, **extra):
     value = default(option)
     if isinstance(value, list):

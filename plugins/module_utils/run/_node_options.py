@@ -19,6 +19,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import (
     NODE_PATHS, lock_path_for, node_cgroups_argument_spec, paths_under_root)
 
+
 class NodeSpec(object):
     """One node_cgroups run's (or audit's) options, validated and typed: the node's paths, what to plan (the
     plan options, or a plan given), what to manage and how. kubelet's NodeConfig is the model; the planner,

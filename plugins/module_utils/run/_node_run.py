@@ -106,7 +106,8 @@ def run_and_keep(module, spec):
     nothing to change: (result, None when kept, else why not). A run that wrote is followed by a dry pass, traced:
     what the next run will read and answer."""
     if spec.check_mode or not spec.use_receipt:
-        return apply(host_for(module), spec, module.run_command), 'not kept by a check run' if spec.use_receipt else None
+        return (apply(host_for(module), spec, module.run_command),
+                'use_receipt is false' if not spec.use_receipt else 'not kept by a check run')
     with _io_trace.Trace(module) as trace:
         result = apply(host_for(module), spec, module.run_command)
     if result.get('failed'):

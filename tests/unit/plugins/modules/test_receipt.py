@@ -1,0 +1,325 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""node_cgroups' receipt (run/_receipt, node/_io_trace): the next run answers from it only when the node reads
+the same, and then answers what the planner would have."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import os
+import stat
+
+import pytest
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs, _io_trace
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
+from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
+from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
+from ansible_collections.kubenode.cgroups.tests.unit.node_files import write_text
+
+CAPACITY = {'cpu': '4', 'memory': '16Gi'}
+NO_RECEIPT = {'used': False, 'why': 'use_receipt is false', 'kept': False, 'why_not_kept': 'use_receipt is false'}
+MEMINFO = 'MemTotal:       16384000 kB\nMemFree:         %d kB\nSwapTotal:             0 kB\n'
+
+
+def without_receipt(result):
+    return dict((key, value) for key, value in result.items() if key != 'receipt')
+
+
+def receipt_file(tree):
+    return os.path.join(tree.base, 'run/kubenode-cgroups/node_cgroups.receipt')
+
+
+@pytest.fixture(params=['cgroupfs-v2', 'systemd-v2', 'cgroupfs-v1'])
+def node(request, tmp_path, monkeypatch):
+    """(tree, options) of a node the tests converge: cgroupfs or systemd driver, with a kubelet configuration."""
+    driver, mode = request.param.split('-')
+    tree = FakeCgroupfs(tmp_path, mode, monkeypatch, pid1='systemd' if driver == 'systemd' else 'init')
+    kubelet_file = tree.node_paths()['kubelet_config_paths'][0]
+    write_text(kubelet_file, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n'
+                             'cgroupDriver: %s\n' % driver)
+    extra = dict(cgroup_driver=driver, kubelet_config={'kubelet_config_path': kubelet_file},
+                 containerd_config_path=str(tmp_path / 'none.toml'), crio_config_paths=[])
+    if driver == 'systemd':
+        extra.update(system_reserved_cgroup='/system.slice', kube_reserved_cgroup='/kube.slice')
+    return tree, node_cgroups_args(tree, CAPACITY, **extra)
+
+
+def test_a_converged_node_is_answered_by_the_receipt_as_the_planner_answers(run_module, node):
+    """The run that writes keeps a receipt (from a dry pass after its writes); the next live run and a check run
+    are answered by it, with what a run without it (use_receipt false) returns, and nothing is written."""
+    tree, options = node
+    first = run_module(node_cgroups, options)
+    assert first['changed'] and first['receipt'] == {'used': False, 'why': 'no receipt', 'kept': True}
+    planned = run_module(node_cgroups, dict(options, use_receipt=False))
+    planned_check = run_module(node_cgroups, dict(options, use_receipt=False), check_mode=True)
+    assert not planned['changed'] and planned['receipt'] == NO_RECEIPT
+    before = snapshot(tree.base)
+    again = run_module(node_cgroups, options)
+    assert again['receipt']['used'] and again['receipt']['reads'] > 20
+    assert without_receipt(again) == without_receipt(planned)
+    checked = run_module(node_cgroups, options, check_mode=True)
+    assert checked['receipt']['used'] and without_receipt(checked) == without_receipt(planned_check)
+    assert snapshot(tree.base) == before
+
+
+def test_use_receipt_false_keeps_none(run_module, node):
+    tree, options = node
+    result = run_module(node_cgroups, dict(options, use_receipt=False))
+    assert result['changed'] and result['receipt'] == NO_RECEIPT
+    assert not os.path.exists(receipt_file(tree))
+
+
+def test_a_check_run_keeps_no_receipt(run_module, node):
+    tree, options = node
+    result = run_module(node_cgroups, options, check_mode=True)
+    assert result['receipt'] == {'used': False, 'why': 'no receipt', 'kept': False,
+                                 'why_not_kept': 'not kept by a check run'}
+    assert not os.path.exists(receipt_file(tree))
+
+
+def cgroup_file(tree, name):
+    v2 = os.path.join(tree.root, 'system', name)
+    return v2 if os.path.exists(v2) else os.path.join(tree.root, 'memory', 'system', 'memory.limit_in_bytes')
+
+
+@pytest.mark.parametrize('cgroupfs_node', ['cgroupfs-v2', 'cgroupfs-v1'])
+def test_a_changed_cgroup_file_is_drift_the_planner_corrects(run_module, tmp_path, monkeypatch, cgroupfs_node):
+    driver, mode = cgroupfs_node.split('-')
+    tree = FakeCgroupfs(tmp_path, mode, monkeypatch, pid1='init')
+    options = node_cgroups_args(tree, CAPACITY)
+    run_module(node_cgroups, options)
+    limit = cgroup_file(tree, 'memory.max')
+    with open(limit) as handle:
+        kept = handle.read()
+    write_text(limit, '123456789\n')
+    result = run_module(node_cgroups, options)
+    assert not result['receipt']['used'] and result['receipt']['why'].startswith('the node reads differently: ')
+    assert result['changed'] and any(limit in change for change in result['changes'])
+    with open(limit) as handle:
+        assert handle.read() == kept
+    assert run_module(node_cgroups, options)['receipt']['used']
+
+
+def test_other_options_or_code_are_not_answered(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    options = node_cgroups_args(tree, CAPACITY)
+    run_module(node_cgroups, options)
+    other = run_module(node_cgroups, dict(options, system_reserved={'cpu': '600m', 'memory': '1Gi'}))
+    assert other['receipt']['why'] == "the options differ from the receipt's" and other['changed']
+    monkeypatch.setattr(_receipt, 'code_identity', lambda: 'another release')
+    assert run_module(node_cgroups, other_options(options))['receipt']['why'] == "the code differs from the receipt's"
+
+
+def other_options(options):
+    return dict(options, system_reserved={'cpu': '600m', 'memory': '1Gi'})
+
+
+@pytest.mark.parametrize('spoil', ['group-writable', 'world-writable directory', 'not json', 'other format', 'link'])
+def test_a_receipt_that_is_not_private_or_not_readable_is_not_used(run_module, tmp_path, monkeypatch, spoil):
+    """Whoever could write the receipt could make a run say the node is right: a receipt writable by another user
+    (or in a directory that is), a symlink, or one that does not parse is not used, and the run plans."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    options = node_cgroups_args(tree, CAPACITY)
+    run_module(node_cgroups, options)
+    path = receipt_file(tree)
+    if spoil == 'group-writable':
+        os.chmod(path, 0o664)
+    elif spoil == 'world-writable directory':
+        os.chmod(os.path.dirname(path), 0o777)
+    elif spoil == 'not json':
+        write_text(path, '{')
+    elif spoil == 'other format':
+        write_text(path, json.dumps({'format': 0}))
+    else:
+        os.rename(path, path + '.real')
+        os.symlink(path + '.real', path)
+    result = run_module(node_cgroups, options)
+    assert not result['receipt']['used'] and not result['changed']
+    assert result['receipt']['why'] in ('the receipt or its directory is not private to this user',
+                                        'the receipt is of another format') or 'unreadable' in result['receipt']['why']
+
+
+def detected_node(tmp_path, monkeypatch):
+    """A node whose capacity is read (no capacity option): /proc/meminfo, the online CPUs, the pid limits."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    write_text(os.path.join(tree.proc, 'meminfo'), MEMINFO % 9000000)
+    write_text(os.path.join(tree.proc, 'sys/kernel/pid_max'), '4194304\n')
+    write_text(str(tmp_path / 'sys/devices/system/cpu/online'), '0-3\n')
+    options = node_cgroups_args(tree, CAPACITY, sys_path=str(tmp_path / 'sys'))
+    del options['capacity']
+    return tree, options
+
+
+def test_what_moves_while_the_plan_does_not_is_compared_by_what_the_run_takes(run_module, tmp_path, monkeypatch):
+    """The free memory beside MemTotal changes at every read of a live node: the receipt compares MemTotal (the
+    function that reads it is traced, not the file), so a new MemFree is answered and a new MemTotal is not."""
+    tree, options = detected_node(tmp_path, monkeypatch)
+    assert run_module(node_cgroups, options)['plan']['capacity']['memory']['value'] == 16384000 * 1024
+    write_text(os.path.join(tree.proc, 'meminfo'), MEMINFO % 123)
+    assert run_module(node_cgroups, options)['receipt']['used']
+    write_text(os.path.join(tree.proc, 'meminfo'), (MEMINFO % 123).replace('16384000', '32768000'))
+    result = run_module(node_cgroups, options)
+    assert result['receipt']['why'] == ('the node reads differently: ansible_collections.kubenode.cgroups.plugins.'
+                                        'module_utils.node._detect.memory_total')
+    assert result['plan']['capacity']['memory']['value'] == 32768000 * 1024
+
+
+def test_a_run_that_leaves_changes_keeps_no_receipt(run_module, tmp_path, monkeypatch):
+    """A node whose dry pass after the writes still finds something to do (here a write the fake kernel takes but
+    does not keep) gets no receipt: the next run plans."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    options = node_cgroups_args(tree, CAPACITY)
+    real_write = tree.write_file
+
+    def forgetful(path, value):
+        real_write(path, value)
+        if path.endswith('memory.max') and '/system' in path:
+            write_text(path, 'max\n')
+    monkeypatch.setattr(_cgroupfs, 'write_file', forgetful)
+    result = run_module(node_cgroups, options)
+    assert result['changed'] and result['receipt']['kept'] is False
+    assert result['receipt']['why_not_kept'] == 'the node had changes left after this run'
+    assert not os.path.exists(receipt_file(tree))
+
+
+def test_the_receipt_is_written_under_the_root_only(run_module, tmp_path, monkeypatch):
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    run_module(node_cgroups, node_cgroups_args(tree, CAPACITY))
+    directory = os.path.dirname(receipt_file(tree))
+    assert sorted(os.listdir(directory)) == ['node_cgroups.receipt']
+    assert stat.S_IMODE(os.stat(directory).st_mode) == 0o700
+
+
+# The tracer itself.
+
+def test_a_trace_records_each_read_once_and_replays_it(tmp_path):
+    path = str(tmp_path / 'a')
+    write_text(path, 'one\n')
+    with _io_trace.Trace() as trace:
+        with open(path) as handle:
+            assert handle.read() == 'one\n'
+        assert os.path.isdir(str(tmp_path)) and not os.path.exists(str(tmp_path / 'b'))
+        assert sorted(os.listdir(str(tmp_path))) == ['a']
+        with pytest.raises(IOError):
+            open(str(tmp_path / 'b'))
+    assert [read[0] for read in trace.reads] == ['open', 'isdir', 'exists', 'listdir', 'open']
+    assert trace.replayable and _io_trace.replay(trace.reads, None) == (True, None)
+    write_text(path, 'two\n')
+    assert _io_trace.replay(trace.reads, None) == (False, 'open %s' % path)
+    write_text(path, 'one\n')
+    write_text(str(tmp_path / 'b'), '')
+    assert _io_trace.replay(trace.reads, None) == (False, 'exists %s' % (tmp_path / 'b'))
+
+
+def test_a_write_or_an_argument_that_is_not_json_makes_a_trace_unusable(tmp_path):
+    with _io_trace.Trace() as trace:
+        with open(str(tmp_path / 'w'), 'w') as handle:
+            handle.write('x')
+    assert not trace.replayable and 'a write' in trace.why_not
+
+    @_io_trace.traced
+    def answer(values):
+        return sorted(values)
+    with _io_trace.Trace() as trace:
+        assert answer({3, 1}) == [1, 3]
+    assert not trace.replayable and 'not a JSON value' in trace.why_not
+
+
+def test_a_trace_puts_every_function_back(tmp_path):
+    before = dict((name, getattr(owner, attribute)) for name, (owner, attribute, _a) in _io_trace.READS.items())
+    opener = open
+    with pytest.raises(ValueError):
+        with _io_trace.Trace():
+            assert os.path.isdir is not before['isdir']
+            raise ValueError('out')
+    assert dict((name, getattr(owner, attribute)) for name, (owner, attribute, _a) in _io_trace.READS.items()) == before
+    assert open is opener
+
+
+def test_commands_are_reads_too():
+    class Module(object):
+        answers = {'systemctl': (0, 'active\n', '')}
+
+        def run_command(self, argv):
+            return self.answers[argv[0]]
+    module = Module()
+    with _io_trace.Trace(module) as trace:
+        assert module.run_command(['systemctl']) == (0, 'active\n', '')
+    assert 'run_command' not in vars(module)
+    assert trace.reads[0][:2] == ['run', [['systemctl']]]
+    assert _io_trace.replay(trace.reads, module.run_command) == (True, None)
+    module.answers['systemctl'] = (3, 'inactive\n', '')
+    assert _io_trace.replay(trace.reads, module.run_command) == (False, "run ['systemctl']")
+
+
+# Every read of the node is one the tracer sees.
+
+MODULE_UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), os.pardir,
+                            os.pardir, 'plugins', 'module_utils')
+# os and os.path functions that read nothing of the node: paths as strings, the writes (a run that writes keeps no
+# receipt of its own reads), the node lock's descriptor, the process itself.
+NOT_READS = frozenset([
+    'path.join', 'path.dirname', 'path.basename', 'path.normpath', 'path.abspath', 'path.relpath', 'path.isabs',
+    'path', 'sep', 'pardir', 'strerror', 'stat_result', 'ST_RDONLY', 'W_OK', 'X_OK', 'R_OK',
+    'makedirs', 'mkdir', 'rmdir', 'remove', 'rename', 'symlink', 'chmod', 'fdopen',
+    'open', 'close', 'pwrite', 'pread', 'ftruncate', 'fstat', 'O_RDWR', 'O_CREAT', 'getpid', 'geteuid'])
+
+
+def module_utils_sources():
+    for directory, _dirs, names in os.walk(MODULE_UTILS):
+        for name in sorted(n for n in names if n.endswith('.py')):
+            if name != '_io_trace.py':
+                path = os.path.join(directory, name)
+                with open(path) as handle:
+                    yield os.path.relpath(path, MODULE_UTILS), handle.read()
+
+
+def os_functions_used(source):
+    import ast
+    tree = ast.parse(source)
+    used = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ('os', 'glob'):
+            used.add(('' if node.value.id == 'os' else 'glob.') + node.attr)
+        elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
+              and isinstance(node.value.value, ast.Name) and node.value.value.id == 'os' and node.value.attr == 'path'):
+            used.add('path.' + node.attr)
+        elif isinstance(node, ast.ImportFrom) and node.module in ('os', 'os.path', 'glob', 'io', 'codecs', 'subprocess'):
+            used.add('from %s import' % node.module)
+        elif isinstance(node, ast.Import) and any(alias.name in ('subprocess', 'codecs', 'io') for alias in node.names):
+            used.add('import ' + ','.join(alias.name for alias in node.names))
+        elif isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            # A default is bound once, at import: the function the trace wraps later is not the one called.
+            used.update('default %s' % ast.dump(default) for default in node.args.defaults + node.args.kw_defaults
+                        if isinstance(default, ast.Attribute))
+    return used
+
+
+def test_every_read_of_the_node_is_one_the_trace_sees():
+    """A read module_utils made around the tracer would be a read a receipt does not compare: an answer from a
+    receipt could then hide drift. Every os, os.path and glob function used is traced (_io_trace.READS) or reads
+    nothing of the node; nothing is imported from them by name (a name bound at import is not the traced one)."""
+    prefixes = {'posixpath': 'path.', 'glob': 'glob.', 'os': ''}
+    traced = set(prefixes[owner.__name__] + attribute for owner, attribute, _answer in _io_trace.READS.values())
+    untraced = {}
+    sources = list(module_utils_sources())
+    assert len(sources) > 40
+    for name, source in sources:
+        unknown = sorted(os_functions_used(source) - traced - NOT_READS)
+        if unknown:
+            untraced[name] = unknown
+    assert untraced == {}
+
+
+def test_the_guard_sees_an_untraced_read():
+    assert os_functions_used('import os\nos.scandir("/x")\n') == {'scandir'}
+    assert os_functions_used('from os.path import getsize\n') == {'from os.path import'}
+    assert os_functions_used('import subprocess\n') == {'import subprocess'}
+    assert os_functions_used('import os\nos.path.getmtime("/x")\n') == {'path', 'path.getmtime'}
+    assert [use for use in os_functions_used('def f(exists=os.path.exists):\n    pass\n')
+            if use.startswith('default ')] != []
