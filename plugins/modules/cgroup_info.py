@@ -132,6 +132,7 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _detect as detect
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_totals import swap_total
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_math import oci_weight_formula
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import default, host_paths_argument_spec, runtime_files_argument_spec
@@ -184,7 +185,7 @@ def main():
             systemd['version'] = int(match.group(1)) if rc == 0 and match else None
     swap = {'capacity': None, 'controller': None}
     try:
-        swap['capacity'] = str(detect.swap_total(params['proc_path']))
+        swap['capacity'] = str(swap_total(params['proc_path']))
         swap['controller'] = detect.swap_controller(layout, root, params['proc_path'])
     except (IOError, OSError):
         pass  # a partial /proc (a fake root): reported as unknown

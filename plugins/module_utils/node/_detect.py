@@ -20,7 +20,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgr
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import BINARY_SI, Quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import parse_cpuset
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_totals import (
+    filesystem_capacity, memory_total)
 
 _HUGEPAGES_DIR_RE = re.compile(r'^hugepages-([0-9]+)kB$')
 
@@ -39,21 +40,6 @@ def online_cpus(sys_path, proc_path):
     if not processors:
         raise KubenodeError('no CPU found', field='proc_path', value=proc_path)
     return sorted(int(p) for p in processors)
-
-
-@traced
-def memory_total(proc_path):
-    match = re.search(r'^MemTotal:\s+([0-9]+) kB', _read(os.path.join(proc_path, 'meminfo')), re.M)
-    if not match:
-        raise KubenodeError('no MemTotal line in meminfo', field='proc_path', value=proc_path)
-    return int(match.group(1)) * 1024
-
-
-@traced
-def swap_total(proc_path):
-    """SwapTotal of meminfo in bytes (cAdvisor's MachineInfo.SwapCapacity); 0 without the line."""
-    match = re.search(r'^SwapTotal:\s+([0-9]+) kB', _read(os.path.join(proc_path, 'meminfo')), re.M)
-    return int(match.group(1)) * 1024 if match else 0
 
 
 def swap_controller(layout, cgroupfs_path, proc_path):
@@ -84,15 +70,6 @@ def hugepages(sys_path):
         name = 'hugepages-' + str(Quantity.from_int(size_kb * 1024, BINARY_SI))
         result[name] = pages * size_kb * 1024
     return result
-
-
-@traced
-def filesystem_capacity(path):
-    """statvfs of the kubelet root dir, or of its nearest existing parent."""
-    while not os.path.exists(path) and path not in ('', '/'):
-        path = os.path.dirname(path)
-    stats = os.statvfs(path or '/')
-    return stats.f_frsize * stats.f_blocks
 
 
 def pid_capacity(proc_path):

@@ -22,7 +22,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kub
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import NODE_FILES, replace_file
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_discovery import DEFAULT_DROPIN_NAME
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import DEFAULT_DROPIN_NAME, HOST_ROOT
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_set import OptionSet
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import (
@@ -74,7 +74,7 @@ class KubeletConfigRequest(OptionSet):
         ('discovered', None),  # what _kubelet_discovery.discover found on the node
         ('known_configs', None),  # where to look when kubelet is not running (None: kubeadm's and the others)
         ('planned', None),  # _node_cgroups.plan_inputs_of: a plan the validation may reuse
-        ('node_root', discovery.HOST_ROOT),  # the node's root: nothing outside it is chosen or written
+        ('node_root', HOST_ROOT),  # the node's root: nothing outside it is chosen or written
         ('service_slice', None),  # the slice the services are placed in (the kube-reserved slice), or None
         ('services', ()),  # the services placed there (kubelet, containerd, crio)
     )

@@ -22,42 +22,12 @@ import shlex
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import read_text
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import (
+    DEFAULT_DROPIN_DIR, HOST_ROOT, KNOWN_CONFIGS, KUBEADM_CONFIG, refuse_outside_root, under_root)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
 
-KUBEADM_CONFIG = '/var/lib/kubelet/config.yaml'
-KUBESPRAY_CONFIG = '/etc/kubernetes/kubelet-config.yaml'
-KNOWN_CONFIGS = ((KUBEADM_CONFIG, 'kubeadm'), (KUBESPRAY_CONFIG, 'kubespray'))
-DEFAULT_DROPIN_DIR = '/etc/kubernetes/kubelet.conf.d'
-# The drop-in the plan is written to, in the --config-dir.
-DEFAULT_DROPIN_NAME = '50-kubenode.conf'
-# The node's own filesystem root when it is seen from elsewhere (a fake node in tests, an image mounted to be
-# prepared): every path the node names is a path under it.
-HOST_ROOT = '/'
 _ARGV = re.compile(r'argv\[\]=(.*?) ;')
 _VARIABLE = re.compile(r'\$(?:\{(\w+)\}|(\w+))')
-
-
-def under_root(root, path):
-    """A path as the node names it (its unit's --config, an EnvironmentFile=, a process's binary), as this
-    machine reaches it: under the node's root. None stays None."""
-    if not path or not root or os.path.normpath(root) == HOST_ROOT:
-        return path
-    return os.path.join(root, path.lstrip('/'))
-
-
-def is_under(root, path):
-    """Whether path lies in the node's root (always, when the root is the host's own)."""
-    if not root or os.path.normpath(root) == HOST_ROOT:
-        return True
-    root, path = os.path.normpath(root), os.path.normpath(path)
-    return path == root or path.startswith(root.rstrip('/') + '/')
-
-
-def refuse_outside_root(root, path, field):
-    """A path a module would write must lie in the node's root: nothing outside it is written."""
-    if path and not is_under(root, path):
-        raise KubenodeError('lies outside node_root %s: with a node root, nothing outside it is read as the '
-                            "node's or written" % root, field=field, value=path)
 
 
 def kubelet_flags(argv):

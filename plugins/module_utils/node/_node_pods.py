@@ -23,7 +23,7 @@ except ImportError:  # _kubelet_config reports a missing PyYAML
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._admission import Candidate
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_discovery import under_root
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import under_root
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import parse_pod
 
 POD_LOG_DIR = '/var/log/pods'

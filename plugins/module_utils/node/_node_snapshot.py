@@ -26,6 +26,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kube
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._detect import detect_capacity
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import FileSnapshot, snapshot_entry
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_config_file import dropin_pattern
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _node_paths as node_paths
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import pid1_is_systemd
 
 # Where a container runtime shows itself besides its configuration: its CRI socket.
@@ -51,7 +52,7 @@ class NodeSnapshot(object):
 def kubelet_dropin_dirs(spec, kubelet):
     """The --config-dir directories a run may read or write: kubelet's, the operator's, the default."""
     return sorted(set(d for d in (kubelet['config_dir'], spec.kubelet_config_option('kubelet_dropin_dir'),
-                                  discovery.under_root(spec.node_root, discovery.DEFAULT_DROPIN_DIR)) if d))
+                                  node_paths.under_root(spec.node_root, node_paths.DEFAULT_DROPIN_DIR)) if d))
 
 
 def read_kubelet_release(spec, kubelet, run):
@@ -76,14 +77,14 @@ def read_node(spec, systemctl, run=None):
     kubelet = discovery.discover(spec.proc_path, systemctl if systemd_running else None, spec.kubelet_service,
                                  spec.node_root)
     dropin_dirs = kubelet_dropin_dirs(spec, kubelet)
-    dropin_name = spec.kubelet_config_option('kubelet_dropin_name', discovery.DEFAULT_DROPIN_NAME)
+    dropin_name = spec.kubelet_config_option('kubelet_dropin_name', node_paths.DEFAULT_DROPIN_NAME)
     paths = (list(spec.kubelet_config_paths) + [known for known, _layout in discovery.known_layouts(None, spec.node_root)]
              + [kubelet['config'], spec.kubelet_config_option('kubelet_config_path'), spec.containerd_config_path,
                 os.path.join(spec.kubelet_root_dir, CPU_MANAGER_CHECKPOINT)]
              + [os.path.join(d, dropin_name) for d in dropin_dirs])
     files = FileSnapshot.capture([p for p in paths if p], list(spec.crio_config_paths)
                                  + [dropin_pattern(d) for d in dropin_dirs])
-    sockets = [path for path in (discovery.under_root(spec.node_root, p) for p in RUNTIME_SOCKETS)
+    sockets = [path for path in (node_paths.under_root(spec.node_root, p) for p in RUNTIME_SOCKETS)
                if os.path.exists(path)]
     capacity = online_cpus = None
     if spec.plan is None and spec.capacity is None:

@@ -19,10 +19,9 @@ import os
 import re
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import NODE_FILES, read_text
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS
 
 KUBELET_CONFIG_PATHS = ('/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml')
-CONTAINERD_CONFIG_PATH = '/etc/containerd/config.toml'
-CRIO_CONFIG_PATHS = ('/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf')
 
 _KUBELET_DRIVER_RE = re.compile(r'^cgroupDriver:\s*["\']?([A-Za-z]+)["\']?\s*(?:#.*)?$', re.M)
 _SECTION_RE = re.compile(r'^\s*\[(.*)\]\s*$')

@@ -18,10 +18,9 @@ __metaclass__ = type
 import os
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import PROFILE_CHOICES
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_discovery import (
-    DEFAULT_DROPIN_NAME, HOST_ROOT, KNOWN_CONFIGS, refuse_outside_root, under_root)
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import (
-    CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import (
+    CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS, DEFAULT_DROPIN_NAME, HOST_ROOT, KNOWN_CONFIGS, refuse_outside_root,
+    under_root)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import AUTO, DEFAULT_KUBELET_VERSION
 
 CGROUPFS = '/sys/fs/cgroup'

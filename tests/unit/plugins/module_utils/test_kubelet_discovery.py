@@ -11,6 +11,7 @@ import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import KUBEADM_CONFIG, KUBESPRAY_CONFIG
 
 # systemctl show kubelet.service on a kubeadm node (systemd 252): 10-kubeadm.conf resets ExecStart=.
 KUBEADM_SHOW = (
@@ -114,9 +115,9 @@ def test_a_kubelet_without_config_is_refused():
 
 def test_without_kubelet_the_existing_known_file_wins_then_kubeadms_with_a_warning():
     nothing = {'source': None, 'config': None, 'config_dir': None}
-    spray = discovery.choose(nothing, exists=lambda path: path == discovery.KUBESPRAY_CONFIG)
-    assert spray['path'] == discovery.KUBESPRAY_CONFIG and 'kubespray layout' in spray['reason']
+    spray = discovery.choose(nothing, exists=lambda path: path == KUBESPRAY_CONFIG)
+    assert spray['path'] == KUBESPRAY_CONFIG and 'kubespray layout' in spray['reason']
     assert spray['warnings'] == [] and spray['dropin'] is False
     fresh = discovery.choose(nothing, exists=lambda path: False)
-    assert fresh['path'] == discovery.KUBEADM_CONFIG and 'no kubelet yet' in fresh['warnings'][0]
+    assert fresh['path'] == KUBEADM_CONFIG and 'no kubelet yet' in fresh['warnings'][0]
     assert discovery.choose(nothing, path='/x/c.yaml', exists=lambda path: False)['path'] == '/x/c.yaml'

@@ -165,7 +165,7 @@ def test_what_moves_while_the_plan_does_not_is_compared_by_what_the_run_takes(ru
     write_text(os.path.join(tree.proc, 'meminfo'), (MEMINFO % 123).replace('16384000', '32768000'))
     result = run_module(node_cgroups, options)
     assert result['receipt']['why'] == ('the node reads differently: ansible_collections.kubenode.cgroups.plugins.'
-                                        'module_utils.node._detect.memory_total')
+                                        'module_utils.node._node_totals.memory_total')
     assert result['plan']['capacity']['memory']['value'] == 32768000 * 1024
 
 
