@@ -51,10 +51,27 @@ def pods_impact(candidates, allocatable, rules, source):
             'admission': results}
 
 
+def memory_limit_after(plan, key, tier_limits=None):
+    """The memory limit the plan leaves one cgroup with, as memory_impact and qos_tier_impact compare it: a QoS
+    tier's from tier_limits (qos_tier_limits), kubepods' and an enforced reserved cgroup's from the plan; else None."""
+    if key in (tier_limits or {}):
+        return tier_limits[key]
+    entry = plan.cgroups.get(key)
+    if not entry or not entry.get('enforced', key == 'kubepods'):
+        return None
+    return (entry.get('resources') or {}).get('memory')
+
+
+def lowers_limit(after, now):
+    """Whether a limit after the change is below the limit now (no limit now: any limit is lower): the only case
+    _squeezed compares with the cgroup's use."""
+    return after is not None and (now is None or after < now)
+
+
 def _squeezed(key, entry, after, used, now):
     """The impact row of one cgroup whose new memory limit (after) is lower than its limit now and below its working
     set (its use less the inactive page cache the kernel can reclaim, as kubelet counts it), else None."""
-    if after is None or used is None or (now is not None and after >= now) or after >= used['working_set']:
+    if not lowers_limit(after, now) or used is None or after >= used['working_set']:
         return None
     return {'cgroup': key, 'path': entry['path'], 'limit_now': now, 'limit_after': after, 'usage': used['usage'],
             'working_set': used['working_set'], 'inactive_file': used['inactive_file']}
@@ -64,9 +81,8 @@ def memory_impact(plan, usage, limits_now):
     """[{cgroup, path, limit_now, limit_after, usage, working_set, inactive_file}] of kubepods and the enforced
     reserved cgroups the plan squeezes (_squeezed): what the kernel cannot reclaim it OOM-kills."""
     cgroups = plan.cgroups
-    rows = [_squeezed(key, cgroups[key], (cgroups[key].get('resources') or {}).get('memory'), usage.get(key),
-                      limits_now.get(key))
-            for key in LIMITED if cgroups.get(key) and cgroups[key].get('enforced', key == 'kubepods')]
+    rows = [_squeezed(key, cgroups[key], memory_limit_after(plan, key), usage.get(key), limits_now.get(key))
+            for key in LIMITED if memory_limit_after(plan, key) is not None]
     return [row for row in rows if row]
 
 

@@ -123,6 +123,7 @@ class Trace(object):
     def __init__(self, module=None):
         self.module = module  # whose run_command is traced while active
         self.reads = []
+        self._asked = {}
         self.replayable = True
         self.why_not = None
         self._depth = 0
@@ -134,11 +135,16 @@ class Trace(object):
 
     def record(self, name, args, kwargs, answer):
         try:
-            entry = [name, json.loads(json.dumps(list(args))), dict(kwargs), digest(answer)]
+            question = json.dumps([name, list(args), kwargs], sort_keys=True)
+            entry = [name, json.loads(question)[1], dict(kwargs), digest(answer)]
         except (TypeError, ValueError):
             self.refuse('%s%r: not a JSON value' % (name, tuple(args)))
             return
-        self.reads.append(entry)
+        # A question asked again with the same answer is asked once on replay (the run writes nothing between its
+        # reads: a trace of a run that wrote is not kept). A different answer is kept too: that replay fails.
+        if self._asked.get(question) != entry[3]:
+            self._asked[question] = entry[3]
+            self.reads.append(entry)
 
     def _wrap(self, name):
         original = self._originals[name]

@@ -19,6 +19,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgro
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
 from ansible_collections.kubenode.cgroups.tests.unit.node_files import write_text
 
 CAPACITY = {'cpu': '4', 'memory': '16Gi'}
@@ -103,6 +104,22 @@ def test_a_changed_cgroup_file_is_drift_the_planner_corrects(run_module, tmp_pat
     with open(limit) as handle:
         assert handle.read() == kept
     assert run_module(node_cgroups, options)['receipt']['used']
+
+
+def test_a_use_that_moves_under_a_limit_that_stays_is_answered(run_module, tmp_path, monkeypatch):
+    """A cgroup's memory use moves all the time on a live node; the impact compares it only where the plan lowers
+    the limit, so a converged node's receipt answers whatever the use, and a lowered limit is judged by the use."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    options = node_cgroups_args(tree, CAPACITY)
+    run_module(node_cgroups, options)
+    for used in ('1000\n', '2000\n'):
+        write_text(os.path.join(tree.root, 'system', 'memory.current'), used)
+        assert run_module(node_cgroups, options)['receipt']['used']
+    write_text(os.path.join(tree.root, 'system', 'memory.current'), str(2 << 30) + '\n')
+    lowered = dict(options, system_reserved={'cpu': '500m', 'memory': '512Mi', 'pid': '1000'})
+    with pytest.raises(ModuleFail, match=r'system_reserved \(/system\) memory limit 1024Mi -> 512Mi is below its '
+                                         r'working set 2048Mi'):
+        run_module(node_cgroups, lowered, check_mode=True)
 
 
 def test_other_options_or_code_are_not_answered(run_module, tmp_path, monkeypatch):
@@ -207,6 +224,7 @@ def test_a_trace_records_each_read_once_and_replays_it(tmp_path):
         assert sorted(os.listdir(str(tmp_path))) == ['a']
         with pytest.raises(IOError):
             open(str(tmp_path / 'b'))
+        assert os.path.isdir(str(tmp_path))  # asked again, answered the same: replayed once
     assert [read[0] for read in trace.reads] == ['open', 'isdir', 'exists', 'listdir', 'open']
     assert trace.replayable and _io_trace.replay(trace.reads, None) == (True, None)
     write_text(path, 'two\n')
