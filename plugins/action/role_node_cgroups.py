@@ -32,7 +32,7 @@ MODULE = 'kubenode.cgroups.node_cgroups'
 SAME_NAME = ('profile', 'system_reserved', 'kube_reserved', 'merge_default_eviction_settings',
              'enforce_node_allocatable', 'cgroup_driver', 'cgroup_root', 'keep_reserved_out_of_swap',
              'feature_gates', 'extra_feature_gates', 'allow_kubelet_version_mismatch', 'persist', 'accept_impact',
-             'pods')
+             'pods', 'use_receipt')
 # Options given only when the role variable is set (empty or null: the module's own default).
 WHEN_SET = ('capacity', 'max_pods', 'eviction_hard', 'reserved_system_cpus', 'qos_reserved', 'kubelet_binary',
             'measured_reservation', 'static_pod_path')
