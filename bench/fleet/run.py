@@ -157,7 +157,7 @@ def timed(command, env):
     return elapsed, usage.ru_utime + usage.ru_stime, peak[0] / 1024.0
 
 
-def run(hosts, forks_values, work, bin_dir, ssh=None):
+def run(hosts, forks_values, work, bin_dir, ssh=None, repeat=1):
     env = dict(os.environ)
     env.update({'ANSIBLE_CALLBACKS_ENABLED': 'kubenode_count',
                 'ANSIBLE_CALLBACK_PLUGINS': os.path.join(HERE, 'callback_plugins'),
@@ -167,7 +167,7 @@ def run(hosts, forks_values, work, bin_dir, ssh=None):
     count_file = os.path.join(work, 'count.json')
     env['KUBENODE_COUNT_FILE'] = count_file
     results = []
-    for forks in forks_values:
+    for forks in [f for f in forks_values for _time in range(repeat)]:
         inventory = make_fleet(os.path.join(work, 'fleet'), hosts, ssh)
         if ssh is not None:
             ssh.close_masters()
@@ -199,6 +199,9 @@ def main():
     parser.add_argument('--ssh', action='store_true', help='reach the hosts over SSH, one sshd each on 127.0.0.1')
     parser.add_argument('--work', default=os.path.join(ROOT, '.cache', 'bench-fleet'))
     parser.add_argument('--bin', default=os.path.dirname(sys.executable))
+    parser.add_argument('--repeat', type=int,
+                        help='runs per forks value, each on a fresh fleet beside its own ping, and their mean '
+                             '(3 over SSH, else 1)')
     args = parser.parse_args()
     hosts = args.hosts or (100 if args.ssh else 50)
     forks = args.forks or ([25, 50] if args.ssh else [5, 25])
@@ -211,7 +214,7 @@ def main():
             ssh = SshFleet(os.path.join(args.work, 'ssh'), os.path.join(ROOT, '.cache', 'openssh-server'), hosts)
             os.makedirs(ssh.work)
             ssh.start()
-        results = run(hosts, forks, args.work, args.bin, ssh)
+        results = run(hosts, forks, args.work, args.bin, ssh, args.repeat or (3 if args.ssh else 1))
     finally:
         if ssh is not None:
             ssh.stop()
@@ -233,6 +236,14 @@ def main():
         counts = ', '.join('%d/%d' % (row[s]['tasks_per_host'], row[s]['modules_per_host']) for s in steps)
         print('| %d | %d | %.1f s | %s | %s | %s | %s |'
               % (row['hosts'], row['forks'], row['ping_s'], ' | '.join(cells), cpu, memory, counts))
+    for forks in sorted(set(row['forks'] for row in results)):
+        rows = [row for row in results if row['forks'] == forks]
+        if len(rows) > 1:
+            means = ['%.2fx' % (sum(row[s]['ratio'] for row in rows) / len(rows)) for s in ('converge', 'rerun', 'check')]
+            cpu = ['%.2fx' % (sum(row[s]['cpu_s'] for row in rows) / sum(row['ping_cpu_s'] for row in rows))
+                   for s in ('converge', 'rerun', 'check')]
+            print('forks %d, mean of %d runs: converge %s, re-run %s, --check %s of ping; controller CPU %s, %s, %s of '
+                  "ping's" % tuple([forks, len(rows)] + means + cpu))
 
 
 if __name__ == '__main__':
