@@ -476,6 +476,7 @@ applied:
 
 from ansible.module_utils.basic import missing_required_lib
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_module import NodeModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import node_cgroups_argument_spec
@@ -484,7 +485,6 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec
 def run_planner(module, not_answered):
     """The run past the receipt: the planner imported (most of what this module costs the node) and run."""
     from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
-    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
     from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
     from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_run import run_and_keep
 
@@ -505,7 +505,10 @@ def main():
     module = NodeModule(argument_spec=node_cgroups_argument_spec(), supports_check_mode=True)
     if module.params['kubelet_config'] and module.params['state'] == 'absent':
         module.fail_json(msg='kubelet_config is written only with state=present, not with state=absent')
-    result, not_answered = _receipt.answer(module)
+    try:
+        result, not_answered = _receipt.answer(module)
+    except KubenodeError as error:  # the node lock, held past lock_timeout
+        module.fail_json(msg=str(error))
     if result is None:
         result = run_planner(module, not_answered)
     for warning in result.pop('warnings'):

@@ -21,6 +21,7 @@ import os
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
 
 # Controllers kubelet validates (cgroup_v1_manager_linux.go / cgroup_v2_manager_linux.go).
 V1_REQUIRED = ('cpu', 'cpuacct', 'cpuset', 'memory', 'pids', 'systemd')
@@ -54,13 +55,19 @@ def read_mountinfo(proc_path):
     return mounts
 
 
+@traced
+def cgroup_mounts(proc_path, root):
+    """[[mount point, fs type, super options]] of the cgroup filesystems mounted at or under root. Traced as this
+    answer (node/_io_trace): the rest of the mount table moves with every container started or stopped."""
+    return [[mount_point, fs_type, options] for mount_point, fs_type, options in read_mountinfo(proc_path)
+            if fs_type in ('cgroup', 'cgroup2') and (mount_point == root or mount_point.startswith(root + '/'))]
+
+
 def detect_layout(proc_path, cgroupfs_path):
     """The cgroup mode under cgroupfs_path: v2, hybrid or v1, and where each hierarchy is."""
     root = cgroupfs_path.rstrip('/') or '/'
     v1, unified = {}, None
-    for mount_point, fs_type, options in read_mountinfo(proc_path):
-        if mount_point != root and not mount_point.startswith(root + '/'):
-            continue
+    for mount_point, fs_type, options in cgroup_mounts(proc_path, root):
         if fs_type == 'cgroup2':
             unified = mount_point
         elif fs_type == 'cgroup':

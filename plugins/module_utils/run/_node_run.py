@@ -21,7 +21,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _io_t
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost, host_for
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock, NoLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_node
 
 
@@ -61,7 +61,7 @@ def apply(host, spec, run_command):
     for the module to show."""
     done = impact = None
     # Check mode writes nothing, so it needs no lock (and no write access to /run/lock).
-    lock = _NoLock() if spec.check_mode else NodeLock(spec.lock_path, spec.lock_timeout)
+    lock = NoLock() if spec.check_mode else NodeLock(spec.lock_path, spec.lock_timeout)
     try:
         with lock:
             node, run = resolve(host, spec, run_command)
@@ -119,11 +119,3 @@ def run_and_keep(module, spec):
         if kept.get('failed') or kept['changed']:
             return result, 'the node had changes left after this run'
     return result, _receipt.keep(module, trace, kept)
-
-
-class _NoLock(object):
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        return False

@@ -38,6 +38,7 @@ from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _io_trace
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock, NoLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import (
     CGROUPFS, lock_path_for, paths_under_root, receipt_path_for)
 
@@ -73,14 +74,19 @@ def options_key(params):
     return _io_trace.digest(dict((name, value) for name, value in params.items() if name != 'use_receipt'))
 
 
-def receipt_path(params):
-    """The receipt of the node these options name (beside its lock: run/_node_argspec.receipt_path_for)."""
+def node_lock_path(params):
+    """The node lock these options name, as NodeSpec places it (the option, else beside the node's cgroupfs)."""
     lock = params.get('lock_path')
     if lock is None:
         cgroupfs = paths_under_root(params['node_root'], {'cgroupfs_path': params.get('cgroupfs_path') or CGROUPFS},
                                     ['cgroupfs_path'])['cgroupfs_path']
         lock = lock_path_for(cgroupfs)
-    return receipt_path_for(lock)
+    return lock
+
+
+def receipt_path(params):
+    """The receipt of the node these options name (beside its lock: run/_node_argspec.receipt_path_for)."""
+    return receipt_path_for(node_lock_path(params))
 
 
 def _private(path, kind):
@@ -125,7 +131,10 @@ def answer(module):
         return None, 'the options differ from the receipt\'s'
     if receipt.get('code') != code_identity():
         return None, 'the code differs from the receipt\'s'
-    same, first_difference = _io_trace.replay(receipt.get('reads') or [], module.run_command)
+    # A live run answers under the node lock, as one that plans does: never between another run's writes.
+    lock = NoLock() if module.check_mode else NodeLock(node_lock_path(params), params['lock_timeout'])
+    with lock:
+        same, first_difference = _io_trace.replay(receipt.get('reads') or [], module.run_command)
     if not same:
         return None, 'the node reads differently: %s' % first_difference
     result = dict(receipt['result'])
@@ -150,7 +159,8 @@ def keep(module, trace, result):
         descriptor, temporary = tempfile.mkstemp(dir=directory, prefix='.receipt.')
         with os.fdopen(descriptor, 'w') as handle:
             json.dump(receipt, handle, sort_keys=True, separators=(',', ':'))
-        os.rename(temporary, path)
-    except (IOError, OSError, TypeError, ValueError) as error:
+        with module.raising_failures():
+            module.atomic_move(temporary, path)
+    except (IOError, OSError, TypeError, ValueError, KubenodeError) as error:
         return 'the receipt was not kept: %s' % error
     return None

@@ -16,6 +16,7 @@ import stat
 import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs, _io_trace
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
@@ -122,6 +123,21 @@ def test_a_use_that_moves_under_a_limit_that_stays_is_answered(run_module, tmp_p
         run_module(node_cgroups, lowered, check_mode=True)
 
 
+def test_a_container_mount_is_answered_a_cgroup_mount_is_not(run_module, tmp_path, monkeypatch):
+    """Every container started adds lines to the mount table; the receipt compares its cgroup mounts only."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    options = node_cgroups_args(tree, CAPACITY)
+    run_module(node_cgroups, options)
+    mountinfo = os.path.join(tree.proc, 'self/mountinfo')
+    with open(mountinfo) as handle:
+        table = handle.read()
+    write_text(mountinfo, table + '99 1 0:99 / /run/containerd/io.containerd.runtime.v2.task/k8s.io/abc/rootfs rw - '
+                                  'overlay overlay rw\n')
+    assert run_module(node_cgroups, options)['receipt']['used']
+    write_text(mountinfo, table.replace('rw,nsdelegate', 'rw,nsdelegate,memory_recursiveprot'))
+    assert run_module(node_cgroups, options)['receipt']['why'].endswith('node._cgroupfs.cgroup_mounts')
+
+
 def test_other_options_or_code_are_not_answered(run_module, tmp_path, monkeypatch):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
     options = node_cgroups_args(tree, CAPACITY)
@@ -202,6 +218,20 @@ def test_a_run_that_leaves_changes_keeps_no_receipt(run_module, tmp_path, monkey
     assert result['changed'] and result['receipt']['kept'] is False
     assert result['receipt']['why_not_kept'] == 'the node had changes left after this run'
     assert not os.path.exists(receipt_file(tree))
+
+
+def test_a_live_run_answered_by_the_receipt_waits_for_the_node_lock(run_module, tmp_path, monkeypatch):
+    """Answered or planned, a live run holds the node lock while it reads (never between another run's writes);
+    a check run takes none."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    options = node_cgroups_args(tree, CAPACITY, lock_timeout=1)
+    run_module(node_cgroups, options)
+    with NodeLock(options['lock_path'], timeout=1):
+        with pytest.raises(ModuleFail) as failure:
+            run_module(node_cgroups, options)
+        assert run_module(node_cgroups, options, check_mode=True)['receipt']['used']
+    assert 'pid %d' % os.getpid() in failure.value.result['msg'] and 'within 1 s' in failure.value.result['msg']
+    assert run_module(node_cgroups, options)['receipt']['used']
 
 
 def test_the_receipt_is_written_under_the_root_only(run_module, tmp_path, monkeypatch):
