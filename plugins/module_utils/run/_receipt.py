@@ -70,8 +70,9 @@ def code_identity():
 
 
 def options_key(params):
-    """What the options of a run are, for a receipt: all of them, as validated (defaults filled in)."""
-    return _io_trace.digest(dict((name, value) for name, value in params.items() if name != 'use_receipt'))
+    """What the options of a run are, for a receipt: {option: digest of its value} of all of them, as validated
+    (defaults filled in), so that a receipt not used for its options names them."""
+    return dict((name, _io_trace.digest(value)) for name, value in params.items() if name != 'use_receipt')
 
 
 def node_lock_path(params):
@@ -127,8 +128,10 @@ def answer(module):
     receipt, why = read_receipt(path)
     if receipt is None:
         return None, why
-    if receipt.get('options') != options_key(params):
-        return None, 'the options differ from the receipt\'s'
+    kept_options, options = receipt.get('options') or {}, options_key(params)
+    if kept_options != options:
+        differing = sorted(name for name in set(kept_options) | set(options) if kept_options.get(name) != options.get(name))
+        return None, 'the options differ from the receipt\'s: %s' % ', '.join(differing)
     if receipt.get('code') != code_identity():
         return None, 'the code differs from the receipt\'s'
     # A live run answers under the node lock, as one that plans does: never between another run's writes.
