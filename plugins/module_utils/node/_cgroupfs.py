@@ -20,8 +20,8 @@ from types import MappingProxyType
 import os
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._mounts import cgroup_mounts
 
 # Controllers kubelet validates (cgroup_v1_manager_linux.go / cgroup_v2_manager_linux.go).
 V1_REQUIRED = ('cpu', 'cpuacct', 'cpuset', 'memory', 'pids', 'systemd')
@@ -34,33 +34,6 @@ _V1_KNOWN = V1_REQUIRED + V1_OPTIONAL + ('net_cls', 'net_prio', 'blkio', 'device
 
 class CgroupWriteError(KubenodeError):
     """The kernel refused a write; says which file, which value and why."""
-
-
-def read_mountinfo(proc_path):
-    """[(mount point, fs type, super options)] from <proc>/self/mountinfo."""
-    mounts = []
-    path = os.path.join(proc_path, 'self/mountinfo')
-    try:
-        with open(path) as handle:
-            lines = handle.readlines()
-    except (IOError, OSError) as error:
-        raise host_error('read the mount table', error, path)
-    for line in lines:
-        fields = line.split()
-        if ' - ' not in line or len(fields) < 10:
-            continue
-        separator = fields.index('-')
-        mount_point = fields[4].replace('\\040', ' ')
-        mounts.append((mount_point, fields[separator + 1], fields[separator + 3]))
-    return mounts
-
-
-@traced
-def cgroup_mounts(proc_path, root):
-    """[[mount point, fs type, super options]] of the cgroup filesystems mounted at or under root. Traced as this
-    answer (node/_io_trace): the rest of the mount table moves with every container started or stopped."""
-    return [[mount_point, fs_type, options] for mount_point, fs_type, options in read_mountinfo(proc_path)
-            if fs_type in ('cgroup', 'cgroup2') and (mount_point == root or mount_point.startswith(root + '/'))]
 
 
 def detect_layout(proc_path, cgroupfs_path):

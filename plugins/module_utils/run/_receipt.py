@@ -31,7 +31,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import zipfile
 
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
@@ -159,6 +158,7 @@ def keep(module, trace, result):
             os.makedirs(directory, 0o700)
         if not _private(directory, stat.S_ISDIR):
             return '%s is not private to this user' % directory
+        import tempfile  # only a run that keeps a receipt needs it (an answered one does not pay its import)
         descriptor, temporary = tempfile.mkstemp(dir=directory, prefix='.receipt.')
         with os.fdopen(descriptor, 'w') as handle:
             json.dump(receipt, handle, sort_keys=True, separators=(',', ':'))

@@ -44,11 +44,12 @@ def test_a_directory_the_host_cannot_remove_is_named_with_the_reason(tmp_path):
 
 
 def test_a_mount_table_line_without_super_options_is_no_mount(tmp_path):
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._mounts import read_mountinfo
     (tmp_path / 'self').mkdir()
     (tmp_path / 'self' / 'mountinfo').write_text(
         '30 1 0:30 / /sys/fs/cgroup rw - cgroup2 cgroup2\n'  # nine fields: cut short
         '31 1 0:31 / /run rw,nosuid - tmpfs tmpfs rw,mode=755\n')
-    assert fs.read_mountinfo(str(tmp_path)) == [('/run', 'tmpfs', 'rw,mode=755')]
+    assert read_mountinfo(str(tmp_path)) == [('/run', 'tmpfs', 'rw,mode=755')]
 
 
 def test_a_boot_step_of_an_unknown_kind_is_a_programming_error_that_says_so(tmp_path):

@@ -135,7 +135,7 @@ def test_a_container_mount_is_answered_a_cgroup_mount_is_not(run_module, tmp_pat
                                   'overlay overlay rw\n')
     assert run_module(node_cgroups, options)['receipt']['used']
     write_text(mountinfo, table.replace('rw,nsdelegate', 'rw,nsdelegate,memory_recursiveprot'))
-    assert run_module(node_cgroups, options)['receipt']['why'].endswith('node._cgroupfs.cgroup_mounts')
+    assert run_module(node_cgroups, options)['receipt']['why'].endswith('node._mounts.cgroup_mounts')
 
 
 def test_other_options_or_code_are_not_answered(run_module, tmp_path, monkeypatch):
