@@ -179,6 +179,10 @@ class Trace(object):
         except (OSError, IOError) as error:
             self.record('open', (file, mode) + args, kwargs, _error(error))
             raise
+        except ValueError as error:
+            # Not text (a decoding error): read as the run would, where it would fail, and keep no trace.
+            self.refuse('open(%r, %r): %s' % (file, mode, error))
+            return opener(file, mode, *args, **kwargs)
         finally:
             self._depth -= 1
         self.record('open', (file, mode) + args, kwargs, answer)

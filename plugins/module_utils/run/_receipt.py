@@ -49,7 +49,8 @@ _PLUGINS_DEPTH = 3
 
 def code_identity():
     """A digest of the code that would plan: the collection's files as this run has them (the AnsiballZ payload's
-    entries, else the plugins directory's Python files), ansible-core's release and Python's."""
+    entries, else the plugins directory's Python files), ansible-core's release and Python's; None when this code
+    cannot be named (then no receipt is kept or used: one kept by another release would answer for this one)."""
     archive = getattr(globals().get('__loader__'), 'archive', None)
     if archive:
         with zipfile.ZipFile(archive) as payload:
@@ -65,6 +66,8 @@ def code_identity():
                 with open(os.path.join(directory, name), 'rb') as handle:
                     files.append([os.path.relpath(os.path.join(directory, name), plugins),
                                   hashlib.sha1(handle.read()).hexdigest()])
+    if not files:
+        return None  # loaded some other way (not AnsiballZ's payload, not a collection directory): unknown code
     return _io_trace.digest([files, ANSIBLE_VERSION, list(sys.version_info[:3])])
 
 
@@ -131,7 +134,10 @@ def answer(module):
     if kept_options != options:
         differing = sorted(name for name in set(kept_options) | set(options) if kept_options.get(name) != options.get(name))
         return None, 'the options differ from the receipt\'s: %s' % ', '.join(differing)
-    if receipt.get('code') != code_identity():
+    code = code_identity()
+    if code is None:
+        return None, 'the code of this run cannot be named'
+    if receipt.get('code') != code:
         return None, 'the code differs from the receipt\'s'
     # A live run answers under the node lock, as one that plans does: never between another run's writes.
     lock = NoLock() if module.check_mode else NodeLock(node_lock_path(params), params['lock_timeout'])
@@ -149,9 +155,12 @@ def keep(module, trace, result):
     (a receipt not kept costs the next run its speed, never its answer: nothing here fails the run)."""
     if not trace.replayable:
         return 'not every read was traced: %s' % trace.why_not
+    code = code_identity()
+    if code is None:
+        return 'the code of this run cannot be named'
     path = receipt_path(module.params)
     directory = os.path.dirname(path)
-    receipt = {'format': FORMAT, 'options': options_key(module.params), 'code': code_identity(),
+    receipt = {'format': FORMAT, 'options': options_key(module.params), 'code': code,
                'reads': trace.reads, 'result': result}
     try:
         if not os.path.isdir(directory):

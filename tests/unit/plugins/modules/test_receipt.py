@@ -148,6 +148,18 @@ def test_other_options_or_code_are_not_answered(run_module, tmp_path, monkeypatc
     assert run_module(node_cgroups, other_options(options))['receipt']['why'] == "the code differs from the receipt's"
 
 
+def test_code_that_cannot_be_named_keeps_and_uses_no_receipt(run_module, tmp_path, monkeypatch):
+    """Loaded neither from AnsiballZ's payload nor from a collection directory (another module loader), the code is
+    not named, and a receipt kept by another release could answer for it: none is kept or used."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    options = node_cgroups_args(tree, CAPACITY)
+    run_module(node_cgroups, options)
+    monkeypatch.setattr(_receipt, 'code_identity', lambda: None)
+    result = run_module(node_cgroups, options)
+    assert result['receipt'] == {'used': False, 'why': 'the code of this run cannot be named', 'kept': False,
+                                 'why_not_kept': 'the code of this run cannot be named'}
+
+
 def other_options(options):
     return dict(options, system_reserved={'cpu': '600m', 'memory': '1Gi'})
 
@@ -276,6 +288,18 @@ def test_a_write_or_an_argument_that_is_not_json_makes_a_trace_unusable(tmp_path
     with _io_trace.Trace() as trace:
         assert answer({3, 1}) == [1, 3]
     assert not trace.replayable and 'not a JSON value' in trace.why_not
+
+
+def test_a_file_that_is_not_text_is_read_where_the_run_reads_it_and_keeps_no_trace(tmp_path):
+    path = str(tmp_path / 'binary')
+    with open(path, 'wb') as handle:
+        handle.write(b'\xff\xfe\x00')
+    with _io_trace.Trace() as trace:
+        handle = open(path, encoding='utf-8')
+        with pytest.raises(UnicodeDecodeError):
+            handle.read()
+        handle.close()
+    assert not trace.replayable and 'binary' in trace.why_not
 
 
 def test_a_trace_puts_every_function_back(tmp_path):
