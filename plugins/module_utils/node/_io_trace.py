@@ -35,6 +35,8 @@ import io
 import json
 import os
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+
 try:
     import builtins
 except ImportError:  # Python 2: never a target of this collection's modules, but sanity compiles for it
@@ -108,6 +110,10 @@ def ask(name, args, kwargs=None):
         return answer(result) if answer else result
     except (OSError, IOError) as error:
         return _error(error)
+    except (ValueError, KubenodeError) as error:
+        # A kept trace holds no read that raised this (that run failed, or refused its trace): the node changed,
+        # and the planner, which runs instead, says how.
+        return ['raised', type(error).__name__, str(error)]
 
 
 _RUNNERS = []  # the run_command of the module replaying (replay's runner)

@@ -16,6 +16,7 @@ import stat
 import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs, _io_trace
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
@@ -300,6 +301,30 @@ def test_a_file_that_is_not_text_is_read_where_the_run_reads_it_and_keeps_no_tra
             handle.read()
         handle.close()
     assert not trace.replayable and 'binary' in trace.why_not
+
+
+@_io_trace.traced
+def first_word(path):
+    """A traced read for the tests: the first word of a file, refused when there is none."""
+    with open(path) as handle:
+        words = handle.read().split()
+    if not words:
+        raise KubenodeError('no word', field='path', value=path)
+    return words[0]
+
+
+@pytest.mark.parametrize('now', [b'', b'\xff\xfe'])
+def test_a_traced_read_that_raises_on_replay_differs(tmp_path, now):
+    """The node changed so that a traced function raises (KubenodeError, a decoding error): the replay says the node
+    reads differently, and the planner, which runs instead, reports it; the replay itself does not fail."""
+    path = str(tmp_path / 'word')
+    write_text(path, 'one two\n')
+    with _io_trace.Trace() as trace:
+        assert first_word(path) == 'one'
+    assert _io_trace.replay(trace.reads, None) == (True, None)
+    with open(path, 'wb') as handle:
+        handle.write(now)
+    assert _io_trace.replay(trace.reads, None) == (False, '%s.first_word' % __name__)
 
 
 def test_a_trace_puts_every_function_back(tmp_path):
