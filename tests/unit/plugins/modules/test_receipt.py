@@ -143,7 +143,7 @@ def test_other_options_or_code_are_not_answered(run_module, tmp_path, monkeypatc
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
     options = node_cgroups_args(tree, CAPACITY)
     run_module(node_cgroups, options)
-    other = run_module(node_cgroups, dict(options, system_reserved={'cpu': '600m', 'memory': '1Gi'}))
+    other = run_module(node_cgroups, other_options(options))
     assert other['receipt']['why'] == "the options differ from the receipt's: system_reserved" and other['changed']
     monkeypatch.setattr(_receipt, 'code_identity', lambda: 'another release')
     assert run_module(node_cgroups, other_options(options))['receipt']['why'] == "the code differs from the receipt's"
