@@ -21,7 +21,8 @@ from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import NODE_PATHS
-from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import plan_summary
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils._role_spec import (
+    entry_point_options, validated_by_ansible_core, variable_errors)
 
 display = Display()
 
@@ -162,15 +163,24 @@ class ActionModule(ActionBase):
         result = super(ActionModule, self).run(tmp, task_vars)
         task_vars = task_vars or {}
         templar = self._templar
+        templated = {}
 
         def value_of(name, default=None):
             if name not in task_vars:
                 return default
-            return templar.template(task_vars[name])
+            if name not in templated:
+                templated[name] = templar.template(task_vars[name])
+            return templated[name]
 
         def role(name):
             return value_of(PREFIX + name)
 
+        errors = self.role_variable_errors(task_vars, value_of)
+        if errors:
+            result.update(failed=True, changed=False, argument_errors=errors,
+                          msg='The role\'s variables break its argument specification (meta/argument_specs.yml): %s. '
+                              'Nothing was written.' % '; '.join(errors))
+            return result
         args, origin = self.module_args(role, value_of)
         outcome = self._execute_module(module_name=MODULE, module_args=args, task_vars=task_vars)
         if outcome.get('failed') and isinstance(outcome.get('msg'), str):
@@ -192,12 +202,28 @@ class ActionModule(ActionBase):
         if dropped:
             display.warning(dropped)
         outcome['paths'] = dict((key, args[key]) for key, _variable, _usual in PATHS)
-        if not outcome.get('failed') and isinstance(outcome.get('plan'), dict):
-            # What "Show the plan" prints when the run changed the node (plugin_utils/_plan_summary).
+        # Whether the role goes on after this task for this node (its meta: end_role reads it): to show and verify
+        # a change, to make a restart, or to verify on every run. An idempotent run ends there, and spares its
+        # worker the summary's imports (ansible-core compiles a collection's files in every task's worker).
+        outcome['needs_follow_up'] = bool(outcome.get('changed') or outcome.get('restart_pending')
+                                          or role('verify') == 'always')
+        if outcome['needs_follow_up'] and not outcome.get('failed') and isinstance(outcome.get('plan'), dict):
+            from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import plan_summary
+            # What "Show the plan" prints (plugin_utils/_plan_summary).
             outcome['summary'] = plan_summary(task_vars.get('inventory_hostname'), outcome,
                                               bool(self._play_context.check_mode))
         result.update(outcome)
         return result
+
+    def role_variable_errors(self, task_vars, value_of):
+        """ansible-core's messages for the role variables that break the role's argument specification, checked
+        here only where ansible-core did not check them (the role imported or included with rolespec_validate:
+        false, which spares every host ansible-core's validation task). Before anything is sent to the node."""
+        role_path = task_vars.get('role_path')
+        if not role_path or validated_by_ansible_core(self._task):
+            return []
+        options = entry_point_options(role_path)
+        return variable_errors(options, dict((name, value_of(name)) for name in options if name in task_vars))
 
     @staticmethod
     def module_args(role, value_of):

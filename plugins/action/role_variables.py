@@ -16,20 +16,9 @@ from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils._role_spec import entry_point_options
+
 display = Display()
-_SPECS = {}
-
-
-def spec_options(path, entry_point):
-    """The option names of a role entry point, read once per worker."""
-    if (path, entry_point) not in _SPECS:
-        import yaml
-        with open(path) as handle:
-            specs = (yaml.safe_load(handle) or {}).get('argument_specs') or {}
-        if entry_point not in specs:
-            raise AnsibleActionFail('entry_point: %s has no entry point %s' % (path, entry_point))
-        _SPECS[(path, entry_point)] = sorted((specs[entry_point].get('options') or {}).keys())
-    return _SPECS[(path, entry_point)]
 
 
 def unknown_variables(names, known, prefix):
@@ -57,8 +46,7 @@ class ActionModule(ActionBase):
         role_path = task_vars.get('role_path')
         if not role_path:
             raise AnsibleActionFail('role_variables runs only inside a role (role_path is not set)')
-        path = os.path.join(role_path, 'meta', 'argument_specs.yml')
-        known = spec_options(path, self._task.args.get('entry_point', 'main'))
+        known = sorted(entry_point_options(role_path, self._task.args.get('entry_point', 'main')))
         # Run once per batch (run_once in the role): every host of the batch is checked here, through
         # hostvars, so a fleet pays for one task instead of one per host.
         this_host = task_vars.get('inventory_hostname')

@@ -34,13 +34,10 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_values import PROFILES
 
 MIB = 1024 * 1024
 GIB = 1024 * MIB
-PROFILES = ('static', 'gke', 'eks', 'aks', 'aks-legacy', 'openshift')
-# The reservation a measurement recommends (_reservation.measured_reserved): a profile of no table.
-MEASURED_PROFILE = 'measured'
-PROFILE_CHOICES = PROFILES + (MEASURED_PROFILE,)
 PROFILES_NEEDING_MAX_PODS = ('eks', 'aks')
 
 # (start millicores, end millicores or None, basis points)

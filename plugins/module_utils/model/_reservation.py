@@ -28,7 +28,8 @@ __metaclass__ = type
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_files import MEMORY_PEAK
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import MEASURED_PROFILE, PROFILES, profile_reservation
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_values import MEASURED_PROFILE, PROFILES
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import profile_reservation
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
 
 MIB = 1024 * 1024

@@ -14,10 +14,8 @@ __metaclass__ = type
 import re
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
-
-OLDEST_MINOR = 22
-NEWEST_MINOR = 37
-DEFAULT_KUBELET_VERSION = '1.%d' % NEWEST_MINOR
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_values import (
+    AUTO, DEFAULT_KUBELET_VERSION, NEWEST_MINOR, OLDEST_MINOR)
 
 _VERSION_RE = re.compile(r'^v?1\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.+-]*)?$')
 
@@ -135,9 +133,6 @@ def kubelet_rules(version=None, field='kubelet_version'):
         raise KubenodeError('kubelet 1.%d is not supported; supported releases are 1.%d to 1.%d%s'
                             % (minor, OLDEST_MINOR, NEWEST_MINOR, hint), field=field, value=version)
     return KubeletRules(minor)
-
-
-AUTO = 'auto'
 
 
 def minor_of(version):

@@ -17,11 +17,11 @@ __metaclass__ = type
 
 import os
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import PROFILE_CHOICES
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import (
     CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS, DEFAULT_DROPIN_NAME, HOST_ROOT, KNOWN_CONFIGS, refuse_outside_root,
     under_root)
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import AUTO, DEFAULT_KUBELET_VERSION
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_values import (
+    AUTO, DEFAULT_KUBELET_VERSION, PROFILE_CHOICES)
 
 CGROUPFS = '/sys/fs/cgroup'
 NODE_LOCK = '/run/lock/kubenode-cgroups.lock'

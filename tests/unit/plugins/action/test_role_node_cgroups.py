@@ -149,3 +149,68 @@ def test_the_measured_profile_takes_the_recommendation_from_its_role_variable():
         'node_allocatable_measured_reservation.kube_reserved.memory: bad'
     args, _origin = build()
     assert 'measured_reservation' not in args  # empty: not given, the module's own default
+
+
+ROLE = os.path.join(os.path.dirname(DEFAULTS), '..')
+
+
+def run_action(monkeypatch, role_validated, outcome=None, check_mode=False, **variables):
+    """role_node_cgroups' result for the role's defaults with variables over them, node_cgroups answering outcome;
+    role_validated: whether ansible-core prepended its validation task (the role in a play's roles)."""
+    from unittest.mock import MagicMock
+    from ansible.playbook.task import Task
+    from ansible.template import Templar
+    from ansible.parsing.dataloader import DataLoader
+    with open(DEFAULTS) as handle:
+        task_vars = yaml.safe_load(handle)
+    task_vars.update(variables, role_path=ROLE, inventory_hostname='node1')
+    task = Task()
+    task.args = {}
+    task._role = MagicMock(_should_validate=role_validated)  # pylint: disable=protected-access
+    connection = MagicMock()
+    connection._shell.tmpdir = ''  # pylint: disable=protected-access
+    action = ActionModule(task, connection=connection, play_context=MagicMock(check_mode=check_mode), loader=None,
+                          templar=Templar(loader=DataLoader(), variables=task_vars), shared_loader_obj=None)
+    sent = []
+
+    def execute_module(module_name, module_args, task_vars):
+        sent.append(module_args)
+        return dict(outcome or {'changed': False, 'restart_pending': []})
+
+    monkeypatch.setattr(action, '_execute_module', execute_module)
+    return action.run(task_vars=task_vars), sent
+
+
+def test_a_role_without_ansible_cores_validation_task_checks_its_variables_before_anything_is_sent(monkeypatch):
+    """rolespec_validate: false spares every host ansible-core's validation task: the same check, here."""
+    result, sent = run_action(monkeypatch, False, node_allocatable_verify='sometimes',
+                              node_allocatable_restart_kubelet='perhaps')
+    assert result['failed'] and sent == []
+    assert len(result['argument_errors']) == 2
+    assert any('node_allocatable_verify' in e and 'sometimes' in e for e in result['argument_errors'])
+    assert any('node_allocatable_restart_kubelet' in e for e in result['argument_errors'])
+    assert result['msg'].endswith('Nothing was written.') and 'meta/argument_specs.yml' in result['msg']
+    # The same values under ansible-core's own validation task: checked there, not twice.
+    result, sent = run_action(monkeypatch, True, node_allocatable_verify='sometimes')
+    assert not result.get('failed') and len(sent) == 1
+
+
+def test_valid_variables_pass_and_a_templated_one_is_checked_as_its_value(monkeypatch):
+    result, sent = run_action(monkeypatch, False)
+    assert not result.get('failed') and len(sent) == 1 and 'argument_errors' not in result
+    from ansible.template import trust_as_template
+    result, sent = run_action(monkeypatch, False, node_allocatable_max_pods=trust_as_template('{{ 50 + 8 }}'))
+    assert not result.get('failed') and sent[0]['max_pods'] == 58
+    result, sent = run_action(monkeypatch, False, node_allocatable_max_pods=trust_as_template('{{ "many" }}'))
+    assert result['failed'] and sent == [] and 'node_allocatable_max_pods' in result['argument_errors'][0]
+
+
+def test_the_role_ends_after_this_task_unless_something_follows_up(monkeypatch):
+    plan = {'plan': None}
+    result, _sent = run_action(monkeypatch, True, outcome=dict(plan, changed=False, restart_pending=[]))
+    assert result['needs_follow_up'] is False and 'summary' not in result
+    for outcome, variables in (({'changed': True, 'restart_pending': []}, {}),
+                               ({'changed': False, 'restart_pending': [{'service': 'kubelet.service'}]}, {}),
+                               ({'changed': False, 'restart_pending': []}, {'node_allocatable_verify': 'always'})):
+        result, _sent = run_action(monkeypatch, True, outcome=outcome, **variables)
+        assert result['needs_follow_up'] is True, (outcome, variables)
