@@ -8,9 +8,9 @@ ansible-core's validate_argument_spec, inside a task the role runs anyway.
 PRIVATE plugin_utils: internal to kubenode.cgroups, may change without notice.
 
 Why: ansible-core prepends its own validation task to a role's entry point, and that task costs every host one
-more task (about 30 ms of controller CPU, as much as a debug task: docs/performance.md, "The role's variables
-checked in its own task"). A role imported or included with rolespec_validate: false gets no such task;
-role_node_cgroups then checks the same variables with the same validator, in the task each host runs anyway.
+more task (about 30 ms of controller CPU, as much as a debug task: docs/performance.md, "One task per host").
+A role imported or included with rolespec_validate: false gets no such task; role_node_cgroups then checks the
+same variables with the same validator, in the task each host runs anyway.
 """
 
 from __future__ import absolute_import, division, print_function

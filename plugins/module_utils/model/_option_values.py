@@ -8,7 +8,7 @@ PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
 Apart from model/_profiles and model/_versions (which take them from here) because the argument specifications
 need them on every run, the one a receipt answers included, and on the controller in every task's worker: AnsiballZ
-and ansible-core's collection loader compile each imported file from source (docs/performance.md, "The receipt").
+and ansible-core's collection loader compile each imported file from source (docs/performance.md, "One task per host").
 """
 
 from __future__ import absolute_import, division, print_function
