@@ -15,6 +15,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import re
+import time
 
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
@@ -212,8 +213,74 @@ class ActionModule(ActionBase):
             # What "Show the plan" prints (plugin_utils/_plan_summary).
             outcome['summary'] = plan_summary(task_vars.get('inventory_hostname'), outcome,
                                               bool(self._play_context.check_mode))
+            self.follow_up(outcome, role, args, task_vars)
         result.update(outcome)
         return result
+
+    def follow_up(self, outcome, role, args, task_vars):
+        """After a change, in this task rather than five more per host (plugin_utils/_follow_up): restart what runs
+        with an older configuration or slice than the one on disk, wait for the restarted kubelet's health, audit
+        the node (node_cgroups' read-back, or node_drift_info) and measure it. A failed step fails the host and
+        names the step; what was written stays, and the next run, which derives its restarts from the node,
+        completes it."""
+        from ansible_collections.kubenode.cgroups.plugins.plugin_utils import _follow_up as steps
+        check_mode = bool(self._play_context.check_mode)
+        chosen, left = steps.restarts_to_make(outcome.get('restart_pending'), role('restart_kubelet'),
+                                              role('restart_runtime'))
+        outcome['restarted'], outcome['restarts_left'] = [], left
+        for item in chosen:
+            done = self._execute_module(module_name='ansible.builtin.systemd_service', task_vars=task_vars,
+                                        module_args={'name': item['service'], 'state': 'restarted'})
+            if done.get('failed'):
+                return self.fail_step(outcome, '%s (%s): %s' % (steps.RESTART_STEP, item['service'],
+                                                                done.get('msg') or 'failed'))
+            outcome['restarted'].append({'service': item['service'], 'reason': item.get('reason'),
+                                         'changed': bool(done.get('changed'))})
+            outcome['changed'] = outcome['changed'] or bool(done.get('changed'))
+        if chosen or left:
+            # "Show the plan" says what was restarted, and what was left to the operator.
+            outcome['summary'] = (outcome.get('summary') or []) + [steps.restarts_line(outcome['restarted'], left)]
+        url = role('health_url')
+        if steps.health_gate_needed(url, check_mode, outcome['restarted']):
+            timeout = role('health_timeout')
+            tries = steps.health_tries(timeout)
+            for attempt in range(tries):
+                answer = self._execute_module(module_name='ansible.builtin.uri', task_vars=task_vars,
+                                              module_args={'url': url})
+                if answer.get('status') == 200 and not answer.get('failed'):
+                    break
+                if attempt + 1 < tries:
+                    time.sleep(steps.HEALTH_DELAY)
+            else:
+                return self.fail_step(outcome, '%s: kubelet did not answer %s with 200 within %s s of its restart (%s)'
+                                      % (steps.HEALTH_STEP, url, timeout, answer.get('msg') or answer.get('status')))
+        if not steps.audit_wanted(role('verify'), outcome.get('changed')):
+            return None
+        if steps.read_back_stands(outcome, outcome['restarted']):
+            comparison = outcome['verification']
+        else:
+            comparison = self._execute_module(module_name='kubenode.cgroups.node_drift_info', task_vars=task_vars,
+                                              module_args=steps.drift_info_args(outcome, role, args))
+            if comparison.get('failed'):
+                return self.fail_step(outcome, steps.module_failure(steps.AUDIT_STEP, comparison))
+        outcome['audit'] = steps.audit_result(comparison, check_mode)
+        outcome['sizing'] = None
+        if role('measure'):
+            sizing = self._execute_module(module_name='kubenode.cgroups.reservation_info', task_vars=task_vars,
+                                          module_args=steps.reservation_info_args(outcome['audit']['plan'],
+                                                                                  role('sample_seconds'), args))
+            if sizing.get('failed'):
+                return self.fail_step(outcome, steps.module_failure(steps.MEASURE_STEP, sizing))
+            outcome['sizing'] = dict((key, value) for key, value in sizing.items() if key not in ('invocation',))
+        # The verdict on drift is the role's last task, after the report has the node's drift.
+        outcome['fails_on_drift'] = bool(outcome['audit'].get('drift')) and not check_mode
+        return None
+
+    @staticmethod
+    def fail_step(outcome, message):
+        """The host fails with the step's message; what node_cgroups wrote and reported stays in the result."""
+        outcome.update(failed=True, msg=message)
+        return None
 
     def role_variable_errors(self, task_vars, value_of):
         """ansible-core's messages for the role variables that break the role's argument specification, checked

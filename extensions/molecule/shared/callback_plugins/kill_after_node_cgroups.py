@@ -4,8 +4,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Test-only: SIGKILL ansible-playbook the moment a node_cgroups task reports a change.
 
-The fault steps (extensions/molecule/shared/tasks/faults.yml) enable it to kill the controller
-exactly between the module's writes and the role's restart, which no timed `kill` can hit reliably.
+The fault steps (extensions/molecule/shared/tasks/faults.yml) enable it, with the role's restarts off, to
+kill the controller with the module's writes made and no restart, which no timed `kill` can hit reliably.
 """
 
 from __future__ import absolute_import, division, print_function

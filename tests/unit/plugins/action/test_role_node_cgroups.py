@@ -214,3 +214,131 @@ def test_the_role_ends_after_this_task_unless_something_follows_up(monkeypatch):
                                ({'changed': False, 'restart_pending': []}, {'node_allocatable_verify': 'always'})):
         result, _sent = run_action(monkeypatch, True, outcome=outcome, **variables)
         assert result['needs_follow_up'] is True, (outcome, variables)
+
+
+# After a change: the restarts, the health gate, the audit and the measurement, in this one task
+# (plugin_utils/_follow_up.py).
+PLAN = {'kubelet_version': '1.37', 'reserved': {}}
+READ_BACK = {'drift': [], 'cgroup_mode': 'v2', 'plan': PLAN}
+
+
+def follow_up(monkeypatch, outcome, answers=None, check_mode=False, **variables):
+    """role_node_cgroups' result after node_cgroups answered outcome, and the modules it then ran, in order:
+    [(module, arguments)]. answers: {module: [its results, one per call]} (the last one repeats)."""
+    from unittest.mock import MagicMock
+    from ansible.playbook.task import Task
+    from ansible.template import Templar
+    from ansible.parsing.dataloader import DataLoader
+    with open(DEFAULTS) as handle:
+        task_vars = yaml.safe_load(handle)
+    task_vars.update(variables, role_path=ROLE, inventory_hostname='node1')
+    task = Task()
+    task.args = {}
+    task._role = MagicMock(_should_validate=True)  # pylint: disable=protected-access
+    connection = MagicMock()
+    connection._shell.tmpdir = ''  # pylint: disable=protected-access
+    action = ActionModule(task, connection=connection, play_context=MagicMock(check_mode=check_mode), loader=None,
+                          templar=Templar(loader=DataLoader(), variables=task_vars), shared_loader_obj=None)
+    calls, answers = [], dict(answers or {})
+
+    def execute_module(module_name, module_args, task_vars):
+        calls.append((module_name, module_args))
+        if module_name == 'kubenode.cgroups.node_cgroups':
+            return dict(outcome)
+        queue = answers.get(module_name) or [{'changed': True}]
+        return dict(queue.pop(0) if len(queue) > 1 else queue[0])
+
+    slept = []
+    monkeypatch.setattr(action, '_execute_module', execute_module)
+    monkeypatch.setattr('ansible_collections.kubenode.cgroups.plugins.action.role_node_cgroups.time.sleep', slept.append)
+    result = action.run(task_vars=task_vars)
+    return result, calls[1:], slept
+
+
+def changed(**extra):
+    outcome = {'changed': True, 'changes': ['write x'], 'plan': PLAN, 'restart_pending': [],
+               'kubelet_config': {'choice': {'path': '/var/lib/kubelet/config.yaml', 'dropin': False,
+                                             'reason': 'kubeadm layout'}}}
+    outcome.update(extra)
+    return outcome
+
+
+PENDING = [{'service': 'containerd.service', 'reason': 'slice'}, {'service': 'kubelet.service', 'reason': 'config'}]
+
+
+def test_a_change_restarts_the_runtime_then_kubelet_waits_for_its_health_and_takes_the_read_back_as_the_audit(monkeypatch):
+    result, calls, slept = follow_up(
+        monkeypatch, changed(restart_pending=PENDING, verification=dict(READ_BACK)),
+        answers={'ansible.builtin.uri': [{'failed': True, 'status': -1, 'msg': 'refused'}, {'status': 200}]})
+    assert [(name, args.get('name')) for name, args in calls] == [
+        ('ansible.builtin.systemd_service', 'containerd.service'), ('ansible.builtin.systemd_service', 'kubelet.service'),
+        ('ansible.builtin.uri', None), ('ansible.builtin.uri', None)]
+    assert calls[0][1]['state'] == 'restarted'
+    assert calls[2][1] == {'url': 'http://127.0.0.1:10248/healthz'}
+    assert slept == [5]  # one wait between the refused try and the answer
+    assert [entry['service'] for entry in result['restarted']] == ['containerd.service', 'kubelet.service']
+    assert result['restarts_left'] == [] and not result.get('failed')
+    assert result['summary'][-1] == 'restarted:     containerd.service (slice), kubelet.service (config)'
+    # Every pending service restarted: node_cgroups' read-back is the audit, no node_drift_info round trip.
+    assert result['audit'] == dict(READ_BACK, check_mode=False) and result['sizing'] is None
+    assert result['fails_on_drift'] is False and result['needs_follow_up'] is True
+
+
+def test_a_kubelet_that_never_answers_fails_the_node_naming_the_step_after_the_timeout(monkeypatch):
+    result, calls, slept = follow_up(
+        monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK)),
+        answers={'ansible.builtin.uri': [{'failed': True, 'status': -1, 'msg': 'Connection refused'}]},
+        node_allocatable_health_timeout=12)
+    assert [name for name, _args in calls].count('ansible.builtin.uri') == 4  # at 0, 5, 10 and 15 s
+    assert slept == [5, 5, 5]
+    assert result['failed'] and result['msg'].startswith('Wait until the restarted kubelet is healthy')
+    assert 'within 12 s' in result['msg'] and 'Connection refused' in result['msg']
+    # What node_cgroups wrote stays in the result, and nothing after the gate ran.
+    assert result['changes'] == ['write x'] and 'audit' not in result
+
+
+def test_a_failed_restart_fails_the_node_and_stops_there(monkeypatch):
+    result, calls, _slept = follow_up(
+        monkeypatch, changed(restart_pending=PENDING, verification=dict(READ_BACK)),
+        answers={'ansible.builtin.systemd_service': [{'failed': True, 'msg': 'Unit containerd.service not found.'}]})
+    assert [name for name, _args in calls] == ['ansible.builtin.systemd_service']
+    assert result['failed'] and 'containerd.service' in result['msg'] and 'not found' in result['msg']
+    assert result['msg'].startswith('Restart what runs with an older configuration')
+
+
+def test_a_restart_left_to_the_operator_is_audited_by_node_drift_info_and_drift_fails_only_a_real_run(monkeypatch):
+    drift = [{'item': 'kubelet.service', 'check': 'restart pending', 'live': 'old', 'planned': 'new'}]
+    for check_mode in (False, True):
+        result, calls, _slept = follow_up(
+            monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK)), check_mode=check_mode,
+            answers={'kubenode.cgroups.node_drift_info': [dict(READ_BACK, drift=drift, changed=False)]},
+            node_allocatable_restart_kubelet=False)
+        assert [name for name, _args in calls] == ['kubenode.cgroups.node_drift_info']  # no restart, no gate
+        assert result['restarts_left'] == PENDING[1:] and result['restarted'] == []
+        audit_args = calls[0][1]
+        assert audit_args['plan'] == PLAN and audit_args['kubelet_config_path'] == '/var/lib/kubelet/config.yaml'
+        assert audit_args['kubelet_config_dropin'] is False and audit_args['services'] == ['kubelet', 'containerd', 'crio']
+        assert result['audit']['drift'] == drift and result['audit']['check_mode'] is check_mode
+        assert 'changed' not in result['audit']
+        assert result['fails_on_drift'] is (not check_mode) and not result.get('failed')
+
+
+def test_check_mode_restarts_nothing_it_waits_for_and_measurement_follows_the_audit(monkeypatch):
+    sizing = {'changed': False, 'recommendation': {'system': {'memory': '1Gi'}}, 'invocation': {}}
+    result, calls, _slept = follow_up(
+        monkeypatch, changed(restart_pending=PENDING[1:]), check_mode=True,
+        answers={'kubenode.cgroups.node_drift_info': [dict(READ_BACK)],
+                 'kubenode.cgroups.reservation_info': [sizing]},
+        node_allocatable_measure=True, node_allocatable_sample_seconds=3)
+    # systemd_service runs in check mode (it says what it would restart); no health gate follows it.
+    assert [name for name, _args in calls] == ['ansible.builtin.systemd_service', 'kubenode.cgroups.node_drift_info',
+                                               'kubenode.cgroups.reservation_info']
+    assert calls[2][1]['plan'] == PLAN and calls[2][1]['sample_seconds'] == 3
+    assert result['sizing'] == {'changed': False, 'recommendation': {'system': {'memory': '1Gi'}}}
+
+
+def test_no_audit_without_verify_and_nothing_follows_an_unchanged_node(monkeypatch):
+    result, calls, _slept = follow_up(monkeypatch, changed(), node_allocatable_verify='never')
+    assert calls == [] and 'audit' not in result and 'fails_on_drift' not in result
+    result, calls, _slept = follow_up(monkeypatch, dict(changed(), changed=False))
+    assert calls == [] and 'restarted' not in result and result['needs_follow_up'] is False

@@ -1,0 +1,121 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What the node_allocatable role does after node_cgroups changed a node, as steps without I/O: the restarts to
+make, how long the health gate waits, whether node_cgroups' own read-back stands for the audit, and the arguments
+of the modules that do the rest. role_node_cgroups runs them in the same task (plugins/action/role_node_cgroups.py).
+
+PRIVATE plugin_utils: internal to kubenode.cgroups, may change without notice.
+
+Why one task: every task costs every host a worker on the controller, whether it runs or is skipped, about 1.3 s
+per 100 hosts (docs/performance.md, "One task per host"). The restarts, the health gate, the audit and its verdict
+were five such tasks after every change.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import math
+
+KUBELET = 'kubelet.service'
+# Seconds between two tries of kubelet's health endpoint.
+HEALTH_DELAY = 5
+# The steps, as their failures name them (the node playbook's fleet report shows the message).
+RESTART_STEP = 'Restart what runs with an older configuration or slice than the one on disk'
+HEALTH_STEP = 'Wait until the restarted kubelet is healthy before the next batch goes'
+AUDIT_STEP = 'Verify the node against the plan'
+MEASURE_STEP = 'Measure what the reserved cgroups use against what was reserved'
+
+
+def restarts_to_make(pending, restart_kubelet, restart_runtime):
+    """(the restarts to make, those left to the operator) of node_cgroups' restart_pending: kubelet's with
+    node_allocatable_restart_kubelet, the others (the runtime's) with node_allocatable_restart_runtime. The order is
+    node_cgroups': the runtime before kubelet."""
+    chosen, left = [], []
+    for item in pending or []:
+        wanted = restart_kubelet if item.get('service') == KUBELET else restart_runtime
+        (chosen if wanted else left).append(item)
+    return chosen, left
+
+
+def restarts_line(restarted, left):
+    """The line "Show the plan" adds for the restarts: what this run restarted (or, in check mode, would), and
+    what it left to the operator (node_allocatable_restart_kubelet or _runtime off)."""
+    line = 'restarted:     %s' % (', '.join('%s (%s)' % (entry['service'], entry.get('reason'))
+                                            for entry in restarted if entry['changed']) or 'nothing')
+    if left:
+        line += '; left to the operator: %s' % ', '.join(item['service'] for item in left)
+    return line
+
+
+def health_tries(timeout, delay=HEALTH_DELAY):
+    """How many times kubelet's health endpoint is asked: once, then every delay seconds until timeout has passed."""
+    return int(math.ceil(float(timeout) / delay)) + 1
+
+
+def health_gate_needed(health_url, check_mode, restarted):
+    """The gate waits only for a kubelet this run restarted, and not in check mode (nothing was restarted)."""
+    return bool(health_url) and not check_mode and any(
+        entry['service'] == KUBELET and entry['changed'] for entry in restarted)
+
+
+def audit_wanted(verify, changed):
+    """node_allocatable_verify: always, or changed and the run changed the node."""
+    return verify == 'always' or (verify == 'changed' and bool(changed))
+
+
+def read_back_stands(outcome, restarted):
+    """node_cgroups' read-back (its verification, made in its own round trip) is the audit when every service it
+    found needing a restart was restarted: it leaves those services out. Otherwise node_drift_info reads the node."""
+    if not isinstance(outcome.get('verification'), dict):
+        return False
+    return len(outcome.get('restart_pending') or []) == len([entry for entry in restarted if entry['changed']])
+
+
+def drift_info_args(outcome, role, args):
+    """node_drift_info's arguments for the node node_cgroups just planned: its plan, the kubelet configuration it
+    chose, the paths it was given. role(name) is a node_allocatable_ variable's templated value."""
+    choice = (outcome.get('kubelet_config') or {}).get('choice') or {}
+    module_args = {
+        'plan': outcome['plan'],
+        'services': role('services'),
+        'check_kubelet_config': True,
+        'kubelet_settings': role('kubelet_settings') or {},
+        'allow_driver_mismatch': bool(role('allow_driver_mismatch')),
+        'persist': role('persist'),
+        'node_root': '/',  # the paths below are already under node_allocatable_root
+    }
+    for option in ('cgroupfs_path', 'proc_path', 'systemd_control_dirs', 'containerd_config_path',
+                   'crio_config_paths', 'systemd_unit_dir', 'persist_script', 'kubelet_root_dir'):
+        module_args[option] = args[option]
+    path = choice.get('path') or role('kubelet_config_path')
+    if path:
+        module_args['kubelet_config_path'] = path
+    dropin = choice['dropin'] if 'dropin' in choice else role('kubelet_config_dropin')
+    if dropin is not None:
+        module_args['kubelet_config_dropin'] = dropin
+    dropin_dir = choice.get('dropin_dir') or (args.get('kubelet_config') or {}).get('kubelet_dropin_dir')
+    if dropin_dir:
+        module_args['kubelet_dropin_dir'] = dropin_dir
+    return module_args
+
+
+def reservation_info_args(plan, sample_seconds, args):
+    """reservation_info's arguments: what the reserved cgroups of this plan use, over sample_seconds."""
+    return {'plan': plan, 'sample_seconds': sample_seconds, 'cgroupfs_path': args['cgroupfs_path'],
+            'proc_path': args['proc_path'], 'node_root': '/'}
+
+
+def audit_result(comparison, check_mode):
+    """node_audit_result, as the node_audit role keeps it: the comparison, and whether it was a dry run."""
+    result = dict((key, value) for key, value in comparison.items()
+                  if key not in ('changed', 'failed', 'invocation', 'warnings', 'deprecations'))
+    result['check_mode'] = bool(check_mode)
+    return result
+
+
+def module_failure(step, result):
+    """The message of a module the role ran for a step, failed: the step's name first, as the report shows it."""
+    return '%s: %s' % (step, result.get('msg') or 'failed')
