@@ -342,3 +342,21 @@ def test_no_audit_without_verify_and_nothing_follows_an_unchanged_node(monkeypat
     assert calls == [] and 'audit' not in result and 'fails_on_drift' not in result
     result, calls, _slept = follow_up(monkeypatch, dict(changed(), changed=False))
     assert calls == [] and 'restarted' not in result and result['needs_follow_up'] is False
+
+
+def test_a_failed_audit_or_measurement_fails_the_node_naming_the_step(monkeypatch):
+    result, _calls, _slept = follow_up(
+        monkeypatch, changed(), answers={'kubenode.cgroups.node_drift_info': [{'failed': True, 'msg': 'no plan'}]})
+    assert result['failed'] and result['msg'] == 'Verify the node against the plan: no plan' and 'audit' not in result
+    result, _calls, _slept = follow_up(
+        monkeypatch, changed(verification=dict(READ_BACK)), node_allocatable_measure=True,
+        answers={'kubenode.cgroups.reservation_info': [{'failed': True, 'msg': 'no cgroup'}]})
+    assert result['failed'] and result['msg'].startswith('Measure what the reserved cgroups use') and 'no cgroup' in result['msg']
+
+
+def test_a_restart_alone_makes_the_task_changed(monkeypatch):
+    """A node left with a restart pending by an earlier run: nothing to write, the restart is this run's change."""
+    result, calls, _slept = follow_up(monkeypatch, dict(changed(restart_pending=PENDING[:1]), changed=False),
+                                      node_allocatable_verify='never')
+    assert [name for name, _args in calls] == ['ansible.builtin.systemd_service']
+    assert result['changed'] is True and result['restarted'][0]['changed'] is True
