@@ -154,9 +154,10 @@ def test_the_measured_profile_takes_the_recommendation_from_its_role_variable():
 ROLE = os.path.join(os.path.dirname(DEFAULTS), '..')
 
 
-def run_action(monkeypatch, role_validated, outcome=None, check_mode=False, **variables):
-    """role_node_cgroups' result for the role's defaults with variables over them, node_cgroups answering outcome;
-    role_validated: whether ansible-core prepended its validation task (the role in a play's roles)."""
+def action_for(role_validated, check_mode=False, **variables):
+    """(role_node_cgroups as ansible-core makes it for a task of the role, its task variables): the role's defaults
+    with variables over them; role_validated: whether ansible-core prepended its validation task (the role in a
+    play's roles)."""
     from unittest.mock import MagicMock
     from ansible.playbook.task import Task
     from ansible.template import Templar
@@ -171,6 +172,12 @@ def run_action(monkeypatch, role_validated, outcome=None, check_mode=False, **va
     connection._shell.tmpdir = ''  # pylint: disable=protected-access
     action = ActionModule(task, connection=connection, play_context=MagicMock(check_mode=check_mode), loader=None,
                           templar=Templar(loader=DataLoader(), variables=task_vars), shared_loader_obj=None)
+    return action, task_vars
+
+
+def run_action(monkeypatch, role_validated, outcome=None, check_mode=False, **variables):
+    """role_node_cgroups' result, node_cgroups answering outcome, and the arguments sent to the node."""
+    action, task_vars = action_for(role_validated, check_mode, **variables)
     sent = []
 
     def execute_module(module_name, module_args, task_vars):
@@ -225,20 +232,7 @@ READ_BACK = {'drift': [], 'cgroup_mode': 'v2', 'plan': PLAN}
 def follow_up(monkeypatch, outcome, answers=None, check_mode=False, **variables):
     """role_node_cgroups' result after node_cgroups answered outcome, and the modules it then ran, in order:
     [(module, arguments)]. answers: {module: [its results, one per call]} (the last one repeats)."""
-    from unittest.mock import MagicMock
-    from ansible.playbook.task import Task
-    from ansible.template import Templar
-    from ansible.parsing.dataloader import DataLoader
-    with open(DEFAULTS) as handle:
-        task_vars = yaml.safe_load(handle)
-    task_vars.update(variables, role_path=ROLE, inventory_hostname='node1')
-    task = Task()
-    task.args = {}
-    task._role = MagicMock(_should_validate=True)  # pylint: disable=protected-access
-    connection = MagicMock()
-    connection._shell.tmpdir = ''  # pylint: disable=protected-access
-    action = ActionModule(task, connection=connection, play_context=MagicMock(check_mode=check_mode), loader=None,
-                          templar=Templar(loader=DataLoader(), variables=task_vars), shared_loader_obj=None)
+    action, task_vars = action_for(True, check_mode, **variables)
     calls, answers = [], dict(answers or {})
 
     def execute_module(module_name, module_args, task_vars):
