@@ -218,7 +218,7 @@ class ActionModule(ActionBase):
         return result
 
     def follow_up(self, outcome, role, args, task_vars):
-        """After a change, in this task rather than five more per host (plugin_utils/_follow_up): restart what runs
+        """After a change, in this task rather than four more per host (plugin_utils/_follow_up): restart what runs
         with an older configuration or slice than the one on disk, wait for the restarted kubelet's health, audit
         the node (node_cgroups' read-back, or node_drift_info) and measure it. A failed step fails the host and
         names the step; what was written stays, and the next run, which derives its restarts from the node,
