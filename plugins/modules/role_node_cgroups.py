@@ -23,6 +23,14 @@ description:
   - With C(node_allocatable_variables=kubespray), the reservation, eviction, enforcement, reserved cgroups, maxPods
     and cgroup driver come from kubespray's own inventory variables, read as kubespray's kubelet template reads them;
     with C(role), kubespray variables found for the host are named in a warning.
+  - After a run that changed the node (or left a restart, or with C(node_allocatable_verify=always)), the same task
+    restarts what runs with an older configuration or slice than the one on disk (C(restart_pending), the runtime
+    before kubelet, as C(node_allocatable_restart_kubelet) and C(node_allocatable_restart_runtime) allow), waits for
+    the restarted kubelet's C(node_allocatable_health_url) (every 5 seconds, up to
+    C(node_allocatable_health_timeout); not in check mode), audits the node (node_cgroups' own read-back, or
+    M(kubenode.cgroups.node_drift_info) where a restart was left), and with C(node_allocatable_measure) runs
+    M(kubenode.cgroups.reservation_info), one module call each on the node. A failed step fails the host with the
+    step's name first; what was written stays, and the next run completes it.
   - Takes no options; used by the role only.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
@@ -49,7 +57,46 @@ paths:
   type: dict
   sample: {cgroupfs_path: /sys/fs/cgroup, proc_path: /proc}
 plan:
-  description: What M(kubenode.cgroups.node_cgroups) returns, and the same for every other key.
+  description: What M(kubenode.cgroups.node_cgroups) returns, and the same for every other key not listed here.
   returned: success
   type: dict
+needs_follow_up:
+  description: Whether the role goes on after this task for this node (changed, a restart pending, or
+    C(node_allocatable_verify=always)); the role's C(end_role) meta task reads it.
+  returned: success
+  type: bool
+summary:
+  description: The lines the role's "Show the plan" prints for this node, with a C(restarted:) line where a restart
+    was pending.
+  returned: when needs_follow_up
+  type: list
+  elements: str
+restarted:
+  description: The services this task restarted (or in check mode would), in order, each with the reason
+    node_cgroups gave and whether it changed.
+  returned: when needs_follow_up
+  type: list
+  elements: dict
+  sample: [{service: kubelet.service, reason: /var/lib/kubelet/config.yaml changed after it started, changed: true}]
+restarts_left:
+  description: The pending restarts left to the operator (C(node_allocatable_restart_kubelet) or
+    C(node_allocatable_restart_runtime) false), as node_cgroups listed them.
+  returned: when needs_follow_up
+  type: list
+  elements: dict
+audit:
+  description: The comparison of the node with its plan (as M(kubenode.cgroups.node_drift_info) returns it) and
+    C(check_mode); the role keeps it as C(node_audit_result).
+  returned: when the node was audited
+  type: dict
+sizing:
+  description: What M(kubenode.cgroups.reservation_info) measured, with C(node_allocatable_measure); else null.
+    The role keeps it as C(node_audit_sizing).
+  returned: when the node was audited
+  type: dict
+fails_on_drift:
+  description: The audit found drift and the run was not in check mode; the role's last task fails the node then,
+    after the report.
+  returned: when the node was audited
+  type: bool
 """
