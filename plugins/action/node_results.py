@@ -50,8 +50,16 @@ class ActionModule(ActionBase):
         result = super(ActionModule, self).run(tmp, task_vars)
         args = self._task.args
         fleet = args.get('fleet')
+        if fleet is None:
+            # The play's own hosts, read here as they are stored (raw_get): what play_entry reads is results and
+            # facts, data already, and templating each node's whole result again on access cost 10 ms a node
+            # (a template rendering the list as one more fact cost that, and again when it was passed in).
+            hostvars = task_vars['hostvars']
+            fleet = _fleet.play_entries(task_vars['ansible_play_hosts_all'], getattr(hostvars, 'raw_get', hostvars.get),
+                                        bool(task_vars.get('ansible_check_mode')))
         if not isinstance(fleet, list) or not all(isinstance(e, dict) and e.get('host') for e in fleet):
-            raise AnsibleActionFail('fleet: must be the list templates/fleet.j2 renders (each entry with a host)')
+            raise AnsibleActionFail('fleet: must be a list of the fleet report\'s entries (each a mapping with a host), '
+                                    'not %.200r' % (fleet,))
         run = args.get('run') or {}
         if not isinstance(run, dict):
             raise AnsibleActionFail('run: must be a mapping (id, playbook, check_mode), not %r' % (run,))

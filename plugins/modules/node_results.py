@@ -31,10 +31,15 @@ attributes:
     support: none
 options:
   fleet:
-    description: The fleet report's entries (the node_audit role's C(templates/fleet.j2)).
+    description:
+      - The fleet report's entries, one mapping per node (C(host), C(status), C(message), C(operations),
+        C(summary), C(sizing), C(impact)).
+      - Unset, they are read from the play, once for every host of it (C(ansible_play_hosts_all)) - what the roles
+        left in each host's variables - C(failed) where the node playbook's rescue set C(node_allocatable_failed),
+        C(applied), C(would apply) or C(unchanged) where the node_allocatable role's task ran, C(audited) where
+        only C(node_audit_result) is set, and C(not reached) otherwise.
     type: list
     elements: dict
-    required: true
   dir:
     description:
       - An absolute directory for the shard files (C(HOST.json), written atomically). Unset, no file.
@@ -63,7 +68,6 @@ options:
 EXAMPLES = r"""
 - name: Keep every node's result beside the report, and as the job's artifacts under AWX
   kubenode.cgroups.node_results:
-    fleet: "{{ lookup('ansible.builtin.template', 'fleet.j2') | from_json }}"
     dir: /srv/reports/nodes
     artifacts: "{{ awx_job_id is defined }}"
     run: {id: "{{ awx_job_id | default('manual') }}", playbook: node}

@@ -6,8 +6,8 @@
 
 PRIVATE plugin_utils: controller side, internal to kubenode.cgroups, may change without notice.
 
-A shard is one node's outcome of one run (docs/shards.md): the entry of the fleet report that the run's
-templates/fleet.j2 gave that node (status, message, operations, summary, sizing, impact), with the schema, its
+A shard is one node's outcome of one run (docs/shards.md): the entry of the fleet report that play_entries gave
+that node (status, message, operations, summary, sizing, impact), with the schema, its
 version, the node's name, when it was written and the run it came from. A run writes its shards where its engine
 keeps them: files on the controller (one per node), AWX artifacts (set_stats, one key per node, the plan trimmed to
 what the report shows), or a file under the node's root in pull mode. merge() takes shards from anywhere: a node
@@ -22,6 +22,7 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Mapping
 
 SCHEMA = 'kubenode.cgroups/node-result'
 VERSION = 1
@@ -46,8 +47,53 @@ def artifact_key(host):
     return ARTIFACT_PREFIX + re.sub(r'[^A-Za-z0-9_]', '_', host)
 
 
+def _mapping(value):
+    """value if it is a mapping (a registered result, a fact), else None: an absent or skipped result counts as none."""
+    return value if isinstance(value, Mapping) else None
+
+
+def play_entry(host, variables, check_mode):
+    """What happened to one host of the play, from what the roles left in its variables:
+    - failed: node_allocatable_failed (set by the node playbook's rescue), with the task and its message;
+    - applied, would apply or unchanged: node_cgroups ran (__node_allocatable_cgroups, a result with a plan), audited
+      or not;
+    - audited: node_audit_result alone;
+    - not reached: the rollout stopped before the host's batch, or the host gave no result.
+    The summary is the audit (node_audit_result), else the applied plan with no drift; the impact is what the change
+    does to what runs there (node_cgroups' impact, else the audit's), also when the gate refused it."""
+    failed = _mapping(variables.get('node_allocatable_failed'))
+    registered = _mapping(variables.get('__node_allocatable_cgroups'))
+    applied = registered if registered is not None and 'plan' in registered else None
+    audit = variables.get('node_audit_result')
+    if audit is None and applied is not None:
+        audit = {'plan': applied['plan'], 'drift': [], 'cgroup_mode': applied.get('cgroup_mode'),
+                 'check_mode': check_mode}
+    if registered is not None and 'impact' in registered:
+        impact = registered['impact']
+    else:
+        impact = audit.get('impact') if isinstance(audit, Mapping) else None
+    if failed is not None:
+        status = 'failed'
+    elif applied is not None:
+        status = ('would apply' if check_mode else 'applied') if applied.get('changed') else 'unchanged'
+    elif audit is not None:
+        status = 'audited'
+    else:
+        status = NOT_REACHED
+    return {'host': host, 'status': status,
+            'message': '%s: %s' % (failed.get('task', ''), failed.get('msg', '')) if failed is not None else '',
+            'operations': len(applied.get('changes') or ()) if applied is not None else None,
+            'summary': audit, 'sizing': variables.get('node_audit_sizing'), 'impact': impact}
+
+
+def play_entries(hosts, variables_of, check_mode):
+    """The fleet report's list for this run: every host of the play (ansible_play_hosts_all), in its order, with
+    play_entry. variables_of(host): the host's variables."""
+    return [play_entry(host, variables_of(host), check_mode) for host in hosts]
+
+
 def shard(entry, run, written):
-    """The shard of one fleet entry (templates/fleet.j2's) for a run ({id, playbook, check_mode, ...})."""
+    """The shard of one fleet entry (play_entry's) for a run ({id, playbook, check_mode, ...})."""
     document = {'schema': SCHEMA, 'version': VERSION, 'host': entry['host'], 'written': written, 'run': run}
     document.update((key, entry.get(key)) for key in ENTRY_KEYS)
     return document

@@ -103,3 +103,52 @@ def test_what_is_not_a_node_result_is_refused_naming_the_file(tmp_path, content,
 def test_a_missing_path_is_refused():
     with pytest.raises(_fleet.ShardError, match='no such file or directory'):
         _fleet.read_shards(['/nonexistent/kubenode-shards'])
+
+
+def registered(changed=True, **extra):
+    result = {'changed': changed, 'plan': PLAN, 'changes': ['write a', 'write b', 'write c'], 'cgroup_mode': 'v2'}
+    result.update(extra)
+    return result
+
+
+AUDIT = {'plan': PLAN, 'drift': [{'item': 'x'}], 'cgroup_mode': 'v1', 'check_mode': False, 'impact': {'effects': ['a']}}
+
+
+@pytest.mark.parametrize('variables, check_mode, status, operations, message', [
+    ({'__node_allocatable_cgroups': registered()}, False, 'applied', 3, ''),
+    ({'__node_allocatable_cgroups': registered()}, True, 'would apply', 3, ''),
+    ({'__node_allocatable_cgroups': registered(changed=False)}, False, 'unchanged', 3, ''),
+    # A failed node keeps its operations: what was written stays.
+    ({'__node_allocatable_cgroups': registered(), 'node_allocatable_failed': {'task': 'Gate', 'msg': 'refused'}},
+     False, 'failed', 3, 'Gate: refused'),
+    ({'node_allocatable_failed': {'task': 'Plan', 'msg': 'bad value'}}, False, 'failed', None, 'Plan: bad value'),
+    ({'node_audit_result': AUDIT}, False, 'audited', None, ''),
+    # A skipped task registers a result with no plan: the node counts as not reached.
+    ({'__node_allocatable_cgroups': {'skipped': True}}, False, 'not reached', None, ''),
+    ({}, False, 'not reached', None, ''),
+])
+def test_a_play_entry_says_what_happened_to_the_host(variables, check_mode, status, operations, message):
+    found = _fleet.play_entry('node1', variables, check_mode)
+    assert (found['host'], found['status'], found['operations'], found['message']) == ('node1', status, operations,
+                                                                                        message)
+    assert set(found) == set(('host',) + _fleet.ENTRY_KEYS)
+
+
+def test_a_play_entry_summarises_the_audit_else_the_applied_plan_with_no_drift():
+    applied = _fleet.play_entry('n', {'__node_allocatable_cgroups': registered()}, True)
+    assert applied['summary'] == {'plan': PLAN, 'drift': [], 'cgroup_mode': 'v2', 'check_mode': True}
+    assert applied['impact'] is None and applied['sizing'] is None
+    audited = _fleet.play_entry('n', {'__node_allocatable_cgroups': registered(), 'node_audit_result': AUDIT,
+                                      'node_audit_sizing': {'reserved': {}}}, False)
+    assert audited['summary'] is AUDIT and audited['sizing'] == {'reserved': {}}
+    # The impact node_cgroups found first, else the audit's.
+    assert audited['impact'] == {'effects': ['a']}
+    own = _fleet.play_entry('n', {'__node_allocatable_cgroups': registered(impact={'effects': []}),
+                                  'node_audit_result': AUDIT}, False)
+    assert own['impact'] == {'effects': []}
+
+
+def test_play_entries_keep_the_plays_order():
+    hostvars = {'b': {}, 'a': {'node_audit_result': AUDIT}}
+    assert [(e['host'], e['status']) for e in _fleet.play_entries(['b', 'a'], hostvars.get, False)] == [
+        ('b', 'not reached'), ('a', 'audited')]
