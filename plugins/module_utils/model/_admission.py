@@ -21,10 +21,10 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import (
+    BESTEFFORT, BURSTABLE, GUARANTEED, pod_level_resource, pod_level_resources_set)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import (
-    BESTEFFORT, BURSTABLE, GUARANTEED, _pod_level, _pod_level_requests_set, _pod_level_resources_set,
-    aggregate_containers, is_critical,
-    pod_requests, qos_class)
+    aggregate_containers, is_critical, pod_level_requests_set, pod_requests, qos_class)
 
 CPU, MEMORY, EPHEMERAL_STORAGE, PODS = 'cpu', 'memory', 'ephemeral-storage', 'pods'
 # predicate.go's PodAdmitResult reasons for an InsufficientResourceError, else InsufficientResourcePrefix + name.
@@ -119,10 +119,10 @@ def resource_request(pod, name, rules):
     if name == PODS:
         return 1
     hugepages = rules.pod_level_hugepages
-    requests = {} if rules.pod_level and _pod_level_resources_set(pod, hugepages) \
+    requests = {} if rules.pod_level and pod_level_resources_set(pod, hugepages) \
         else aggregate_containers(pod, 'requests')
-    if _pod_level_requests_set(pod, hugepages):
-        requests.update((n, q) for n, q in pod.requests.items() if _pod_level(n, hugepages))
+    if pod_level_requests_set(pod, hugepages):
+        requests.update((n, q) for n, q in pod.requests.items() if pod_level_resource(n, hugepages))
     quantity = requests.get(name)
     if quantity is None or quantity.is_zero():
         return 0

@@ -33,7 +33,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatabl
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._eviction import (
     parse_percentage, parse_thresholds)
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import PodSettings, parse_duration_us, swap_setting
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import PodSettings, parse_duration_us, swap_setting
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import parse_cpuset
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules

@@ -62,9 +62,10 @@ def read_impact(spec, node, plan, rules=None):
     unknown = None
     tier_limits = {}
     if sources:
-        admission_rules = _impact.admission_rules(rules, gates)
-        pods = _impact.pods_impact(candidates, _impact.allocatable_values(plan, max_pods), admission_rules,
-                                   ' and '.join(sources))
+        # Nothing to admit, no admission rules: the pod model is imported only for pods (_impact._admission).
+        admission_rules = _impact.admission_rules(rules, gates) if candidates else None
+        allocatable = _impact.allocatable_values(plan, max_pods) if candidates else None
+        pods = _impact.pods_impact(candidates, allocatable, admission_rules, ' and '.join(sources))
         if gates.get('QOSReserved'):
             percent = parse_qos_reserved(config.get('qosReserved'), gates, 'qosReserved').get('memory')
             tier_limits = _impact.qos_tier_limits(plan, pods['admission'], candidates, percent, admission_rules)

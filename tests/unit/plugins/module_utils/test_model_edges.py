@@ -137,7 +137,8 @@ def test_a_cpu_limit_is_declared_by_every_container_from_1_37_and_through_the_si
     """ResourceConfigForPod: before 1.37 the limits aggregation calls back with a regular init container's limits
     plus the sidecars' before it, so the sidecar's CPU limit declares one for it; from 1.37 (podutil.ContainerIter)
     each container must set its own, and the pod gets no CPU quota."""
-    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import PodSettings, resource_config_for_pod
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import PodSettings
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import resource_config_for_pod
     limits = {'cpu': '500m', 'memory': '256Mi'}
     burstable = pod('p', [container('app', requests={'cpu': '100m', 'memory': '64Mi'}, limits=limits)],
                     initContainers=[container('sidecar', requests={'cpu': '100m'}, limits=limits, restartPolicy='Always'),

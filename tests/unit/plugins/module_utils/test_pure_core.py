@@ -23,7 +23,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_cgroups, read_node
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import PodSettings
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import PodSettings
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import node_cgroups_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec

@@ -129,8 +129,8 @@ AUDIT = {'plan': PLAN, 'drift': [{'item': 'x'}], 'cgroup_mode': 'v1', 'check_mod
 ])
 def test_a_play_entry_says_what_happened_to_the_host(variables, check_mode, status, operations, message):
     found = _fleet.play_entry('node1', variables, check_mode)
-    assert (found['host'], found['status'], found['operations'], found['message']) == ('node1', status, operations,
-                                                                                        message)
+    said = (found['host'], found['status'], found['operations'], found['message'])
+    assert said == ('node1', status, operations, message)
     assert set(found) == set(('host',) + _fleet.ENTRY_KEYS)
 
 
