@@ -17,8 +17,15 @@ import textwrap
 
 import pytest
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _errors
+
 MU = 'ansible_collections.kubenode.cgroups.plugins.module_utils'
 POD_MODEL = (MU + '.model._pods', MU + '.model._admission')
+# The directory that holds ansible_collections, where this run found the collection (model/_errors.py is seven
+# levels under it).
+COLLECTIONS = _errors.__file__
+for _level in range(7):
+    COLLECTIONS = os.path.dirname(COLLECTIONS)
 
 # What node_cgroups imports to plan, apply, read back and judge the impact on a node.
 CONVERGE_IMPORTS = '''
@@ -34,7 +41,8 @@ def loaded_after(code, tmp_path):
 import sys
 print(' '.join(name for name in {pod_model!r} if name in sys.modules))
 '''.format(pod_model=POD_MODEL)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))  # where this test found the collection
+    # The collection where this run found it, and what this interpreter imports ansible-core from.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([COLLECTIONS] + [path for path in sys.path if path]))
     output = subprocess.run([sys.executable, '-c', script], cwd=str(tmp_path), env=env, check=True,
                             stdout=subprocess.PIPE, universal_newlines=True).stdout
     return output.split()
