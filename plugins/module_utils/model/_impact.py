@@ -24,7 +24,7 @@ LIMITED = ('kubepods', 'system_reserved', 'kube_reserved')
 
 def _admission():
     """kubelet's admission (_admission, and the pod model under it, _pods), imported where there are pods to admit:
-    a node without pods (most workers) does not compile those 1,200 lines on every run - AnsiballZ ships sources,
+    a node without pods (most workers) does not compile those 970 lines on every run - AnsiballZ ships sources,
     compiled each time a module runs."""
     from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _admission as admission
     return admission
