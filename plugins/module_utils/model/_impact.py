@@ -15,45 +15,32 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import BURSTABLE, GUARANTEED
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import (
+    BURSTABLE, GUARANTEED, pod_model)
 
 MIB = 1048576
 # The cgroups whose memory limit the plan sets, in the order they are said.
 LIMITED = ('kubepods', 'system_reserved', 'kube_reserved')
 
 
-def _admission():
-    """kubelet's admission (_admission, and the pod model under it, _pods), imported where there are pods to admit:
-    a node without pods (most workers) does not compile those 970 lines on every run - AnsiballZ ships sources,
-    compiled each time a module runs."""
-    from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _admission as admission
-    return admission
-
-
-def _pods():
-    """The pod model (_pods), imported where there are pods, as _admission."""
-    from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _pods as pods
-    return pods
-
-
 def allocatable_values(plan, max_pods):
     """{resource: int64} of the plan's Allocatable as kubelet's admission compares with it (cpu in millicores),
     pods its maxPods."""
     values = dict((name, entry['value']) for name, entry in (plan.allocatable or {}).items())
-    values[_admission().PODS] = max_pods
+    values[pod_model().admission.PODS] = max_pods
     return values
 
 
 def admission_rules(rules, gates):
-    return _admission().AdmissionRules(rules.gate(gates, 'PodLevelResources'), rules.pod_level_hugepages,
-                                       rules.gate(gates, 'PodLevelResourcesFixKubeletQOSClass'))
+    return pod_model().admission.AdmissionRules(rules.gate(gates, 'PodLevelResources'), rules.pod_level_hugepages,
+                                                rules.gate(gates, 'PodLevelResourcesFixKubeletQOSClass'))
 
 
 def pods_impact(candidates, allocatable, rules, source):
     """The admission of the pods found, and the ones the change stops (or preempts) among those that run now or
     whose state is unknown; a pod that does not run now is no loss of this change. With no candidates, allocatable
     and rules are not read."""
-    results = _admission().admit(candidates, allocatable, rules) if candidates else []
+    results = pod_model().admission.admit(candidates, allocatable, rules) if candidates else []
     hurt = [r for r in results if r['running'] is not False]
     # Static pods: kubelet's order is random, so what it refuses is what every order refuses, and what some do.
     refused = [r for r in hurt if (r['static_order'] == 'always') if r['source'] != 'api'] + \
@@ -111,9 +98,9 @@ def qos_tier_limits(plan, results, candidates, percent, rules):
     admitted = set(r['pod'] for r in results if r['admitted'])
     requested = {GUARANTEED: 0, BURSTABLE: 0}
     for candidate in candidates:
-        qos = _pods().qos_class(candidate.pod, rules.pod_level, rules.only_set_pod_level)
+        qos = pod_model().pods.qos_class(candidate.pod, rules.pod_level, rules.only_set_pod_level)
         if candidate.key in admitted and qos in requested:
-            requested[qos] += _admission().fit_request(candidate.pod, rules, {}).get('memory', 0)
+            requested[qos] += pod_model().admission.fit_request(candidate.pod, rules, {}).get('memory', 0)
     burstable = allocatable - requested[GUARANTEED] * percent // 100
     return {'burstable': burstable, 'besteffort': burstable - requested[BURSTABLE] * percent // 100}
 

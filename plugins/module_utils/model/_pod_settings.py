@@ -18,6 +18,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import collections
 import re
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_math as cgmath
@@ -37,6 +38,16 @@ SWAP_BEHAVIORS = ('', NO_SWAP, LIMITED_SWAP)
 POD_LEVEL_RESOURCES = ('cpu', 'memory')
 _DURATION_RE = re.compile(r'([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(ns|us|\u00b5s|ms|s|m|h)')
 _DURATION_US = {'ns': 0.001, 'us': 1, '\u00b5s': 1, 'ms': 1000, 's': 1000000, 'm': 60000000, 'h': 3600000000}
+# The pod model's two modules, as pod_model() gives them.
+PodModel = collections.namedtuple('PodModel', 'pods admission')
+
+
+def pod_model():
+    """The pod model, kubelet's pods (_pods) and admission (_admission), imported when the first pod is met: a node
+    without pods (most workers) does not compile those 970 lines on every run - AnsiballZ ships sources, compiled each
+    time a module runs. The one place the collection loads them on demand."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _admission, _pods
+    return PodModel(_pods, _admission)
 
 
 def pod_level_resource(name, hugepages=False):

@@ -22,21 +22,13 @@ except ImportError:  # _kubelet_config reports a missing PyYAML
     yaml = None
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import pod_model
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import under_root
 
 POD_LOG_DIR = '/var/log/pods'
 MIRROR_ANNOTATION = 'kubernetes.io/config.mirror'
 SOURCE_ANNOTATION = 'kubernetes.io/config.source'
 _TERMINAL_PHASES = ('Succeeded', 'Failed')
-
-
-def _pod_model():
-    """(parse_pod, Candidate), imported when the first pod is found: a node without pods (most workers) does not
-    compile the pod model (_pods, _admission) on every run - AnsiballZ ships sources, compiled each time a module
-    runs."""
-    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._admission import Candidate
-    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import parse_pod
-    return parse_pod, Candidate
 
 
 def node_name(proc_path):
@@ -90,14 +82,14 @@ def static_pods(static_pod_path, root, proc_path, field='static_pod_path'):
             raise KubenodeError('is not valid YAML: %s' % str(error).replace('\n', ' '), field=field, value=path)
         if not isinstance(document, dict) or document.get('kind', 'Pod') != 'Pod':
             raise KubenodeError('is not a Pod manifest (kubelet would skip it)', field=field, value=path)
-        parse_pod, Candidate = _pod_model()
-        pod = parse_pod(document, path, api_defaults=True)
+        model = pod_model()
+        pod = model.pods.parse_pod(document, path, api_defaults=True)
         pod.namespace = pod.namespace or 'default'
         pod.annotations = dict(pod.annotations, **{SOURCE_ANNOTATION: 'file'})
         running = _runs(pod.namespace, pod.name, log_dirs, static=True)
         if node:
             pod.name = '%s-%s' % (pod.name, node)
-        found.append(Candidate(pod, 'file', running=running))
+        found.append(model.admission.Candidate(pod, 'file', running=running))
     return found
 
 
@@ -113,10 +105,10 @@ def api_pods(pods, field='pods'):
         status = data.get('status') or {}
         if MIRROR_ANNOTATION in (metadata.get('annotations') or {}) or status.get('phase') in _TERMINAL_PHASES:
             continue
-        parse_pod, Candidate = _pod_model()
-        pod = parse_pod(data, item)
+        model = pod_model()
+        pod = model.pods.parse_pod(data, item)
         pod.namespace = pod.namespace or 'default'
         phase = status.get('phase')
-        found.append(Candidate(pod, 'api', created=str(metadata.get('creationTimestamp') or ''),
-                               running=(phase == 'Running') if phase else None))
+        found.append(model.admission.Candidate(pod, 'api', created=str(metadata.get('creationTimestamp') or ''),
+                                               running=(phase == 'Running') if phase else None))
     return found

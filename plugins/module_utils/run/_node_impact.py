@@ -62,7 +62,7 @@ def read_impact(spec, node, plan, rules=None):
     unknown = None
     tier_limits = {}
     if sources:
-        # Nothing to admit, no admission rules: the pod model is imported only for pods (_impact._admission).
+        # Nothing to admit, no admission rules: the pod model is imported only for pods (_pod_settings.pod_model).
         admission_rules = _impact.admission_rules(rules, gates) if candidates else None
         allocatable = _impact.allocatable_values(plan, max_pods) if candidates else None
         pods = _impact.pods_impact(candidates, allocatable, admission_rules, ' and '.join(sources))
