@@ -16,8 +16,8 @@ author:
   - kubenode.cgroups contributors (@kubenode)
 description:
   - Reads node results (M(kubenode.cgroups.node_results)) from directories, shard files, AWX artifact dumps and
-    artifacts passed as variables, and returns one entry per node for the fleet report - the entries the roles
-    render for a single run, so that a report merged from the slices of an AWX job, or from nodes that ran
+    artifacts passed as variables, and returns one entry per node for the fleet report - the entries a single run's
+    report is rendered from, so that a report merged from the slices of an AWX job, or from nodes that ran
     C(ansible-pull), reads as the report of one run over the same fleet.
   - A node with more than one result keeps the newest. A node named in O(hosts) without any is C(not reached).
   - Runs on the controller only. The playbook C(kubenode.cgroups.report) calls it.

@@ -15,8 +15,8 @@ version_added: 0.1.0
 author:
   - kubenode.cgroups contributors (@kubenode)
 description:
-  - Turns the fleet report's entries of this run (one per node; the roles render them) into node results, one
-    versioned JSON document per node (its schema is in C(docs/shards.md)), and keeps them where the engine keeps
+  - Turns the fleet report's entries of this run (one per node, read from the play's variables unless O(fleet)
+    gives them) into node results, one versioned JSON document per node (its schema is in C(docs/shards.md)), and keeps them where the engine keeps
     them - files in O(dir) on the controller, one per node, and, with O(artifacts), the job's artifacts the way
     M(ansible.builtin.set_stats) sets them (AWX and Automation Platform keep them and hand them to the next node of
     a workflow).
