@@ -242,6 +242,8 @@ mutation: venv link
 VM_APT_PACKAGES := qemu-system-x86 qemu-utils debootstrap e2fsprogs openssh-client
 export VM_IMAGE_DIR := $(CACHE)/vm/image
 export VM_RUN_DIR := $(CACHE)/vm/run
+# start-vm.sh's boot times (boot-times.tsv) and the console logs of boots that failed.
+export VM_LOG_DIR := $(CACHE)/vm/logs
 
 vm-deps:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(VM_APT_PACKAGES)"

@@ -66,6 +66,39 @@ ExecStart=-/sbin/agetty --autologin root --noclear %I 115200 linux
 GETTY
 echo "UseDNS no" > "$rootfs/etc/ssh/sshd_config.d/kubenode.conf"
 
+# The guest's word to the test host (tests/vm/start-vm.sh waits for it on the serial console): once
+# ssh.service has started (Type=notify: sshd listens) or given up. The host keys were made when
+# openssh-server was installed above, so nothing is generated at boot. kubenode.test_hold_sshd on the
+# kernel command line keeps sshd from starting, for the test of start-vm.sh's retry.
+cat > "$rootfs/usr/local/sbin/kubenode-boot-status" <<'STATUS'
+#!/bin/sh
+uptime="$(cut -d' ' -f1 /proc/uptime)"
+state="$(systemctl show -p ActiveState --value ssh.service)"
+if [ "$state" = active ]; then
+  echo "kubenode-vm: ssh ready ${uptime}s after boot"
+elif [ "$(systemctl show -p ConditionResult --value ssh.service)" = no ]; then
+  echo "kubenode-vm: ssh not running ${uptime}s after boot (ssh.service $state: a start condition failed)"
+else
+  echo "kubenode-vm: ssh not running ${uptime}s after boot (ssh.service $state, $(systemctl show -p Result --value ssh.service))"
+fi > /dev/ttyS0
+STATUS
+chmod 755 "$rootfs/usr/local/sbin/kubenode-boot-status"
+cat > "$rootfs/etc/systemd/system/kubenode-boot-status.service" <<'UNIT'
+[Unit]
+Description=Tell the test host on the serial console whether sshd is up
+After=ssh.service
+
+[Service]
+Type=oneshot
+ExecStart=/usr/local/sbin/kubenode-boot-status
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+chroot "$rootfs" systemctl enable kubenode-boot-status.service >/dev/null 2>&1
+mkdir -p "$rootfs/etc/systemd/system/ssh.service.d"
+printf '[Unit]\nConditionKernelCommandLine=!kubenode.test_hold_sshd\n' > "$rootfs/etc/systemd/system/ssh.service.d/test-hold.conf"
+
 mkdir -p "$image_dir.new"
 ssh-keygen -q -t ed25519 -N '' -C kubenode-test-vm -f "$image_dir.new/id_ed25519"
 install -d -m 700 "$rootfs/root/.ssh"

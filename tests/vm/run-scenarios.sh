@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # run-scenarios.sh SCENARIO...: `molecule test` for each scenario, in MOLECULE_LANES lanes that run
-# side by side (default 2: each VM is one TCG thread, and the machines have two cores). The scenarios
-# form one queue: a lane that finishes takes the next one, so list the longest first. A lane stops at
-# its first failure (the others finish what they run). Each scenario's output goes to
-# MOLECULE_LOG_DIR/SCENARIO.log and is printed whole when it fails.
+# side by side (default: one per core, at most 2; each vCPU is a TCG thread). The scenarios form one
+# queue: a lane that finishes takes the next one, so list the longest first. A lane stops at its first
+# failure (the others finish what they run). Each scenario's output goes to MOLECULE_LOG_DIR/SCENARIO.log
+# and is printed whole when it fails. VMs boot one at a time (start-vm.sh's lock), and the end says
+# where the time went: each scenario's seconds, and every boot's seconds to ssh (VM_LOG_DIR/boot-times.tsv).
 set -uo pipefail
-lanes="${MOLECULE_LANES:-2}"
+here="$(cd "$(dirname "$0")" && pwd)"
+cores="$(nproc)"
+lanes="${MOLECULE_LANES:-$((cores < 2 ? 1 : 2))}"
 logs="${MOLECULE_LOG_DIR:?set MOLECULE_LOG_DIR}"
+boot_times="${VM_LOG_DIR:-$here/../../.cache/vm/logs}/boot-times.tsv"
 [ $# -gt 0 ] || { echo "usage: run-scenarios.sh SCENARIO..." >&2; exit 2; }
-mkdir -p "$logs"
+mkdir -p "$logs" "$(dirname "$boot_times")"
+: > "$boot_times"
+echo "molecule: $# scenarios in $lanes lane(s) on $cores core(s)"
 queue="$logs/.queue"
 printf '%s\n' "$@" > "$queue"
 
@@ -47,6 +53,7 @@ for pid in "${pids[@]}"; do
   wait "$pid" || failed=1
 done
 rm -f "$queue" "$queue.lock"
+python3 "$here/boot_times.py" "$boot_times"
 if [ "$failed" -ne 0 ]; then
   echo "molecule: failed (logs in $logs)"
   exit 1
