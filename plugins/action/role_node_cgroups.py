@@ -23,7 +23,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import NODE_PATHS
 from ansible_collections.kubenode.cgroups.plugins.plugin_utils._role_spec import (
-    entry_point_options, validated_by_ansible_core, variable_errors)
+    entry_point_options, typed_values)
 
 display = Display()
 
@@ -176,7 +176,9 @@ class ActionModule(ActionBase):
         def role(name):
             return value_of(PREFIX + name)
 
-        errors = self.role_variable_errors(task_vars, value_of)
+        # The role's variables as their types say ("false" from -e or an INI inventory is False), before any
+        # other reads them; those that break the argument specification stop the node before anything is sent.
+        errors = self.type_role_variables(task_vars, value_of, templated)
         if errors:
             result.update(failed=True, changed=False, argument_errors=errors,
                           msg='The role\'s variables break its argument specification (meta/argument_specs.yml): %s. '
@@ -282,15 +284,20 @@ class ActionModule(ActionBase):
         outcome.update(failed=True, msg=message)
         return None
 
-    def role_variable_errors(self, task_vars, value_of):
-        """ansible-core's messages for the role variables that break the role's argument specification, checked
-        here only where ansible-core did not check them (the role imported or included with rolespec_validate:
-        false, which spares every host ansible-core's validation task). Before anything is sent to the node."""
+    @staticmethod
+    def type_role_variables(task_vars, value_of, templated):
+        """Convert the role's variables in templated (value_of's store) to the types of the role's argument
+        specification, and return ansible-core's messages for those that break it. ansible-core's own validation
+        task (the role listed in a play, or included without rolespec_validate: false) checks them too, but leaves
+        them as strings; the node playbook spares every host that task."""
         role_path = task_vars.get('role_path')
-        if not role_path or validated_by_ansible_core(self._task):
+        if not role_path:
             return []
         options = entry_point_options(role_path)
-        return variable_errors(options, dict((name, value_of(name)) for name in options if name in task_vars))
+        converted, errors = typed_values(options, dict((name, value_of(name)) for name in options if name in task_vars))
+        if not errors:
+            templated.update(converted)
+        return errors
 
     @staticmethod
     def module_args(role, value_of):

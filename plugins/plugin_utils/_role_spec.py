@@ -2,21 +2,22 @@
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A role's argument specification, read once per worker, and its variables checked against it by the rules of
-ansible-core's validate_argument_spec, inside a task the role runs anyway.
+"""A role's argument specification, read once per worker, and its variables checked against it and converted to
+its types by the rules of ansible-core's validate_argument_spec, inside a task the role runs anyway.
 
 PRIVATE plugin_utils: internal to kubenode.cgroups, may change without notice.
 
 Why: ansible-core prepends its own validation task to a role's entry point, and that task costs every host one
-more task (about 30 ms of controller CPU, as much as a debug task: docs/performance.md, "One task per host").
-A role imported or included with rolespec_validate: false gets no such task; role_node_cgroups then checks the
-same variables with the same validator, in the task each host runs anyway.
+more task (about 30 ms of controller CPU, as much as a debug task: docs/performance.md, "One task per host"), and
+it checks the variables without converting them: "false" given with -e stays a string. role_node_cgroups checks
+and converts them with the same validator, in the task each host runs anyway.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import json
 import os
 
 from ansible.errors import AnsibleActionFail
@@ -40,18 +41,25 @@ def entry_point_options(role_path, entry_point='main'):
     return _SPECS[(path, entry_point)]
 
 
-def validated_by_ansible_core(task):
-    """True when ansible-core prepended its validation task to the entry point of the role running this task:
-    the role was listed in a play's roles, or imported or included without rolespec_validate: false.
-    Read from the role the task was loaded with; where a release of ansible-core keeps no such flag, False,
-    so the variables are checked here rather than not at all."""
-    role = getattr(task, '_role', None)
-    return getattr(role, '_should_validate', False) is True
+def typed_values(options, values):
+    """(values converted to the types of the entry point's options, ansible-core's messages for those that break
+    them). -e key=value and INI inventories pass every value as a string ("false", "3", "a,b"):
+    validate_argument_spec accepts those it can convert but leaves the variables as they came, so the role reads
+    the values converted here, by the same validator (role mode: no unsupported-parameter errors for the play's
+    other variables, which values does not carry anyway). A list given as JSON text ('["a", "b"]') is read as
+    JSON first; the validator would split it at its commas."""
+    values = dict((name, _json_list(options.get(name) or {}, value)) for name, value in values.items())
+    result = ArgumentSpecValidator(options).validate(values, validate_role_argument_spec=True)
+    converted = result.validated_parameters
+    return dict((name, converted.get(name, value)) for name, value in values.items()), list(result.error_messages)
 
 
-def variable_errors(options, values):
-    """ansible-core's messages for the role variables in values that break the entry point's options: what
-    validate_argument_spec says of them (role mode: no unsupported-parameter errors for the play's other
-    variables, which values does not carry anyway)."""
-    validator = ArgumentSpecValidator(options)
-    return list(validator.validate(values, validate_role_argument_spec=True).error_messages)
+def _json_list(spec, value):
+    """value, or the list its JSON text holds where the option is a list and the text is a JSON list."""
+    if spec.get('type') != 'list' or not isinstance(value, str) or not value.lstrip().startswith('['):
+        return value
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return value
+    return parsed if isinstance(parsed, list) else value

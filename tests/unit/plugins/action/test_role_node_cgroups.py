@@ -197,9 +197,32 @@ def test_a_role_without_ansible_cores_validation_task_checks_its_variables_befor
     assert any('node_allocatable_verify' in e and 'sometimes' in e for e in result['argument_errors'])
     assert any('node_allocatable_restart_kubelet' in e for e in result['argument_errors'])
     assert result['msg'].endswith('Nothing was written.') and 'meta/argument_specs.yml' in result['msg']
-    # The same values under ansible-core's own validation task: checked there, not twice.
-    result, sent = run_action(monkeypatch, True, node_allocatable_verify='sometimes')
-    assert not result.get('failed') and len(sent) == 1
+
+
+def test_variables_given_as_strings_are_read_as_their_types(monkeypatch):
+    """-e key=value and an INI inventory give every value as a string: "false" is False (as a string it would be
+    true), "58" is 58, a list comes as commas or as JSON text."""
+    result, sent = run_action(monkeypatch, True, node_allocatable_max_pods='58',
+                              node_allocatable_enforce_node_allocatable='pods,kube-reserved',
+                              node_allocatable_services='["kubelet", "containerd"]',
+                              node_allocatable_persist='false', node_allocatable_keep_reserved_out_of_swap='no')
+    assert not result.get('failed'), result
+    assert sent[0]['max_pods'] == 58 and sent[0]['enforce_node_allocatable'] == ['pods', 'kube-reserved']
+    assert sent[0]['services'] == ['kubelet', 'containerd']
+    assert sent[0]['persist'] is False and sent[0]['keep_reserved_out_of_swap'] is False
+    # A string that is no boolean is refused before anything is sent, naming the variable and the value.
+    result, sent = run_action(monkeypatch, True, node_allocatable_persist='maybe')
+    assert result['failed'] and sent == [] and 'node_allocatable_persist' in result['argument_errors'][0]
+    assert "'maybe'" in result['argument_errors'][0]
+
+
+def test_a_string_false_turns_the_measurement_and_the_restart_off(monkeypatch):
+    result, calls, _slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK)),
+                                      answers={'kubenode.cgroups.node_drift_info': [dict(READ_BACK)]},
+                                      node_allocatable_measure='false', node_allocatable_restart_kubelet='false',
+                                      node_allocatable_health_timeout='12')
+    assert [name for name, _args in calls] == ['kubenode.cgroups.node_drift_info']  # no restart, no measurement
+    assert result['sizing'] is None and result['restarts_left'] == PENDING[1:]
 
 
 def test_valid_variables_pass_and_a_templated_one_is_checked_as_its_value(monkeypatch):
