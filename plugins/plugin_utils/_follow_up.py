@@ -86,7 +86,10 @@ def drift_info_args(outcome, role, args):
         'kubelet_settings': role('kubelet_settings') or {},
         'allow_driver_mismatch': bool(role('allow_driver_mismatch')),
         'persist': role('persist'),
-        'node_root': '/',  # the paths below are already under node_allocatable_root
+        # What the node names (kubelet's --config in its unit or process) is read under its root, as node_cgroups
+        # read it: under '/' a fake node's kubelet would name another file than the one chosen. The paths below are
+        # already under the root, and stay as they are.
+        'node_root': args.get('node_root') or '/',
     }
     for option in ('cgroupfs_path', 'proc_path', 'systemd_control_dirs', 'containerd_config_path',
                    'crio_config_paths', 'systemd_unit_dir', 'persist_script', 'kubelet_root_dir'):

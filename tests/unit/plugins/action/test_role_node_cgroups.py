@@ -340,6 +340,20 @@ def test_a_restart_left_to_the_operator_is_audited_by_node_drift_info_and_drift_
         assert result['fails_on_drift'] is (not check_mode) and not result.get('failed')
 
 
+def test_the_audit_of_a_node_under_a_root_reads_what_the_node_names_under_it(monkeypatch):
+    """Issue 51: under '/' the kubelet unit of a fake node named another file than node_cgroups chose (a false
+    'kubelet never reads this file' row in every check-mode report on a root)."""
+    _result, calls, _slept = follow_up(
+        monkeypatch, changed(restart_pending=PENDING[1:]), check_mode=True, node_allocatable_root='/srv/node',
+        answers={'kubenode.cgroups.node_drift_info': [dict(READ_BACK)]})
+    audit_args = dict(calls)['kubenode.cgroups.node_drift_info']
+    assert audit_args['node_root'] == '/srv/node' and audit_args['cgroupfs_path'] == '/srv/node/sys/fs/cgroup'
+    _result, calls, _slept = follow_up(
+        monkeypatch, changed(restart_pending=PENDING[1:]), check_mode=True,
+        answers={'kubenode.cgroups.node_drift_info': [dict(READ_BACK)]})
+    assert dict(calls)['kubenode.cgroups.node_drift_info']['node_root'] == '/'
+
+
 def test_check_mode_restarts_nothing_it_waits_for_and_measurement_follows_the_audit(monkeypatch):
     sizing = {'changed': False, 'recommendation': {'system': {'memory': '1Gi'}}, 'invocation': {}}
     result, calls, _slept = follow_up(
