@@ -14,6 +14,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import difflib
 import re
 import time
 
@@ -71,6 +72,28 @@ KUBESPRAY_VARIABLES = tuple(name for _scope, _resource, name, _default in KUBESP
     'kube_reserved', 'system_reserved', 'kube_reserved_cgroups', 'system_reserved_cgroups',
     'kube_reserved_cgroups_for_service_slice', 'system_reserved_cgroups_for_service_slice', 'eviction_hard',
     'kubelet_enforce_node_allocatable', 'kubelet_max_pods', 'kubelet_cgroup_driver', 'kubelet_fail_cgroup_v1')
+
+
+# kubespray's own variables near the names above, which a misspelling check must not take for one: the control
+# plane's reservations (roles/kubernetes/node/defaults/main.yml).
+KUBESPRAY_NEIGHBOURS = tuple('%s_master_%s_reserved' % (scope, resource) for scope in ('kube', 'system')
+                             for resource in ('cpu', 'memory', 'ephemeral_storage', 'pid'))
+
+
+def kubespray_misspellings(names):
+    """[(name, the kubespray variable it is closest to)] for the variables among names that are a misspelling of one
+    this role reads in kubespray mode (kube_memory_reseved): kubespray would ignore them, and so would the plan,
+    leaving kubespray's default in place without a word. Only near misses count (difflib's ratio 0.9): kubespray has
+    hundreds of other kube_* variables."""
+    known = set(KUBESPRAY_VARIABLES) | set(KUBESPRAY_NEIGHBOURS)
+    found = []
+    for name in names:
+        if not isinstance(name, str) or name in known or not name.startswith(('kube', 'system', 'eviction')):
+            continue
+        close = difflib.get_close_matches(name, KUBESPRAY_VARIABLES, n=1, cutoff=0.9)
+        if close:
+            found.append((name, close[0]))
+    return sorted(found)
 
 
 def _set(value):
@@ -184,6 +207,13 @@ class ActionModule(ActionBase):
                           msg='The role\'s variables break its argument specification (meta/argument_specs.yml): %s. '
                               'Nothing was written.' % '; '.join(errors))
             return result
+        if role('variables') == 'kubespray':
+            misspelled = kubespray_misspellings(task_vars)
+            if misspelled:
+                result.update(failed=True, changed=False, msg='%s. Nothing was written.' % '; '.join(
+                    '%s: kubespray has no such variable, and in %svariables: kubespray mode the plan would ignore it '
+                    'as kubespray does; did you mean %s?' % (name, PREFIX, close) for name, close in misspelled))
+                return result
         args, origin = self.module_args(role, value_of)
         outcome = self._execute_module(module_name=MODULE, module_args=args, task_vars=task_vars)
         if outcome.get('failed') and isinstance(outcome.get('msg'), str):

@@ -64,6 +64,20 @@ def test_kubespray_mode_reads_kubesprays_variables_with_its_defaults():
     assert origin['kube_reserved.memory'] == 'kube_memory_reserved'
 
 
+def test_a_misspelled_kubespray_variable_fails_in_kubespray_mode_naming_the_closest(monkeypatch):
+    """Issue 51: kube_memory_reseved was ignored without a word in kubespray mode, while a misspelled role variable
+    fails."""
+    result, sent = run_action(monkeypatch, True, node_allocatable_variables='kubespray', kube_memory_reseved='1Gi',
+                              kube_master_memory_reserved='2Gi', kube_network_plugin='calico')
+    assert result['failed'] and sent == [] and result['msg'].endswith('Nothing was written.')
+    assert 'kube_memory_reseved: kubespray has no such variable' in result['msg']
+    assert 'did you mean kube_memory_reserved?' in result['msg']
+    # kubespray's own neighbours and its other variables are no misspelling; in role mode nothing is checked.
+    assert 'kube_master_memory_reserved' not in result['msg'] and 'kube_network_plugin' not in result['msg']
+    result, sent = run_action(monkeypatch, True, kube_memory_reseved='1Gi')
+    assert not result.get('failed') and len(sent) == 1
+
+
 def test_kubesprays_service_slice_names_its_reserved_cgroup():
     """kubespray's kube_reserved_cgroups defaults to "/{{ kube_reserved_cgroups_for_service_slice }}"."""
     args, _origin = build(node_allocatable_variables='kubespray', kube_reserved=True,
