@@ -194,7 +194,11 @@ def merge(documents, expected=()):
             fleet.append({'host': host, 'status': NOT_REACHED, 'message': '', 'operations': None, 'summary': None,
                           'sizing': None, 'impact': None})
         else:
-            fleet.append(dict([('host', host)] + [(key, document.get(key)) for key in ENTRY_KEYS]))
+            entry = dict([('host', host)] + [(key, document.get(key)) for key in ENTRY_KEYS])
+            # Which kind of run the entry came from: a merge may mix check-mode and apply runs, and the report says
+            # per node whether its drift is what an apply would change or what is left on the node.
+            entry['check_mode'] = bool((document.get('run') or {}).get('check_mode'))
+            fleet.append(entry)
     runs = {}
     for document in newest.values():
         run = document.get('run') or {}

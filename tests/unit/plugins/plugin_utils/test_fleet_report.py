@@ -54,6 +54,22 @@ def test_a_merge_of_apply_runs_is_no_check_mode_report():
     assert 'by an apply run' in _fleet_report.render(fleet, False, runs, counted)['report.md']
 
 
+def test_a_merge_of_check_mode_and_apply_runs_says_per_node_which_kind_it_came_from():
+    """Issue 51: such a merge said "by an apply run: every drift below is left on the node after it"."""
+    documents = [_fleet.shard(entry('node1', status='would apply'), RUN, 't1'),
+                 _fleet.shard(entry('node2', operations=1), dict(RUN, id=8, check_mode=False), 't2')]
+    fleet, runs, counted = _fleet.merge(documents)
+    texts = _fleet_report.render(fleet, False, runs, counted)
+    md, html = texts['report.md'], texts['index.html']
+    assert 'by an apply run' not in md and 'by runs of both kinds' in md
+    assert [line for line in md.splitlines() if line.startswith('## ')] == [
+        '## node1: would apply (from a check-mode run)', '## node2: applied (1 operation) (from an apply run)']
+    assert '<b>runs of both kinds</b>' in html and '(from an apply run)</h2>' in html
+    # One kind of run alone: no per-node word.
+    fleet, runs, counted = _fleet.merge(documents[1:])
+    assert '(from an' not in _fleet_report.render(fleet, False, runs, counted)['report.md']
+
+
 def test_names_are_escaped_in_html_and_missing_parts_of_a_plan_take_their_defaults():
     odd = entry('<b>node</b>')
     odd['summary'] = dict(odd['summary'], plan=dict(odd['summary']['plan'], reserved={'system': {}, 'kube': {}}))
