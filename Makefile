@@ -61,12 +61,13 @@ $(DEMO_VENV)/.installed: requirements.txt
 
 # The node playbook against this machine in check mode: detection, the plan, what would change,
 # and the fleet report. Nothing on this machine is written. failCgroupV1 false lets a cgroup v1
-# machine show its plan too (kubelet 1.35+ refuses v1 by default, and so does the role).
+# machine show its plan too (kubelet 1.35+ refuses v1 by default, and so does the role). The measurement
+# samples 10 s: reservation_info judges CPU only over a window of 10 s or more.
 demo: $(DEMO_VENV)/.installed link
 	ANSIBLE_CALLBACK_RESULT_FORMAT=yaml $(DEMO_VENV)/bin/ansible-playbook -i localhost, -c local --check --diff \
 	  -e "ansible_python_interpreter=$(DEMO_VENV)/bin/python" -e node_allocatable_report_dir=$(DEMO_REPORT) \
 	  -e '{"node_allocatable_kubelet_settings": {"failCgroupV1": false}}' \
-	  -e node_allocatable_measure=true -e node_allocatable_sample_seconds=2 \
+	  -e node_allocatable_measure=true -e node_allocatable_sample_seconds=10 \
 	  kubenode.cgroups.node
 	@echo; cat $(DEMO_REPORT)/report.md; echo; echo "HTML report: $(DEMO_REPORT)/index.html"
 
