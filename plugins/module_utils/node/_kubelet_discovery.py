@@ -8,7 +8,8 @@ PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
 Asked in order: kubelet's systemd unit as systemd will start it (ExecStart with Environment= and
 EnvironmentFile= expanded: kubeadm's 10-kubeadm.conf and kubeadm-flags.env, kubespray's
-kubelet.env), then a running kubelet process, then the files kubeadm and kubespray write. The parsing
+kubelet.env), then a running kubelet process, then - where systemd is not running, as under a node's root - the
+unit's files as systemd would load them, then the files kubeadm and kubespray write. The parsing
 is pure; discover() does the reading, choose() asks the exists() it is given (a snapshot's, in node_cgroups).
 """
 
@@ -105,6 +106,72 @@ def parse_unit(show_output):
     return unit
 
 
+# Where systemd loads units from, highest priority first (systemd.unit(5), the system manager's paths).
+UNIT_DIRS = ('/etc/systemd/system', '/run/systemd/system', '/usr/local/lib/systemd/system', '/lib/systemd/system',
+             '/usr/lib/systemd/system')
+
+
+def parse_unit_files(texts):
+    """The unit as parse_unit() gives it, from the text of a unit file and then of each of its drop-ins, in the order
+    systemd applies them: in [Service], ExecStart= empty resets the commands, Environment= adds assignments (quoted
+    when they hold spaces), EnvironmentFile= adds a file ("-" before it: may be missing). None without a unit file."""
+    if not texts:
+        return None
+    unit = {'load_state': 'loaded', 'exec_start': [], 'environment': {}, 'environment_files': []}
+    for text in texts:
+        section = None
+        for line in text.replace('\\\n', ' ').splitlines():
+            line = line.strip()
+            if not line or line[0] in '#;':
+                continue
+            if line.startswith('[') and line.endswith(']'):
+                section = line[1:-1]
+                continue
+            key, equals, value = line.partition('=')
+            if section != 'Service' or not equals:
+                continue
+            key, value = key.strip(), value.strip()
+            if key == 'ExecStart':
+                if not value:
+                    unit['exec_start'] = []
+                    continue
+                try:
+                    unit['exec_start'].append(shlex.split(value.lstrip('-@+!:')))
+                except ValueError:
+                    unit['exec_start'].append(value.lstrip('-@+!:').split())
+            elif key == 'Environment':
+                unit['environment'].update(parse_environment_property(value))
+            elif key == 'EnvironmentFile' and value:
+                unit['environment_files'].append(value.lstrip('-'))
+    return unit
+
+
+@traced
+def read_unit_files(service, root=HOST_ROOT):
+    """[the unit file's text, then its drop-ins' (service.d/*.conf, by name; a name in a higher directory hides the
+    same name below)] as systemd would load them from the node's root; [] without a unit file."""
+    main, dropins = None, {}
+    for directory in UNIT_DIRS:
+        base = under_root(root, directory)
+        if main is None:
+            main = read_text(os.path.join(base, service))
+        dropin_dir = os.path.join(base, service + '.d')
+        try:
+            names = [name for name in os.listdir(dropin_dir) if name.endswith('.conf')]
+        except OSError:
+            names = []
+        for name in names:
+            dropins.setdefault(name, os.path.join(dropin_dir, name))
+    if main is None:
+        return []
+    texts = [main]
+    for name in sorted(dropins):
+        text = read_text(dropins[name])
+        if text is not None:
+            texts.append(text)
+    return texts
+
+
 def unit_command(unit, read, root=HOST_ROOT):
     """kubelet's argv as systemd would start it, or None: Environment= first, then each EnvironmentFile= over it
     (read under the node's root)."""
@@ -155,6 +222,13 @@ def discover(proc_path, systemctl=None, service='kubelet.service', root=HOST_ROO
             return _found(argv, 'the %s unit' % service, root)
     for pid, argv in running_kubelets(proc_path):
         return _found(argv, 'the running kubelet (pid %d)' % pid, root)
+    if systemctl is None:
+        # No systemd to ask (a node image under a root, a fake node): the unit as systemd will load it at boot.
+        unit = parse_unit_files(read_unit_files(service, root))
+        argv = unit_command(unit, read_text, root) if unit else None
+        if argv:
+            return _found(argv, 'the %s unit file under %s' % (service, root) if root != HOST_ROOT
+                          else 'the %s unit file' % service, root)
     return {'source': None, 'config': None, 'config_dir': None, 'binary': None}
 
 

@@ -81,6 +81,53 @@ def unit_found(config='/var/lib/kubelet/config.yaml', config_dir=None):
     return {'source': 'the kubelet.service unit', 'config': config, 'config_dir': config_dir}
 
 
+# kubeadm's unit layout as its packages install it (kubelet.service and 10-kubeadm.conf).
+KUBEADM_UNIT = '[Unit]\nDescription=kubelet\n\n[Service]\nExecStart=/usr/bin/kubelet\nRestart=always\n'
+KUBEADM_DROPIN = (
+    '# Note: This dropin only works with kubeadm and kubelet v1.11+\n[Service]\n'
+    'Environment="KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf '
+    '--kubeconfig=/etc/kubernetes/kubelet.conf"\n'
+    'Environment="KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml"\n'
+    'EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env\nEnvironmentFile=-/etc/default/kubelet\n'
+    'ExecStart=\nExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS '
+    '$KUBELET_EXTRA_ARGS\n')
+
+
+def lay_out(root, files):
+    for path, text in files.items():
+        target = root / path.lstrip('/')
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+
+
+def test_without_systemd_the_unit_files_under_the_root_say_where_kubelet_reads(tmp_path):
+    """Issue 51: a fake kubeadm node (init as PID 1) under a root: its unit, 10-kubeadm.conf and kubeadm-flags.env
+    were not read, though the README said so."""
+    lay_out(tmp_path, {'/lib/systemd/system/kubelet.service': KUBEADM_UNIT,
+                       '/usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf': KUBEADM_DROPIN,
+                       '/var/lib/kubelet/kubeadm-flags.env':
+                           'KUBELET_KUBEADM_ARGS="--config-dir=/etc/kubernetes/kubelet.conf.d"\n',
+                       '/proc/1/comm': 'init\n'})
+    found = discovery.discover(str(tmp_path / 'proc'), None, root=str(tmp_path))
+    assert found == {'source': 'the kubelet.service unit file under %s' % tmp_path,
+                     'config': str(tmp_path / 'var/lib/kubelet/config.yaml'),
+                     'config_dir': str(tmp_path / 'etc/kubernetes/kubelet.conf.d'),
+                     'binary': str(tmp_path / 'usr/bin/kubelet')}
+    # A drop-in of the same name in /etc hides the packaged one; a later drop-in's ExecStart= resets the command.
+    lay_out(tmp_path, {'/etc/systemd/system/kubelet.service.d/10-kubeadm.conf':
+                           KUBEADM_DROPIN.replace('/var/lib/kubelet/config.yaml', '/etc/kubelet.yaml'),
+                       '/etc/systemd/system/kubelet.service.d/20-mine.conf':
+                           '[Service]\nExecStart=\nExecStart=-/opt/bin/kubelet --config /srv/k.yaml\n'})
+    found = discovery.discover(str(tmp_path / 'proc'), None, root=str(tmp_path))
+    assert found['config'] == str(tmp_path / 'srv/k.yaml') and found['binary'] == str(tmp_path / 'opt/bin/kubelet')
+    (tmp_path / 'etc/systemd/system/kubelet.service.d/20-mine.conf').unlink()
+    assert discovery.discover(str(tmp_path / 'proc'), None, root=str(tmp_path))['config'] == str(tmp_path / 'etc/kubelet.yaml')
+    # With systemd running, systemctl answers and the files are not read; with no unit file, nothing is found.
+    assert discovery.discover(str(tmp_path / 'proc'), lambda *args: (0, 'LoadState=not-found\n', ''),
+                              root=str(tmp_path))['source'] is None
+    assert discovery.discover(str(tmp_path / 'proc'), None, root=str(tmp_path / 'nothing'))['source'] is None
+
+
 def test_choice_prefers_a_dropin_when_kubelet_has_a_config_dir():
     choice = discovery.choose(unit_found(config_dir='/etc/kubernetes/kubelet.conf.d'))
     assert choice['dropin'] is True and choice['path'] == '/var/lib/kubelet/config.yaml'
