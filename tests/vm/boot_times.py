@@ -26,9 +26,9 @@ def summary(boots):
     elif ready:
         failed = [boot for boot in boots if boot['outcome'] != 'ready']
         held = [boot for boot in failed if 'held back by the test' in boot['outcome']]
-        lines.append('VM boot to ssh: {} boots, median {:.1f} s, worst {:.1f} s; {} boot(s) failed ({} of them held back'
-                     ' by the boot test on purpose)'.format(len(ready), statistics.median(ready), max(ready),
-                                                           len(failed), len(held)))
+        text = ('VM boot to ssh: {} boots, median {:.1f} s, worst {:.1f} s; {} boot(s) failed ({} of them held back'
+                ' by the boot test on purpose)')
+        lines.append(text.format(len(ready), statistics.median(ready), max(ready), len(failed), len(held)))
     else:
         lines.append('VM boot to ssh: no VM became ready')
     return '\n'.join(lines)

@@ -146,10 +146,10 @@ def node_kubelet_release(requested, found, allow_mismatch=False, field='kubelet_
     """(release "1.N", where it came from, warnings): the kubelet release a node is planned for.
 
     requested: the option ("auto" or empty: the node's). found: _kubelet_discovery.ask_kubelet_version's
-    answer about the binary kubelet is started with, with 'started_by' (the unit or process), or None when
-    no binary could be asked. A release the operator names that differs from the node's is refused unless
-    allow_mismatch (a planned upgrade); a node newer or older than the supported range is refused, never
-    planned with another release's rules.
+    answer about the binary kubelet is started with, with 'started_by' (the unit or process); with 'not_asked' (why)
+    where a kubelet was found and its binary deliberately not run; None when no binary could be asked. A release
+    the operator names that differs from the node's is refused unless allow_mismatch (a planned upgrade); a node
+    newer or older than the supported range is refused, never planned with another release's rules.
     """
     requested = '' if requested is None else requested
     if isinstance(requested, float):
@@ -182,10 +182,14 @@ def node_kubelet_release(requested, found, allow_mismatch=False, field='kubelet_
                 node_version, described), []
         return rules.version, 'set by the operator, and the node agrees (%s)' % described, []
     if requested in ('', AUTO):
-        why = ('%s --version of %s answered %r' % (found['binary'], found['started_by'], found['output'][:80])
-               if found else 'no kubelet unit, process or binary found')
+        if found and found.get('not_asked'):
+            why = 'its binary was not asked: %s' % found['not_asked']
+        else:
+            why = ('%s --version of %s answered %r' % (found['binary'], found['started_by'], found['output'][:80])
+                   if found else 'no kubelet unit, process or binary found')
         return DEFAULT_KUBELET_VERSION, 'the newest supported release, as %s' % why, [
             'the kubelet release could not be read from this node (%s): planned with kubelet %s\'s rules, the newest '
             'supported; set %s if the node will run another release' % (why, DEFAULT_KUBELET_VERSION, field)]
     return kubelet_rules(requested, field).version, 'set by the operator; %s' % (
-        'the node\'s kubelet could not be asked' if not found else 'the node\'s kubelet gave no release'), []
+        'the node\'s kubelet could not be asked' if not found or found.get('not_asked')
+        else 'the node\'s kubelet gave no release'), []

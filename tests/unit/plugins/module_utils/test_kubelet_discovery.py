@@ -103,21 +103,21 @@ def lay_out(root, files):
 def test_without_systemd_the_unit_files_under_the_root_say_where_kubelet_reads(tmp_path):
     """Issue 51: a fake kubeadm node (init as PID 1) under a root: its unit, 10-kubeadm.conf and kubeadm-flags.env
     were not read, though the README said so."""
+    flags = 'KUBELET_KUBEADM_ARGS="--config-dir=/etc/kubernetes/kubelet.conf.d"\n'
     lay_out(tmp_path, {'/lib/systemd/system/kubelet.service': KUBEADM_UNIT,
                        '/usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf': KUBEADM_DROPIN,
-                       '/var/lib/kubelet/kubeadm-flags.env':
-                           'KUBELET_KUBEADM_ARGS="--config-dir=/etc/kubernetes/kubelet.conf.d"\n',
-                       '/proc/1/comm': 'init\n'})
+                       '/var/lib/kubelet/kubeadm-flags.env': flags, '/proc/1/comm': 'init\n'})
     found = discovery.discover(str(tmp_path / 'proc'), None, root=str(tmp_path))
     assert found == {'source': 'the kubelet.service unit file under %s' % tmp_path,
                      'config': str(tmp_path / 'var/lib/kubelet/config.yaml'),
                      'config_dir': str(tmp_path / 'etc/kubernetes/kubelet.conf.d'),
                      'binary': str(tmp_path / 'usr/bin/kubelet')}
     # A drop-in of the same name in /etc hides the packaged one; a later drop-in's ExecStart= resets the command.
-    lay_out(tmp_path, {'/etc/systemd/system/kubelet.service.d/10-kubeadm.conf':
-                           KUBEADM_DROPIN.replace('/var/lib/kubelet/config.yaml', '/etc/kubelet.yaml'),
-                       '/etc/systemd/system/kubelet.service.d/20-mine.conf':
-                           '[Service]\nExecStart=\nExecStart=-/opt/bin/kubelet --config /srv/k.yaml\n'})
+    mine = '[Service]\nExecStart=\nExecStart=-/opt/bin/kubelet --config /srv/k.yaml\n'
+    lay_out(tmp_path, {
+        '/etc/systemd/system/kubelet.service.d/10-kubeadm.conf':
+        KUBEADM_DROPIN.replace('/var/lib/kubelet/config.yaml', '/etc/kubelet.yaml'),
+        '/etc/systemd/system/kubelet.service.d/20-mine.conf': mine})
     found = discovery.discover(str(tmp_path / 'proc'), None, root=str(tmp_path))
     assert found['config'] == str(tmp_path / 'srv/k.yaml') and found['binary'] == str(tmp_path / 'opt/bin/kubelet')
     (tmp_path / 'etc/systemd/system/kubelet.service.d/20-mine.conf').unlink()

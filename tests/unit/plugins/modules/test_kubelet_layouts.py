@@ -382,6 +382,22 @@ def test_no_kubelet_to_ask_plans_the_newest_release_and_says_so(run_module, tmp_
     assert named['plan']['kubelet_version_source'].startswith('set by the operator')
 
 
+def test_a_kubelet_found_but_not_asked_is_not_called_missing(run_module, tmp_path, monkeypatch):
+    """Issue 51: under a root (kubelet_binary "") the warning said "no kubelet unit, process or binary found" beside a
+    kubelet configuration chosen as "the --config of" the kubelet it had found."""
+    warnings = []
+    monkeypatch.setattr(basic.AnsibleModule, 'warn', lambda self, text: warnings.append(text))
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    kubeadm_node(tree, tmp_path)
+    result = run_module(node_cgroups, node_args(tree, tmp_path, kubelet_binary=''), check_mode=True)
+    source = result['kubelet_config']['choice']['reason']
+    assert source.startswith('the --config of ')
+    said = [w for w in warnings if w.startswith('the kubelet release could not be read from this node')]
+    assert len(said) == 1 and 'no kubelet unit, process or binary found' not in said[0]
+    assert 'its binary was not asked: kubelet_binary is empty' in said[0]
+    assert 'the kubelet.service unit starts kubelet' in said[0] and 'kubelet.service unit' in source
+
+
 def test_under_a_root_kubesprays_file_is_found_as_on_a_real_node(run_module, tmp_path, monkeypatch):
     """No kubelet unit or process to ask: the usual places are looked up under the root, kubespray's included."""
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
