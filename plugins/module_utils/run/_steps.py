@@ -116,8 +116,9 @@ class DriverOrigin(object):
     def error(self, message):
         if self.source is None:
             return KubenodeError(message, field='cgroup_driver', value=self.driver)
-        return KubenodeError('%s (the %s cgroup driver was detected from %s; cgroup_driver names another)'
-                             % (message, self.driver, self.source), field='node', value=self.driver)
+        return KubenodeError('%s (the %s cgroup driver was detected from %s, as cgroup_driver is not set; set it to '
+                             'plan for another driver)' % (message, self.driver, self.source), field='node',
+                             value=self.driver)
 
 
 class Systemctl(object):

@@ -448,6 +448,8 @@ def test_a_detected_driver_is_not_blamed_on_the_cgroup_driver_option(run_module,
     message = failure.value.result['msg']
     assert message.startswith('node: the systemd cgroup driver needs systemd as PID 1')
     assert 'the systemd cgroup driver was detected from %s (containerd)' % containerd in message
+    # Issue 51: it said "cgroup_driver names another" though the operator set none.
+    assert 'as cgroup_driver is not set; set it to plan for another driver' in message
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, node_args(tree, tmp_path, cgroup_driver='systemd'), check_mode=True)
     assert failure.value.result['msg'].startswith('cgroup_driver: the systemd cgroup driver needs systemd as PID 1')
