@@ -29,6 +29,9 @@ options:
     description:
       - Directories (their C(*.json) files), shard files and AWX artifact dumps (JSON mappings of
         C(kubenode_cgroups_node__*) keys). A comma-separated string is split.
+      - Also ansible-runner's artifacts as AWX runs a job slice with them (C(PRIVATE_DATA_DIR/artifacts) or one run's
+        C(artifacts/IDENT)), read from the C(artifact_data) of their C(playbook_on_stats) job event; a job event file;
+        a downloaded AWX job (its C(artifacts)) or its job events (a page of AWX's API or a list).
     type: list
     elements: path
     default: []

@@ -138,11 +138,35 @@ def _load(path):
         raise ShardError('%s: %s' % (path, error.strerror or error))
 
 
+def job_events(value):
+    """The job events a JSON document holds, or None: one event as ansible-runner writes it
+    (artifacts/IDENT/job_events/N-UUID.json), a list of them, or a page of AWX's API (/api/v2/jobs/N/job_events/)."""
+    if isinstance(value, dict) and isinstance(value.get('results'), list):
+        return value['results']
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict) and 'event' in value and 'event_data' in value:
+        return [value]
+    return None
+
+
 def documents_in(value, origin):
-    """The shards one JSON document holds: a shard, or a mapping of artifacts (an AWX job's artifacts, a workflow's
-    extra variables) whose keys start with ARTIFACT_PREFIX. Other keys are left alone."""
+    """The shards one JSON document holds: a shard; a mapping of artifacts (an AWX job's artifacts, a workflow's
+    extra variables) whose keys start with ARTIFACT_PREFIX, other keys left alone; an AWX job as its API shows it
+    (its artifacts); or job events, whose playbook_on_stats event carries the artifacts as artifact_data (what
+    ansible-runner, and so AWX, records of set_stats)."""
     if isinstance(value, dict) and 'schema' in value:
         return [checked(value, origin)]
+    events = job_events(value)
+    if events is not None:
+        found = []
+        for index, event in enumerate(events):
+            if isinstance(event, dict) and event.get('event') == 'playbook_on_stats':
+                data = (event.get('event_data') or {}).get('artifact_data') or {}
+                found.extend(documents_in(data, '%s[%d].event_data.artifact_data' % (origin, index)))
+        return found
+    if isinstance(value, dict) and isinstance(value.get('artifacts'), dict) and 'id' in value:
+        return documents_in(value['artifacts'], '%s.artifacts' % origin)
     if isinstance(value, dict):
         found = [checked(item, '%s[%s]' % (origin, key)) for key, item in sorted(value.items())
                  if key.startswith(ARTIFACT_PREFIX)]
@@ -152,12 +176,31 @@ def documents_in(value, origin):
                      % (origin, ARTIFACT_PREFIX))
 
 
+def _json_files(directory):
+    return sorted(os.path.join(directory, name) for name in os.listdir(directory) if name.endswith('.json'))
+
+
+def _runner_events(path):
+    """The job event files of ansible-runner's artifacts under path: artifacts/IDENT (its job_events), or artifacts
+    itself (every IDENT in it); None where path is neither."""
+    if os.path.isdir(os.path.join(path, 'job_events')):
+        return _json_files(os.path.join(path, 'job_events'))
+    idents = sorted(os.path.join(path, name) for name in os.listdir(path)
+                    if os.path.isdir(os.path.join(path, name, 'job_events')))
+    if not idents:
+        return None
+    return [name for ident in idents for name in _json_files(os.path.join(ident, 'job_events'))]
+
+
 def read_shards(paths):
-    """Every shard under paths: a directory (its *.json files, not recursive), a file (a shard or an artifact dump)."""
+    """Every shard under paths: a directory (its *.json files, not recursive; or ansible-runner's artifacts, the
+    artifacts directory or one run's, read from their job events), a file (a shard, an artifact dump, job events)."""
     found = []
     for path in paths:
         if os.path.isdir(path):
-            files = sorted(os.path.join(path, name) for name in os.listdir(path) if name.endswith('.json'))
+            files = _runner_events(path)
+            if files is None:
+                files = _json_files(path)
         elif os.path.exists(path):
             files = [path]
         else:

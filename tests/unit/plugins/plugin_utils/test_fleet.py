@@ -86,6 +86,30 @@ def test_shards_are_read_from_directories_files_and_artifact_dumps(tmp_path):
     assert _fleet.artifact_key('node.3') == 'kubenode_cgroups_node__node_3'
 
 
+# What the real ansible-runner 2.4.3 wrote for the node playbook (--check, node_artifacts: true) on one fake node: two
+# of its job events, the playbook's start and its stats, whose artifact_data holds the node's result (issue 51).
+RUNNER_ARTIFACTS = os.path.join(os.path.dirname(__file__), '..', '..', 'data', 'ansible-runner-artifacts')
+
+
+def test_ansible_runners_artifacts_are_read_as_they_are(tmp_path):
+    """shards= named <private_data_dir>/artifacts/<ident> and found no node result."""
+    for path in (RUNNER_ARTIFACTS, os.path.join(RUNNER_ARTIFACTS, 'r1')):
+        found = _fleet.read_shards([path])
+        assert [(d['host'], d['status'], d['run']['check_mode']) for d in found] == [('node1', 'failed', True)]
+    # One event file, and the same events as AWX's API pages them, or in a list.
+    events = [json.load(open(name)) for name in _fleet._runner_events(RUNNER_ARTIFACTS)]  # pylint: disable=protected-access
+    stats = [e for e in events if e['event'] == 'playbook_on_stats']
+    assert len(events) == 2 and len(stats) == 1
+    for value in (stats[0], {'count': 2, 'results': events}, events):
+        dump = tmp_path / 'events.json'
+        dump.write_text(json.dumps(value))
+        assert [d['host'] for d in _fleet.read_shards([str(dump)])] == ['node1']
+    # An AWX job as its API shows it: its artifacts.
+    job = tmp_path / 'job.json'
+    job.write_text(json.dumps({'id': 42, 'status': 'successful', 'artifacts': stats[0]['event_data']['artifact_data']}))
+    assert [d['host'] for d in _fleet.read_shards([str(job)])] == ['node1']
+
+
 @pytest.mark.parametrize('content, said', [
     ('{not json', 'not JSON'),
     (json.dumps({'schema': 'other'}), 'not a node result'),
