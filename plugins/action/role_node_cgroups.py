@@ -71,7 +71,10 @@ KUBESPRAY_RESERVED = (
 KUBESPRAY_VARIABLES = tuple(name for _scope, _resource, name, _default in KUBESPRAY_RESERVED) + (
     'kube_reserved', 'system_reserved', 'kube_reserved_cgroups', 'system_reserved_cgroups',
     'kube_reserved_cgroups_for_service_slice', 'system_reserved_cgroups_for_service_slice', 'eviction_hard',
-    'kubelet_enforce_node_allocatable', 'kubelet_max_pods', 'kubelet_cgroup_driver', 'kubelet_fail_cgroup_v1')
+    'kubelet_enforce_node_allocatable', 'kubelet_max_pods', 'kubelet_cgroup_driver', 'kubelet_fail_cgroup_v1',
+    'kube_version')
+# Set in every kubespray inventory whatever the reservation: not a sign that kubespray's reservation is meant.
+KUBESPRAY_CLUSTER_VARIABLES = ('kube_version',)
 
 
 # kubespray's own variables near the names above, which a misspelling check must not take for one: the control
@@ -141,6 +144,12 @@ def kubespray_settings(value_of):
     if driver:
         options['cgroup_driver'] = driver
         origin['cgroup_driver'] = 'kubelet_cgroup_driver'
+    # The release kubespray installs (v1.33.4, or 1.33.4 since kubespray 2.27): the rules the plan follows, and the
+    # release the node's kubelet is held to as with node_allocatable_kubelet_version.
+    version = value_of('kube_version', None)
+    if _set(version):
+        options['kubelet_version'] = str(version)
+        origin['kubelet_version'] = 'kube_version'
     return options, origin
 
 
@@ -384,9 +393,13 @@ class ActionModule(ActionBase):
                                             'services'):
             origin.setdefault(name, PREFIX + name)
         source = role('variables') or 'role'
-        found = [name for name in KUBESPRAY_VARIABLES if value_of(name) is not None]
+        found = [name for name in KUBESPRAY_VARIABLES
+                 if name not in KUBESPRAY_CLUSTER_VARIABLES and value_of(name) is not None]
         if source == 'kubespray':
             options, kubespray_origin = kubespray_settings(value_of)
+            if _set(version):  # node_allocatable_kubelet_version, when set, is the operator's word over kube_version
+                options.pop('kubelet_version', None)
+                kubespray_origin.pop('kubelet_version', None)
             if reserved_cpus:
                 options.pop('kube_reserved_cgroup', None)
                 options.pop('system_reserved_cgroup', None)

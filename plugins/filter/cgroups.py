@@ -15,7 +15,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgr
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import human_quantity, human_row
-from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import human
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import human_quantities
 
 
 def _wrap(function):
@@ -99,7 +99,7 @@ def quantity_to_human(quantity, resource=None):
     """One quantity of resource, or a map of resources to quantities (or to the plan's {quantity: ...})
     as "cpu 2 cores, memory 23.5 GiB"."""
     if isinstance(quantity, dict):
-        return human(quantity)
+        return human_quantities(quantity)
     if resource is None:
         raise KubenodeError('the resource name is needed for a single quantity', field='resource')
     return human_quantity(quantity, resource)

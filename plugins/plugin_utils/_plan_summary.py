@@ -15,13 +15,42 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import human_quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import human_quantity, human_row
+
+# The columns of the report's resource table (report.md.j2), in its order.
+COLUMNS = ('capacity', 'system', 'kube', 'eviction', 'hugepages', 'allocatable')
 
 
-def human(quantities):
-    """A plan's {resource: {quantity, value}} as "cpu 2 cores, memory 23.5 GiB" ('' for none)."""
-    return ', '.join('%s %s' % (name, human_quantity(entry.get('quantity') if isinstance(entry, dict) else entry, name))
-                     for name, entry in (quantities or {}).items())
+def human_quantities(quantities):
+    """A plan's {resource: {quantity, value}} as "cpu 2 cores, memory 23.5 GiB" ('' for none), each alone."""
+    return ', '.join('%s %s' % (name, human_quantity(_quantity(entry), name)) for name, entry in (quantities or {}).items())
+
+
+def _quantity(entry):
+    return entry.get('quantity') if isinstance(entry, dict) else entry
+
+
+def table_figures(plan):
+    """{resource: {column: figure}}: each resource's row as the fleet report's table shows it (human_row rounds a
+    row's parts so that they add up to its capacity), so that these lines and the report never disagree."""
+    capacity = plan.get('capacity') or {}
+    reserved = plan.get('reserved') or {}
+    eviction = (plan.get('eviction') or {}).get('reservation') or {}
+    hugepages = sum(entry.get('value') or 0 for name, entry in capacity.items()
+                    if name.startswith('hugepages-') and isinstance(entry, dict))
+    figures = {}
+    for name, whole in capacity.items():
+        row = [whole, (reserved.get('system') or {}).get(name), (reserved.get('kube') or {}).get(name),
+               eviction.get(name), str(hugepages) if name == 'memory' and hugepages else None,
+               (plan.get('allocatable') or {}).get(name)]
+        shown = human_row([None if q in (None, '') else _quantity(q) for q in row], name)
+        figures[name] = dict((column, text) for column, text, q in zip(COLUMNS, shown, row) if q not in (None, ''))
+    return figures
+
+
+def human(figures, column):
+    """One column of table_figures as "cpu 2 cores, memory 23.5 GiB" ('' for none)."""
+    return ', '.join('%s %s' % (name, row[column]) for name, row in figures.items() if column in row)
 
 
 def plan_summary(host, result, check_mode):
@@ -34,6 +63,7 @@ def plan_summary(host, result, check_mode):
     changes = result.get('changes') or []
     impact = result.get('impact') or {}
     kept = eviction.get('defaults_kept') or []
+    figures = table_figures(plan)
     if impact.get('effects'):
         pods = '; '.join(impact['effects'])
     elif impact.get('pods'):
@@ -46,11 +76,11 @@ def plan_summary(host, result, check_mode):
                                                     ' (check mode: nothing written)' if check_mode else ''),
         'kubelet release: %s (%s)' % (plan.get('kubelet_version'),
                                       plan.get('kubelet_version_source') or 'set by the operator'),
-        'capacity:      %s' % human(plan.get('capacity')),
+        'capacity:      %s' % human(figures, 'capacity'),
         'reserved:      system %s; kube %s; eviction %s' % (
-            human(reserved.get('system')) or 'none', human(reserved.get('kube')) or 'none',
+            human(figures, 'system') or 'none', human(figures, 'kube') or 'none',
             ', '.join('%s<%s' % item for item in (eviction.get('hard') or {}).items()) or 'none'),
-        'allocatable:   %s' % human(plan.get('allocatable')),
+        'allocatable:   %s' % human(figures, 'allocatable'),
         'eviction:      %s%s' % (eviction.get('source') or '',
                                  '; kubelet defaults kept for ' + ', '.join(kept) if kept else ''),
         'kubelet config: %s%s' % (config.get('path') or 'not managed',

@@ -31,17 +31,22 @@ CONTAINERD_CONFIG_PATH = '/etc/containerd/config.toml'
 CRIO_CONFIG_PATHS = ('/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf')
 
 
+def is_host_root(root):
+    """Whether node_root is this machine's own root (the default), not a node seen from elsewhere."""
+    return not root or os.path.normpath(root) == HOST_ROOT
+
+
 def under_root(root, path):
     """A path as the node names it (its unit's --config, an EnvironmentFile=, a process's binary), as this
     machine reaches it: under the node's root. None stays None."""
-    if not path or not root or os.path.normpath(root) == HOST_ROOT:
+    if not path or is_host_root(root):
         return path
     return os.path.join(root, path.lstrip('/'))
 
 
 def is_under(root, path):
     """Whether path lies in the node's root (always, when the root is the host's own)."""
-    if not root or os.path.normpath(root) == HOST_ROOT:
+    if is_host_root(root):
         return True
     root, path = os.path.normpath(root), os.path.normpath(path)
     return path == root or path.startswith(root.rstrip('/') + '/')

@@ -61,7 +61,7 @@ def compare(host, spec, node, run, allow_driver_mismatch, ignore_restarts=()):
     node_run = steps.NodeRun(spec, node, run)
     done = steps.Done(Record(run.warnings))
     found = []
-    if node_run.driver.needs_systemd and not node.systemd_running:
+    if node_run.driver.needs_systemd and not node.systemd_running and not node_run.units_offline:
         found.append(drift('systemd', 'PID 1', 'not systemd', 'systemd'))
     else:
         try:
@@ -71,7 +71,7 @@ def compare(host, spec, node, run, allow_driver_mismatch, ignore_restarts=()):
             # What the run could not get past, and what it recorded up to there.
             found.append(drift(error.field or 'node', 'can be made to match the plan', str(error), 'the plan'))
     found = done.record.found + found
-    if done.kernel is not None:
+    if done.kernel is not None and not node_run.slices_made_at_boot:
         found += kubelet_validate_drift(node_run, done.kernel)
     found += [drift(p['service'], 'restart pending', p['reason'], 'runs what is on disk')
               for p in steps.find_restarts(node_run, host, done) if p['service'] not in ignore_restarts]

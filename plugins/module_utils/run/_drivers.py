@@ -124,7 +124,12 @@ class SystemdDriver(object):
         return entry.properties(run.layout.mode)
 
     def unit_steps(self, run, units, services):
-        if not run.systemd_running:
+        warnings = []
+        if run.units_offline:
+            warnings.append('systemd is not PID 1 under node_root %s (%s/1/comm): the slice units are written there '
+                            'and no systemd is asked; the node\'s systemd makes the slices from them, with their '
+                            'values, when it boots' % (run.spec.node_root, run.spec.proc_path))
+        elif not run.systemd_running:
             raise run.origin.error('the systemd cgroup driver needs systemd as PID 1, and it is not (%s/1/comm)'
                                    % run.spec.proc_path)
         steps, placed, pending = [], [], set()
@@ -147,7 +152,7 @@ class SystemdDriver(object):
             if written:
                 pending.add(unit)
                 steps += written
-        return steps, [], placed, pending
+        return steps, warnings, placed, pending
 
     def override_removals(self, units, unit, unwanted):
         """RemoveFile steps for the overrides of unit for which unwanted(setting, value) is true."""
@@ -156,8 +161,11 @@ class SystemdDriver(object):
                 for path, setting, value in units.overrides(unit) if unwanted(setting, value)]
 
     def start_steps(self, run, units, pending):
-        """After the reload: start what is not active, then confirm systemd shows the plan."""
+        """After the reload: start what is not active, then confirm systemd shows the plan (nothing to ask when
+        the units are written for a systemd that is not running)."""
         steps = []
+        if run.units_offline:
+            return steps
         for _key, entry in run.entries:
             unit = entry.systemd_unit
             if not units.is_active(unit):

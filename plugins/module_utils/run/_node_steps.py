@@ -28,6 +28,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgr
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _boot_persistence as boot
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _node_paths as node_paths
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _preflight as preflight
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_config_file import summary as kc_summary
@@ -54,6 +55,19 @@ class NodeRun(object):
         self.plan, self.entries, self.kubelet_change = run.plan, run.entries, run.kubelet_change
         self.driver = DRIVERS[run.driver]
         self.origin = DriverOrigin(run.driver, run.driver_source)
+
+    @property
+    def units_offline(self):
+        """True for a node under a root (an image, a fake node) whose PID 1 is not systemd: the unit files (the systemd
+        driver's slices, the boot persistence) are written there for the node's systemd to read when it boots, and
+        no systemd is asked, as this machine's is not the node's."""
+        return not self.systemd_running and not node_paths.is_host_root(self.spec.node_root)
+
+    @property
+    def slices_made_at_boot(self):
+        """The systemd driver's slices written for a systemd that is not running (units_offline): their cgroups
+        appear when the node boots, so a missing one is not what kubelet's Validate will meet."""
+        return self.units_offline and self.driver.writes_units
 
     def persistence_paths(self):
         return boot.paths(self.unit_dir, self.spec.persist_script, self.spec.kubelet_unit())
@@ -156,7 +170,7 @@ def persistence_steps(run, units, boot_operations):
     if not run.spec.persist:
         order = ('wants_link', 'kubelet_dropin', 'unit', 'script')
         return [step for name in order for step in remove_when_present(units, files[name], 'boot persistence')], None, []
-    if not run.systemd_running:
+    if not run.systemd_running and not run.units_offline:
         return [], None, ['systemd is not PID 1 here, so nothing will put these cgroups back after a reboot: kubelet '
                           'will refuse to start until node_cgroups runs again (persist)']
     wanted = (
@@ -231,7 +245,7 @@ def write_targets(run):
     # On v1 /sys/fs/cgroup itself is a read-only tmpfs: the hierarchies mounted in it are written.
     mounts = [run.root] if run.layout.is_v2 else sorted(run.layout.v1_hierarchies.values())
     targets = [('cgroupfs_path', mount) for mount in mounts]
-    persisting = run.spec.persist and run.systemd_running
+    persisting = run.spec.persist and (run.systemd_running or run.units_offline)
     if run.driver.writes_units or persisting:
         targets.append(('systemd_unit_dir', run.unit_dir))
     if persisting:

@@ -64,6 +64,23 @@ def test_kubespray_mode_reads_kubesprays_variables_with_its_defaults():
     assert origin['kube_reserved.memory'] == 'kube_memory_reserved'
 
 
+def test_kubespray_mode_plans_for_the_release_kubespray_installs_unless_the_role_names_one(monkeypatch):
+    """Issue 51: kubespray's own kube_version was not read in kubespray mode."""
+    args, origin = build(node_allocatable_variables='kubespray', kube_version='v1.33.4')
+    assert args['kubelet_version'] == 'v1.33.4' and origin['kubelet_version'] == 'kube_version'
+    args, origin = build(node_allocatable_variables='kubespray', kube_version='1.33.4',
+                         node_allocatable_kubelet_version='1.34')
+    assert args['kubelet_version'] == '1.34' and origin['kubelet_version'] == 'node_allocatable_kubelet_version'
+    # In role mode kube_version, which every kubespray inventory sets, is neither read nor warned about.
+    warned = []
+    monkeypatch.setattr('ansible_collections.kubenode.cgroups.plugins.action.role_node_cgroups.display.warning',
+                        warned.append)
+    args, _origin = build(kube_version='v1.33.4')
+    assert args['kubelet_version'] == 'auto' and warned == []
+    result, _sent = run_action(monkeypatch, True, node_allocatable_variables='kubespray', kube_verison='v1.33.4')
+    assert 'did you mean kube_version?' in result['msg']
+
+
 def test_a_misspelled_kubespray_variable_fails_in_kubespray_mode_naming_the_closest(monkeypatch):
     """Issue 51: kube_memory_reseved was ignored without a word in kubespray mode, while a misspelled role variable
     fails."""

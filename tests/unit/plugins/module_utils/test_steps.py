@@ -56,9 +56,11 @@ SLICE = PlannedCgroup('system_reserved', '/system-reserved', '/system.slice/syst
 SHIPPED = SLICE._replace(systemd_unit='system.slice', systemd_path='/system.slice')
 
 
-def node_run(tmp_path, driver='systemd', entries=(('system_reserved', SLICE),), running=True, persist=False):
+def node_run(tmp_path, driver='systemd', entries=(('system_reserved', SLICE),), running=True, persist=False,
+             node_root='/'):
     spec = Obj(cgroupfs_path=str(tmp_path / 'cgroup'), systemd_unit_dir=str(tmp_path / 'units'), services=[],
                persist=persist, persist_script=str(tmp_path / 'bin' / 'kubenode-cgroups'), proc_path='/proc',
+               node_root=node_root,
                systemd_control_dirs=[], kubelet_unit=lambda: 'kubelet.service',
                kubelet_config_option=lambda name, fallback=None: fallback)
     node = Obj(layout=CgroupLayout('v2', {}, str(tmp_path / 'cgroup')), systemd_running=running)
@@ -182,6 +184,20 @@ def test_the_systemd_driver_refuses_a_node_without_systemd(tmp_path):
     with pytest.raises(KubenodeError, match='needs systemd as PID 1') as refused:
         steps.unit_steps(run, units(missing(*run.persistence_paths().values())), [])
     assert refused.value.field == 'cgroup_driver' and str(refused.value).endswith('(/proc/1/comm) (got "systemd")')
+
+
+def test_under_a_root_without_systemd_the_units_are_written_and_no_systemd_is_asked(tmp_path):
+    """An image or a fake node (node_root, PID 1 not systemd): the slice units and the boot persistence are written
+    for the node's systemd to read when it boots; nothing reloads, starts or confirms, and the run says so."""
+    run = node_run(tmp_path, running=False, persist=True, node_root=str(tmp_path))
+    paths = list(run.persistence_paths().values()) + [os.path.join(run.unit_dir, 'system-reserved.slice')]
+    planned = steps.unit_steps(run, units(missing(*paths), {'system-reserved.slice': []}), [])
+    assert [type(s).__name__ for s in planned.steps] == ['WriteFile'] * 4 + ['MakeLink']
+    assert planned.steps[0].path == os.path.join(run.unit_dir, 'system-reserved.slice')
+    assert any('systemd is not PID 1 under node_root %s' % tmp_path in w for w in planned.warnings)
+    assert not any('nothing will put these cgroups back' in w for w in planned.warnings)
+    assert steps.closing_steps(run, planned.persistence) == []
+    assert ('systemd_unit_dir', run.unit_dir) in steps.write_targets(run)
 
 
 def test_persistence_is_written_linked_and_restarted_once_then_left(tmp_path):

@@ -77,6 +77,27 @@ def test_names_are_escaped_in_html_and_missing_parts_of_a_plan_take_their_defaul
     assert '&lt;b&gt;node&lt;/b&gt;' in html and '<b>node</b>' not in html
 
 
+def test_the_legend_names_only_the_marks_a_bar_draws_and_eviction_shows_its_share():
+    """Issue 51: a legend for marks that were not drawn (no node has hugepages nor system-reserved here), and the
+    hard eviction of nodefs.available<10% shown as bytes (25.2 GiB (27055317804))."""
+    texts = _fleet_report.render([entry('node1')], False)
+    html, md = texts['index.html'], texts['report.md']
+    legend = [line for line in html.splitlines() if line.startswith('<p class="legend">')]
+    assert len(legend) == 1
+    for label in ('kube reserved', 'hard eviction', 'allocatable'):
+        assert '</i>%s</span>' % label in legend[0]
+    for label in ('hugepages', 'system reserved'):
+        assert '</i>%s</span>' % label not in legend[0]
+    storage = [line for line in md.splitlines() if line.startswith('| ephemeral-storage |')][0]
+    assert '10 GiB (10%)' in storage and '(10737418' not in storage
+    huge = plan_node(PlanOptions(capacity={'cpu': '8', 'memory': '32Gi', 'hugepages-2Mi': '2Gi'},
+                                 cgroup_driver='systemd', system_reserved={'memory': '1Gi'})).as_dict()
+    with_hugepages = entry('node2')
+    with_hugepages['summary'] = dict(with_hugepages['summary'], plan=huge)
+    html = _fleet_report.render([entry('node1'), with_hugepages], False)['index.html']
+    assert '</i>hugepages</span>' in html and '</i>system reserved</span>' in html
+
+
 def test_the_report_is_written_atomically_and_left_alone_when_unchanged(tmp_path):
     texts = {'report.md': 'a\n', 'index.html': '<p>a</p>\n'}
     written = _fleet_report.write(str(tmp_path / 'r'), texts)

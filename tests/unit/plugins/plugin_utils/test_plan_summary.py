@@ -9,7 +9,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, plan_node
-from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import human, plan_summary
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import human_quantities, plan_summary, table_figures
 
 PLAN = plan_node(PlanOptions(capacity={'cpu': '8', 'memory': '32Gi', 'pods': '110'}, cgroup_driver='systemd',
                              kubelet_version='1.36', system_reserved={'cpu': '500m', 'memory': '1Gi'},
@@ -60,5 +60,24 @@ def test_what_would_hurt_running_pods_is_said_in_kubelets_words():
 
 
 def test_quantities_read_for_people():
-    assert human({'cpu': {'quantity': '1500m', 'value': 1500}, 'memory': '512Mi'}) == 'cpu 1.5 cores, memory 512 MiB'
-    assert human({}) == '' and human(None) == ''
+    assert human_quantities({'cpu': {'quantity': '1500m', 'value': 1500}, 'memory': '512Mi'}) == 'cpu 1.5 cores, memory 512 MiB'
+    assert human_quantities({}) == '' and human_quantities(None) == ''
+
+
+def test_the_lines_show_each_figure_as_the_reports_table_does():
+    """Issue 51: "memory 3.1 GiB" in these lines and "3 GiB (3125Mi)" in the report's table. The table rounds a row's
+    parts so that they add up to its capacity; these lines take its figures."""
+    plan = plan_node(PlanOptions(capacity={'cpu': '4', 'memory': '16Gi', 'pods': '110'}, cgroup_driver='systemd',
+                                 kubelet_version='1.37', kube_reserved={'memory': '3125Mi'},
+                                 system_reserved={'memory': '1000Mi'}, eviction_hard={'memory.available': '100Mi'})
+                     ).as_dict()
+    from ansible_collections.kubenode.cgroups.plugins.filter.cgroups import quantities_to_human_row
+    row = quantities_to_human_row([plan['capacity']['memory'], plan['reserved']['system']['memory'],
+                                   plan['reserved']['kube']['memory'], plan['eviction']['reservation']['memory'], None,
+                                   plan['allocatable']['memory']], 'memory')
+    figures = table_figures(plan)['memory']
+    assert [figures['capacity'], figures['system'], figures['kube'], figures['eviction'], figures['allocatable']] == \
+        [row[0], row[1], row[2], row[3], row[5]]
+    assert row[2] == '3 GiB'  # 3125Mi alone is 3.1 GiB: here the row's sum to 16 GiB decides
+    lines = plan_summary('n', result(plan=plan), False)
+    assert 'kube memory 3 GiB' in lines[3] and 'memory %s' % row[5] in lines[4]
