@@ -108,7 +108,8 @@ def trimmed(document):
     small = dict((key, plan[key]) for key in REPORT_PLAN_KEYS if key in plan)
     eviction = plan.get('eviction')
     if isinstance(eviction, dict) and 'reservation' in eviction:
-        small['eviction'] = {'reservation': eviction['reservation']}
+        # hard: the thresholds, which the report shows beside the bytes when given as a share (nodefs.available<10%)
+        small['eviction'] = dict((key, eviction[key]) for key in ('reservation', 'hard') if key in eviction)
     kubepods = (plan.get('cgroups') or {}).get('kubepods')
     if isinstance(kubepods, dict):
         small['cgroups'] = {'kubepods': dict((key, kubepods[key]) for key in REPORT_KUBEPODS_KEYS if key in kubepods)}

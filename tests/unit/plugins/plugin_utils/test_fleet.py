@@ -68,7 +68,7 @@ def test_an_artifact_keeps_only_what_the_report_shows_and_renders_alike():
     plan = small['summary']['plan']
     assert sorted(plan) == sorted(list(_fleet.REPORT_PLAN_KEYS[:1]) + [
         'cgroup_driver', 'enforce_node_allocatable', 'capacity', 'reserved', 'allocatable', 'eviction', 'cgroups'])
-    assert plan['eviction'] == {'reservation': {}} and list(plan['cgroups']) == ['kubepods']
+    assert plan['eviction'] == {'reservation': {}, 'hard': {'memory.available': '100Mi'}} and list(plan['cgroups']) == ['kubepods']
     assert 'resources' not in plan['cgroups']['kubepods'] and plan['cgroups']['kubepods']['v2_files'] == {'memory.max': '1'}
     assert small['summary']['drift'] == entry('node1')['summary']['drift']
     assert len(json.dumps(small)) < len(json.dumps(shard('node1', 't')))
