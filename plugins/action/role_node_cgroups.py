@@ -252,8 +252,9 @@ class ActionModule(ActionBase):
         if outcome['needs_follow_up'] and not outcome.get('failed') and isinstance(outcome.get('plan'), dict):
             from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import plan_summary
             # What "Show the plan" prints (plugin_utils/_plan_summary).
-            outcome['summary'] = plan_summary(task_vars.get('inventory_hostname'), outcome,
-                                              bool(self._play_context.check_mode))
+            # in the words of the role's variables, as its warnings and errors are
+            outcome['summary'] = [name_role_variables(line, origin, leading_field=False) for line in plan_summary(
+                task_vars.get('inventory_hostname'), outcome, bool(self._play_context.check_mode))]
             self.follow_up(outcome, role, args, task_vars)
         result.update(outcome)
         return result

@@ -67,7 +67,7 @@ def read_kubelet_release(spec, kubelet, run):
             # Found, not asked: say so, rather than that no kubelet was found (node_kubelet_release's warning).
             return {'version': None, 'binary': None, 'started_by': kubelet.get('source'), 'output': '',
                     'not_asked': 'kubelet_binary is empty, as under a node root, where no binary of this machine is '
-                                 'run; %s starts kubelet' % kubelet.get('source')}
+                                 'run (kubelet found: %s)' % kubelet.get('source')}
         return None
     if not os.path.isfile(binary) or not os.access(binary, os.X_OK):
         return {'version': None, 'binary': binary, 'started_by': started_by, 'output': 'no executable file there'}

@@ -422,3 +422,12 @@ def test_a_restart_alone_makes_the_task_changed(monkeypatch):
                                       node_allocatable_verify='never')
     assert [name for name, _args in calls] == ['ansible.builtin.systemd_service']
     assert result['changed'] is True and result['restarted'][0]['changed'] is True
+
+
+def test_the_plan_lines_name_the_role_variables_as_its_warnings_do(monkeypatch):
+    """Issue 51: the warning named node_allocatable_kubelet_binary, the plan line beside it kubelet_binary."""
+    plan = dict(PLAN, kubelet_version_source='the newest supported release, as its binary was not asked: '
+                                             'kubelet_binary is empty, as under a node root')
+    result, _calls, _slept = follow_up(monkeypatch, changed(plan=plan, verification=dict(READ_BACK)))
+    line = [text for text in result['summary'] if text.startswith('kubelet release:')][0]
+    assert 'node_allocatable_kubelet_binary is empty' in line and ' kubelet_binary' not in line

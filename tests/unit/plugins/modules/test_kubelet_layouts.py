@@ -395,7 +395,7 @@ def test_a_kubelet_found_but_not_asked_is_not_called_missing(run_module, tmp_pat
     said = [w for w in warnings if w.startswith('the kubelet release could not be read from this node')]
     assert len(said) == 1 and 'no kubelet unit, process or binary found' not in said[0]
     assert 'its binary was not asked: kubelet_binary is empty' in said[0]
-    assert 'the kubelet.service unit starts kubelet' in said[0] and 'kubelet.service unit' in source
+    assert '(kubelet found: the kubelet.service unit)' in said[0] and 'kubelet.service unit' in source
 
 
 def test_under_a_root_kubesprays_file_is_found_as_on_a_real_node(run_module, tmp_path, monkeypatch):

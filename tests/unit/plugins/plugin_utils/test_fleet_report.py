@@ -90,12 +90,16 @@ def test_the_legend_names_only_the_marks_a_bar_draws_and_eviction_shows_its_shar
         assert '</i>%s</span>' % label not in legend[0]
     storage = [line for line in md.splitlines() if line.startswith('| ephemeral-storage |')][0]
     assert '10 GiB (10%)' in storage and '(10737418' not in storage
-    huge = plan_node(PlanOptions(capacity={'cpu': '8', 'memory': '32Gi', 'hugepages-2Mi': '2Gi'},
+    huge = plan_node(PlanOptions(capacity={'cpu': '8', 'memory': '32Gi', 'hugepages-2Mi': '2Gi', 'hugepages-1Gi': '0'},
                                  cgroup_driver='systemd', system_reserved={'memory': '1Gi'})).as_dict()
     with_hugepages = entry('node2')
     with_hugepages['summary'] = dict(with_hugepages['summary'], plan=huge)
-    html = _fleet_report.render([entry('node1'), with_hugepages], False)['index.html']
+    texts = _fleet_report.render([entry('node1'), with_hugepages], False)
+    html, md = texts['index.html'], texts['report.md']
     assert '</i>hugepages</span>' in html and '</i>system reserved</span>' in html
+    # a hugepage size the node has none of is no row; one it has is
+    assert '| hugepages-2Mi |' in md and '<td>hugepages-2Mi</td>' in html
+    assert 'hugepages-1Gi' not in md and 'hugepages-1Gi' not in html
 
 
 def test_the_report_is_written_atomically_and_left_alone_when_unchanged(tmp_path):
