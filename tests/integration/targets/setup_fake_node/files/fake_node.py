@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
@@ -293,7 +293,7 @@ def kubelet_side(root, args):
 
 
 def parser():
-    result = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    result = argparse.ArgumentParser(description=__doc__.split('\n\n', maxsplit=1)[0])
     result.add_argument('root', help='the directory to lay the node out in (made when missing)')
     result.add_argument('--layout', choices=sorted(LAYOUTS), default='kubeadm',
                         help='who installed kubelet: kubeadm (/var/lib/kubelet/config.yaml) or kubespray '
