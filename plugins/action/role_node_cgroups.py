@@ -18,7 +18,7 @@ import difflib
 import re
 import time
 
-from ansible.errors import AnsibleActionFail
+from ansible.errors import AnsibleActionFail, AnsibleError
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
@@ -224,6 +224,13 @@ class ActionModule(ActionBase):
                     'as kubespray does; did you mean %s?' % (name, PREFIX, close) for name, close in misspelled))
                 return result
         args, origin = self.module_args(role, value_of)
+        try:
+            api_pods = self.api_pods(role, task_vars)
+        except AnsibleError as error:
+            result.update(failed=True, changed=False, msg=str(error))
+            return result
+        if api_pods is not None:
+            args['pods'] = api_pods
         outcome = self._execute_module(module_name=MODULE, module_args=args, task_vars=task_vars)
         if outcome.get('failed') and isinstance(outcome.get('msg'), str):
             outcome['msg'] = name_role_variables(outcome['msg'], origin)
@@ -258,6 +265,30 @@ class ActionModule(ActionBase):
             self.follow_up(outcome, role, args, task_vars)
         result.update(outcome)
         return result
+
+    def api_pods(self, role, task_vars):
+        """The pods the API server has bound to this node, read on the controller through kubernetes.core's k8s lookup
+        when the role has access to the API (node_allocatable_kubeconfig, or node_allocatable_api for the controller's
+        own kubeconfig and context); None without access, or when node_allocatable_pods gives them. Raises
+        AnsibleError, naming the variable, when they cannot be read: the node is then not touched."""
+        kubeconfig, use_api = role('kubeconfig'), role('api')
+        if not (kubeconfig or use_api) or role('pods'):
+            return None
+        node = role('node_name') or task_vars.get('inventory_hostname')
+        field = PREFIX + ('kubeconfig' if kubeconfig else 'api')
+        try:
+            from ansible.plugins.loader import lookup_loader
+            lookup = lookup_loader.get('kubernetes.core.k8s', loader=self._loader, templar=self._templar)
+            if lookup is None:
+                raise AnsibleError('the kubernetes.core collection is not installed')
+            options = {'kind': 'Pod', 'field_selector': 'spec.nodeName=%s' % node}
+            if kubeconfig:
+                options['kubeconfig'] = kubeconfig
+            pods = lookup.run([], variables=task_vars, **options)
+        except Exception as error:  # pylint: disable=broad-except - the client's errors are many; each is said
+            raise AnsibleError('%s: cannot read the pods the API server has bound to node %s (%s). Nothing was '
+                               'written.' % (field, node, str(error).strip() or type(error).__name__))
+        return [pod for pod in pods or [] if isinstance(pod, dict)]
 
     def follow_up(self, outcome, role, args, task_vars):
         """After a change, in this task rather than four more per host (plugin_utils/_follow_up): restart what runs

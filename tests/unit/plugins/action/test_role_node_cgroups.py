@@ -431,3 +431,51 @@ def test_the_plan_lines_name_the_role_variables_as_its_warnings_do(monkeypatch):
     result, _calls, _slept = follow_up(monkeypatch, changed(plan=plan, verification=dict(READ_BACK)))
     line = [text for text in result['summary'] if text.startswith('kubelet release:')][0]
     assert 'node_allocatable_kubelet_binary is empty' in line and ' kubelet_binary' not in line
+
+
+class FakeK8sLookup(object):
+    """kubernetes.core's k8s lookup as the role calls it: the calls kept, its answer (or its error) given."""
+
+    def __init__(self, answer=None, error=None):
+        self.calls, self.answer, self.error = [], answer, error
+
+    def run(self, terms, variables=None, **kwargs):
+        self.calls.append(kwargs)
+        if self.error:
+            raise self.error
+        return self.answer
+
+
+def with_lookup(monkeypatch, lookup):
+    monkeypatch.setattr('ansible.plugins.loader.lookup_loader.get',
+                        lambda name, *args, **kwargs: lookup if name == 'kubernetes.core.k8s' else None)
+
+
+def test_with_api_access_the_pods_bound_to_the_node_are_read_and_judged(monkeypatch):
+    """Issue 52: the role reads the pods the API server has bound to each node itself (make cluster-smoke runs it
+    against a real API server)."""
+    pods = [{'metadata': {'name': 'web', 'namespace': 'default'}, 'spec': {'nodeName': 'node1'}}]
+    lookup = FakeK8sLookup(pods)
+    with_lookup(monkeypatch, lookup)
+    result, sent = run_action(monkeypatch, True)
+    assert lookup.calls == [] and sent[0]['pods'] == []  # no access given: nothing asked
+    result, sent = run_action(monkeypatch, True, node_allocatable_kubeconfig='/etc/k.conf')
+    assert lookup.calls == [{'kind': 'Pod', 'field_selector': 'spec.nodeName=node1', 'kubeconfig': '/etc/k.conf'}]
+    assert sent[0]['pods'] == pods and not result.get('failed')
+    result, sent = run_action(monkeypatch, True, node_allocatable_api=True, node_allocatable_node_name='n1.example')
+    assert lookup.calls[-1] == {'kind': 'Pod', 'field_selector': 'spec.nodeName=n1.example'}
+    # pods given by the operator are theirs: the API is not asked over them
+    result, sent = run_action(monkeypatch, True, node_allocatable_api=True, node_allocatable_pods=[{'kind': 'Pod'}])
+    assert len(lookup.calls) == 2 and sent[0]['pods'] == [{'kind': 'Pod'}]
+
+
+def test_an_api_that_cannot_be_read_fails_the_node_before_anything_is_sent(monkeypatch):
+    with_lookup(monkeypatch, FakeK8sLookup(error=RuntimeError('connection refused')))
+    result, sent = run_action(monkeypatch, True, node_allocatable_kubeconfig='/etc/k.conf')
+    assert result['failed'] and sent == []
+    assert result['msg'] == ('node_allocatable_kubeconfig: cannot read the pods the API server has bound to node node1 '
+                             '(connection refused). Nothing was written.')
+    with_lookup(monkeypatch, None)
+    result, sent = run_action(monkeypatch, True, node_allocatable_api=True)
+    assert sent == [] and 'node_allocatable_api: cannot read' in result['msg']
+    assert 'the kubernetes.core collection is not installed' in result['msg']
