@@ -285,7 +285,8 @@ class ActionModule(ActionBase):
             if kubeconfig:
                 options['kubeconfig'] = kubeconfig
             pods = lookup.run([], variables=task_vars, **options)
-        except Exception as error:  # pylint: disable=broad-except - the client's errors are many; each is said
+        # The kubernetes client's errors are many (configuration, TLS, HTTP, discovery): each is said as it comes.
+        except Exception as error:  # pylint: disable=broad-except
             raise AnsibleError('%s: cannot read the pods the API server has bound to node %s (%s). Nothing was '
                                'written.' % (field, node, str(error).strip() or type(error).__name__))
         return [pod for pod in pods or [] if isinstance(pod, dict)]
