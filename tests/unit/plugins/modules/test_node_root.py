@@ -188,3 +188,26 @@ def test_kubesprays_kubelet_env_is_read_under_the_root(run_module, tmp_path, mon
         run_module(kubelet_config, {'proc_path': '/host/proc', 'node_root': str(tmp_path), 'crio_config_paths': [],
                                     'containerd_config_path': str(tmp_path / 'etc/containerd/config.toml')})
     assert failure.value.result['msg'].startswith('proc_path: lies outside node_root')
+
+
+def test_the_systemd_drivers_slices_under_a_root_without_systemd_are_written_and_audited_as_files(
+        run_module, tmp_path, monkeypatch):
+    """Issue 51: a fake node or an image (PID 1 not systemd) with the systemd driver: the slice units are written under
+    the root and no systemd is asked; the audit finds no drift, although the kube-reserved slice's cgroup appears only
+    when the node's systemd boots (kubelet's Validate meets it then, not now)."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
+    for cgroup in ('kubepods.slice', 'kubepods.slice/kubepods-burstable.slice',
+                   'kubepods.slice/kubepods-besteffort.slice'):
+        os.makedirs(os.path.join(tree.root, cgroup))
+    options = args(tree, tmp_path, kube_reserved={'memory': '1Gi'}, kube_reserved_cgroup='/kube.slice',
+                   cgroups=['kubepods', 'burstable', 'besteffort', 'kube_reserved'], kubelet_binary='')
+    done = run_module(node_cgroups, options)
+    assert os.path.isfile(under(tmp_path, '/etc/systemd/system/kube.slice'))
+    assert not os.path.isdir(os.path.join(tree.root, 'kube.slice'))
+    assert tree.systemd is None and not [c for c in done['changes'] if 'systemctl' in c or 'daemon-reload' in c]
+    keys = ('cgroupfs_path', 'proc_path', 'node_root', 'containerd_config_path', 'crio_config_paths',
+            'systemd_control_dirs', 'systemd_unit_dir', 'persist_script', 'kubelet_root_dir')
+    audit = run_module(node_drift_info, dict(
+        dict((key, options[key]) for key in keys if key in options),
+        plan=done['plan'], services=[], kubelet_config_paths=tree.node_paths()['kubelet_config_paths']))
+    assert audit['drift'] == []
