@@ -24,6 +24,7 @@ from ansible.errors import AnsibleActionFail
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from ansible_collections.kubenode.cgroups.plugins.plugin_utils._fleet import write_files
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import report_row
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), '..', '..', 'roles', 'node_audit', 'templates')
 FILES = (('report.html.j2', 'index.html'), ('report.md.j2', 'report.md'), ('report.json.j2', 'report.json'))
@@ -66,6 +67,8 @@ def environment(templates=TEMPLATES):
         env.filters.update(('kubenode.cgroups.' + name, function) for name, function in OurFilters().filters().items())
         env.tests.update((n, t) for n, t in CoreTests().tests().items() if n not in env.tests)
         env.globals['now'] = _now
+        # The resource table's row, as the plan lines take it too (_plan_summary): one derivation for both.
+        env.globals['report_row'] = report_row
         _ENVIRONMENTS[templates] = env
     return _ENVIRONMENTS[templates]
 

@@ -30,19 +30,24 @@ def _quantity(entry):
     return entry.get('quantity') if isinstance(entry, dict) else entry
 
 
+def report_row(plan, name):
+    """One row of the fleet report's resource table for resource name, its cells in COLUMNS' order: the plan's
+    entries ({quantity, value}), the hugepages' bytes as text on the memory row, None where a cell is empty."""
+    capacity = plan.get('capacity') or {}
+    reserved = plan.get('reserved') or {}
+    hugepages = sum(entry.get('value') or 0 for key, entry in capacity.items()
+                    if key.startswith('hugepages-') and isinstance(entry, dict))
+    return [capacity.get(name), (reserved.get('system') or {}).get(name), (reserved.get('kube') or {}).get(name),
+            ((plan.get('eviction') or {}).get('reservation') or {}).get(name),
+            str(hugepages) if name == 'memory' and hugepages else None, (plan.get('allocatable') or {}).get(name)]
+
+
 def table_figures(plan):
     """{resource: {column: figure}}: each resource's row as the fleet report's table shows it (human_row rounds a
     row's parts so that they add up to its capacity), so that these lines and the report never disagree."""
-    capacity = plan.get('capacity') or {}
-    reserved = plan.get('reserved') or {}
-    eviction = (plan.get('eviction') or {}).get('reservation') or {}
-    hugepages = sum(entry.get('value') or 0 for name, entry in capacity.items()
-                    if name.startswith('hugepages-') and isinstance(entry, dict))
     figures = {}
-    for name, whole in capacity.items():
-        row = [whole, (reserved.get('system') or {}).get(name), (reserved.get('kube') or {}).get(name),
-               eviction.get(name), str(hugepages) if name == 'memory' and hugepages else None,
-               (plan.get('allocatable') or {}).get(name)]
+    for name in plan.get('capacity') or {}:
+        row = report_row(plan, name)
         shown = human_row([None if q in (None, '') else _quantity(q) for q in row], name)
         figures[name] = dict((column, text) for column, text, q in zip(COLUMNS, shown, row) if q not in (None, ''))
     return figures
