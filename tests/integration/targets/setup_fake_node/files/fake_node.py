@@ -221,11 +221,14 @@ KUBELET_PID = 4242
 
 
 def under(root, path):
+    """A node path (/sys/fs/cgroup/...) as a path in the fake node's directory: never this machine's own."""
     return os.path.join(root, path.lstrip('/'))
 
 
 def write(root, path, text, mode=0o644):
     target = under(root, path)
+    if not os.path.realpath(target).startswith(os.path.realpath(root) + os.sep):
+        raise SystemExit('%s would land outside %s (a symlink in the way?): nothing more is written' % (path, root))
     if not os.path.isdir(os.path.dirname(target)):
         os.makedirs(os.path.dirname(target))
     with open(target, 'w') as handle:
@@ -324,7 +327,7 @@ def main(argv=None):
     if args.cpus < 1:
         parser().error('--cpus: %d is not a number of CPUs' % args.cpus)
     root = os.path.abspath(args.root)
-    if root == '/':
+    if os.path.realpath(root) == '/':
         parser().error('root: / is this machine; give a directory for the fake node')
     cgroups = kernel_side(root, args)
     files = kubelet_side(root, args)
