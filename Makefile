@@ -292,8 +292,12 @@ vm-image: vm-deps
 SCENARIOS ?= role_systemd_v2 systemd_hybrid role_cgroupfs_v1 systemd_v2 cgroupfs_v1 cgroupfs_v2
 
 # Molecule destroys its VMs itself; the trap also stops any left by an interrupted run.
-molecule: venv link vm-image vm-kubelet
-	@trap 'for vm in $(VM_RUN_DIR)/*/; do [ -d "$$vm" ] && tests/vm/stop-vm.sh "$$(basename "$$vm")"; done' EXIT; \
+# role_systemd_v2's node joins a control plane on 127.0.0.1 (cluster-bin), and its role reads pods from the API server
+# (kubernetes.core).
+molecule: venv link vm-image vm-kubelet cluster-bin $(K8S_CORE)
+	@trap 'for vm in $(VM_RUN_DIR)/*/; do [ -d "$$vm" ] && tests/vm/stop-vm.sh "$$(basename "$$vm")"; done; \
+	  for state in $(CACHE)/xdg/molecule/*/*/cluster; do [ -d "$$state" ] && \
+	    python3 tests/cluster/control_plane.py down --state "$$state"; done' EXIT; \
 	PATH=$(BIN):$$PATH XDG_CACHE_HOME=$(CACHE)/xdg ANSIBLE_SSH_CONTROL_PATH_DIR=$(CACHE)/cp \
 	  MOLECULE_LOG_DIR=$(CACHE)/molecule-logs tests/vm/run-scenarios.sh $(SCENARIOS)
 

@@ -262,36 +262,105 @@ class ActionModule(ActionBase):
             # in the words of the role's variables, as its warnings and errors are
             outcome['summary'] = [name_role_variables(line, origin, leading_field=False) for line in plan_summary(
                 task_vars.get('inventory_hostname'), outcome, bool(self._play_context.check_mode))]
-            self.follow_up(outcome, role, args, task_vars)
+            self.follow_up(outcome, role, args, task_vars, api_pods)
         result.update(outcome)
         return result
 
-    def api_pods(self, role, task_vars):
-        """The pods the API server has bound to this node, read on the controller through kubernetes.core's k8s lookup
-        when the role has access to the API (node_allocatable_kubeconfig, or node_allocatable_api for the controller's
-        own kubeconfig and context); None without access, or when node_allocatable_pods gives them. Raises
-        AnsibleError, naming the variable, when they cannot be read: the node is then not touched."""
-        kubeconfig, use_api = role('kubeconfig'), role('api')
-        if not (kubeconfig or use_api) or role('pods'):
-            return None
-        node = role('node_name') or task_vars.get('inventory_hostname')
-        field = PREFIX + ('kubeconfig' if kubeconfig else 'api')
+    @staticmethod
+    def api_access(role):
+        """The variable that gives the role access to the API server (node_allocatable_kubeconfig, or
+        node_allocatable_api for the controller's own kubeconfig and context), or None."""
+        if role('kubeconfig'):
+            return PREFIX + 'kubeconfig'
+        return PREFIX + 'api' if role('api') else None
+
+    def api_read(self, role, task_vars, what, **options):
+        """Objects from the API server, read on the controller through kubernetes.core's k8s lookup with the role's
+        access. Raises AnsibleError naming the variable and what was read when they cannot be read."""
         try:
             from ansible.plugins.loader import lookup_loader
             lookup = lookup_loader.get('kubernetes.core.k8s', loader=self._loader, templar=self._templar)
             if lookup is None:
                 raise AnsibleError('the kubernetes.core collection is not installed')
-            options = {'kind': 'Pod', 'field_selector': 'spec.nodeName=%s' % node}
-            if kubeconfig:
-                options['kubeconfig'] = kubeconfig
-            pods = lookup.run([], variables=task_vars, **options)
+            if role('kubeconfig'):
+                options['kubeconfig'] = role('kubeconfig')
+            found = lookup.run([], variables=task_vars, **options)
         # The kubernetes client's errors are many (configuration, TLS, HTTP, discovery): each is said as it comes.
         except Exception as error:  # pylint: disable=broad-except
-            raise AnsibleError('%s: cannot read the pods the API server has bound to node %s (%s). Nothing was '
-                               'written.' % (field, node, str(error).strip() or type(error).__name__))
-        return [pod for pod in pods or [] if isinstance(pod, dict)]
+            raise AnsibleError('%s: cannot read %s (%s)' % (
+                self.api_access(role), what, str(error).strip() or type(error).__name__))
+        return [item for item in found or [] if isinstance(item, dict)]
 
-    def follow_up(self, outcome, role, args, task_vars):
+    def node_name(self, role, task_vars):
+        return role('node_name') or task_vars.get('inventory_hostname')
+
+    def api_pods(self, role, task_vars):
+        """The pods the API server has bound to this node, when the role has access to the API; None without
+        access, or when node_allocatable_pods gives them. Raises AnsibleError, naming the variable, when they cannot
+        be read: the node is then not touched."""
+        if not self.api_access(role) or role('pods'):
+            return None
+        node = self.node_name(role, task_vars)
+        try:
+            return self.api_read(role, task_vars, 'the pods the API server has bound to node %s' % node, kind='Pod',
+                                 field_selector='spec.nodeName=%s' % node)
+        except AnsibleError as error:
+            raise AnsibleError('%s. Nothing was written.' % error)
+
+    def api_node(self, role, task_vars):
+        """This node's Node object from the API server (None when it has none, or without access)."""
+        if not self.api_access(role):
+            return None
+        node = self.node_name(role, task_vars)
+        found = self.api_read(role, task_vars, 'node %s' % node, kind='Node', resource_name=node)
+        return found[0] if found else None
+
+    def api_gate(self, outcome, role, task_vars, before):
+        """After kubelet's restart, with access to the API: the Node Ready by a heartbeat of the restarted kubelet
+        within node_allocatable_health_timeout, and no pod newly rejected by kubelet's admission but those the accepted
+        impact preview named. before: (the Node, the pods) read before the change. Fails the step otherwise."""
+        from ansible_collections.kubenode.cgroups.plugins.plugin_utils import _follow_up as steps
+        node_before, pods_before = before
+        heartbeat_before = steps.ready_condition(node_before)[1]
+        name = self.node_name(role, task_vars)
+        timeout = role('health_timeout')
+        tries = steps.health_tries(timeout)
+        node = None
+        for attempt in range(tries):
+            try:
+                node = self.api_node(role, task_vars)
+            except AnsibleError as error:
+                return self.fail_step(outcome, '%s: %s' % (steps.API_STEP, error))
+            if steps.ready_after(node, heartbeat_before):
+                break
+            if attempt + 1 < tries:
+                time.sleep(steps.HEALTH_DELAY)
+        else:
+            if not node:
+                return self.fail_step(outcome, '%s: the API server has no node %s; set %snode_name to its name in the '
+                                               'cluster' % (steps.API_STEP, name, PREFIX))
+            status, heartbeat, said = steps.ready_condition(node)
+            return self.fail_step(outcome, '%s: node %s is not Ready in the API server with a heartbeat after kubelet\'s '
+                                           'restart within %s s (Ready: %s, last heartbeat %s%s)'
+                                  % (steps.API_STEP, name, timeout, status, heartbeat, '; ' + said if said else ''))
+        try:
+            pods = self.api_pods(role, task_vars) or []
+        except AnsibleError as error:
+            return self.fail_step(outcome, '%s: %s' % (steps.API_STEP, error))
+        accepted = steps.refused_by_preview(outcome) if role('accept_impact') else []
+        rejected = steps.newly_rejected(steps.rejected_by_admission(pods_before), steps.rejected_by_admission(pods),
+                                        accepted)
+        outcome['summary'] = (outcome.get('summary') or []) + [steps.api_gate_line(
+            name, node, sorted(steps.rejected_by_admission(pods)))]
+        outcome['api_gate'] = {'node': name, 'ready_heartbeat': steps.ready_condition(node)[1],
+                               'allocatable': ((node or {}).get('status') or {}).get('allocatable'),
+                               'rejected': sorted(steps.rejected_by_admission(pods))}
+        if rejected:
+            return self.fail_step(outcome, '%s: kubelet\'s admission rejected %s after its restart, which the impact '
+                                           'preview did not name as accepted' % (steps.API_STEP, ', '.join(rejected)))
+        return None
+
+    def follow_up(self, outcome, role, args, task_vars, api_pods=None):
         """After a change, in this task rather than four more per host (plugin_utils/_follow_up): restart what runs
         with an older configuration or slice than the one on disk, wait for the restarted kubelet's health, audit
         the node (node_cgroups' read-back, or node_drift_info) and measure it. A failed step fails the host and
@@ -302,6 +371,14 @@ class ActionModule(ActionBase):
         chosen, left = steps.restarts_to_make(outcome.get('restart_pending'), role('restart_kubelet'),
                                               role('restart_runtime'))
         outcome['restarted'], outcome['restarts_left'] = [], left
+        api_node_before = None
+        if self.api_access(role) and steps.health_gate_needed(True, check_mode, [
+                {'service': item['service'], 'changed': True} for item in chosen]):
+            # The Node before kubelet's restart: the gate waits for a heartbeat of the restarted kubelet.
+            try:
+                api_node_before = self.api_node(role, task_vars) or {}
+            except AnsibleError as error:
+                return self.fail_step(outcome, '%s: %s' % (steps.API_STEP, error))
         for item in chosen:
             done = self._execute_module(module_name='ansible.builtin.systemd_service', task_vars=task_vars,
                                         module_args={'name': item['service'], 'state': 'restarted'})
@@ -328,6 +405,10 @@ class ActionModule(ActionBase):
             else:
                 return self.fail_step(outcome, '%s: kubelet did not answer %s with 200 within %s s of its restart (%s)'
                                       % (steps.HEALTH_STEP, url, timeout, answer.get('msg') or answer.get('status')))
+        if api_node_before is not None and steps.health_gate_needed(True, check_mode, outcome['restarted']):
+            self.api_gate(outcome, role, task_vars, (api_node_before, api_pods))
+            if outcome.get('failed'):
+                return None
         if not steps.audit_wanted(role('verify'), outcome.get('changed')):
             return None
         if steps.read_back_stands(outcome, outcome['restarted']):

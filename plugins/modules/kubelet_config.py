@@ -79,6 +79,9 @@ options:
         of editing O(kubelet_config_path).
       - When unset, a drop-in is written exactly when kubelet runs with a C(--config-dir) (a drop-in
         survives C(kubeadm upgrade), which rewrites C(/var/lib/kubelet/config.yaml)).
+      - True on a kubeadm node whose kubelet has no C(--config-dir) adds one to C(KUBELET_EXTRA_ARGS) in
+        C(/etc/default/kubelet) (or C(/etc/sysconfig/kubelet)), the file kubeadm's unit reads and kubeadm never
+        writes; kubelet reads it at its next restart.
     type: bool
   kubelet_dropin_dir:
     aliases: [dropin_dir]
@@ -223,10 +226,15 @@ def main():
     result = kc_file.summary(change)
     if module._diff:
         result['diff'] = kc_file.diff(change)
+        if change.get('flags_file'):
+            flags = change['flags_file']
+            result['diff'] = [result['diff'], {'before_header': flags['path'], 'after_header': flags['path'],
+                                               'before': flags['before'] or '', 'after': flags['after']}]
     file_args = module.load_file_common_arguments(params, path=target)
     if change['changed'] and not module.check_mode:
         try:
             backup_file = kc_file.write(module, change, params['backup'], params['unsafe_writes'])
+            kc_file.write_flags_file(module, change, params['unsafe_writes'])
         except (IOError, OSError) as error:
             module.fail_json(msg=str(host_error('write', error, target)), changed=False)
         if backup_file:

@@ -203,6 +203,9 @@ options:
             O(kubelet_config.kubelet_config_path) byte for byte alone.
           - When unset, a drop-in is written exactly when kubelet runs with a C(--config-dir) (it survives
             C(kubeadm upgrade), which rewrites the main file).
+          - True on a kubeadm node whose kubelet has no C(--config-dir) adds one to C(KUBELET_EXTRA_ARGS) in
+            C(/etc/default/kubelet) (or C(/etc/sysconfig/kubelet)), the file kubeadm's unit reads and kubeadm never
+            writes, and restarts kubelet.
         type: bool
       kubelet_dropin_dir:
         aliases: [dropin_dir]

@@ -28,6 +28,10 @@ RESTART_STEP = 'Restart what runs with an older configuration or slice than the 
 HEALTH_STEP = 'Wait until the restarted kubelet is healthy before the next batch goes'
 AUDIT_STEP = 'Verify the node against the plan'
 MEASURE_STEP = 'Measure what the reserved cgroups use against what was reserved'
+API_STEP = 'Wait until the API server has the node Ready after kubelet\'s restart, with no pod rejected by its admission'
+# The reasons kubelet's admission gives a pod it rejects (lifecycle.PodAdmitResult; "OutOf" + the resource for
+# resources): a pod failed with one of these after the restart was refused by the new configuration.
+ADMISSION_REASONS = ('UnexpectedAdmissionError', 'NodeAffinity', 'NodeName', 'PodOSNotSupported', 'InvalidNodeInfo')
 
 
 def restarts_to_make(pending, restart_kubelet, restart_runtime):
@@ -123,3 +127,56 @@ def audit_result(comparison, check_mode):
 def module_failure(step, result):
     """The message of a module the role ran for a step, failed: the step's name first, as the report shows it."""
     return '%s: %s' % (step, result.get('msg') or 'failed')
+
+
+def ready_condition(node):
+    """(status, lastHeartbeatTime, reason and message) of a Node's Ready condition, from the API server's object;
+    (None, None, '') when it has none."""
+    for condition in ((node or {}).get('status') or {}).get('conditions') or []:
+        if condition.get('type') == 'Ready':
+            said = ': '.join(part for part in (condition.get('reason'), condition.get('message')) if part)
+            return condition.get('status'), condition.get('lastHeartbeatTime'), said
+    return None, None, ''
+
+
+def ready_after(node, heartbeat_before):
+    """Whether the Node is Ready by a heartbeat kubelet posted after heartbeat_before (the Ready condition's
+    lastHeartbeatTime read before the restart; None: any). A Ready condition the old kubelet posted stays in the API
+    server for up to 40 s after it stopped (the node lifecycle controller's grace period): only a newer heartbeat
+    comes from the restarted kubelet. RFC 3339 UTC times in the API's one form compare as strings."""
+    status, heartbeat, _said = ready_condition(node)
+    return status == 'True' and heartbeat is not None and (heartbeat_before is None or heartbeat > heartbeat_before)
+
+
+def rejected_by_admission(pods):
+    """{'namespace/name': reason} of the pods kubelet's admission rejected (phase Failed, an admission reason)."""
+    rejected = {}
+    for pod in pods or []:
+        status = pod.get('status') or {}
+        reason = status.get('reason') or ''
+        if status.get('phase') == 'Failed' and (reason.startswith('OutOf') or reason in ADMISSION_REASONS):
+            meta = pod.get('metadata') or {}
+            rejected['%s/%s' % (meta.get('namespace'), meta.get('name'))] = reason
+    return rejected
+
+
+def newly_rejected(before, after, accepted):
+    """The pods rejected after the restart that were not before, less those the accepted impact preview named
+    (node_allocatable_accept_impact: the operator agreed to lose them): ['namespace/name (reason)']."""
+    return ['%s (%s)' % (pod, reason) for pod, reason in sorted(after.items())
+            if pod not in before and pod not in set(accepted or ())]
+
+
+def refused_by_preview(outcome):
+    """The pods the impact preview said the change refuses ('namespace/name')."""
+    pods = ((outcome.get('impact') or {}).get('pods') or {})
+    return [row.get('pod') for row in pods.get('refused') or [] if row.get('pod')]
+
+
+def api_gate_line(node_name, node, rejected):
+    """The line "Show the plan" adds for the API server's word after the restart."""
+    _status, heartbeat, _said = ready_condition(node)
+    allocatable = ((node or {}).get('status') or {}).get('allocatable') or {}
+    shown = ', '.join('%s %s' % (name, allocatable[name]) for name in ('cpu', 'memory', 'pods') if name in allocatable)
+    return 'API server:    node %s Ready (heartbeat %s), Allocatable %s; rejected by admission: %s' % (
+        node_name, heartbeat, shown or 'not reported', ', '.join(rejected) or 'none')

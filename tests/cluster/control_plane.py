@@ -19,8 +19,11 @@ both. Nothing outside the state directory is written; never kubelet or a contain
 from __future__ import absolute_import, division, print_function
 
 import argparse
+import hashlib
 import json
 import os
+import re
+import secrets
 import signal
 import socket
 import ssl
@@ -32,7 +35,7 @@ import time
 GUEST_VISIBLE_HOST = '10.0.2.2'
 SERVICE_CIDR = '10.96.0.0/12'
 STATE_FILE = 'control-plane.json'
-COMPONENTS = ('etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler')
+COMPONENTS = ('node-tunnel', 'etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler')
 
 
 def free_port():
@@ -76,6 +79,23 @@ def kubeadm_files(binaries, state, version, port, log):
     return pki
 
 
+# The API server's traffic to nodes goes through node_tunnel.py, which reaches a VM's kubelet at its port forwarded
+# to this machine's 127.0.0.1.
+EGRESS_SELECTOR = """apiVersion: apiserver.k8s.io/v1beta1
+kind: EgressSelectorConfiguration
+egressSelections:
+  - name: cluster
+    connection:
+      proxyProtocol: HTTPConnect
+      transport:
+        uds:
+          udsName: {socket}
+"""
+# Relative to the state directory, both processes' working directory: a socket's path has room for 107 bytes only.
+# (A TCP transport over http:// passes validation, then crashes kube-apiserver 1.37: getTLSConfig(nil).)
+TUNNEL_SOCKET = 'node-tunnel.sock'
+
+
 def commands(binaries, state, pki, ports):
     """{component: argv}, with the flags kubeadm's static pod manifests give them, on this machine's ports."""
     etcd_client = 'http://127.0.0.1:%d' % ports['etcd']
@@ -87,7 +107,11 @@ def commands(binaries, state, pki, ports):
     def kubeconfig(name):
         return os.path.join(state, name)
 
+    with open(os.path.join(state, 'egress-selector.yaml'), 'w') as handle:
+        handle.write(EGRESS_SELECTOR.format(socket=TUNNEL_SOCKET))
     return {
+        'node-tunnel': [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'node_tunnel.py'),
+                        TUNNEL_SOCKET],
         'etcd': [os.path.join(binaries, 'etcd'), '--name', 'control-plane', '--data-dir', os.path.join(state, 'etcd'),
                  '--listen-client-urls', etcd_client, '--advertise-client-urls', etcd_client,
                  '--listen-peer-urls', etcd_peer, '--initial-advertise-peer-urls', etcd_peer,
@@ -103,6 +127,8 @@ def commands(binaries, state, pki, ports):
             '--kubelet-client-certificate=%s' % pki_file('apiserver-kubelet-client.crt'),
             '--kubelet-client-key=%s' % pki_file('apiserver-kubelet-client.key'),
             '--kubelet-preferred-address-types=InternalIP,ExternalIP,Hostname',
+            # Its way to the VM nodes' kubelets (logs, exec, configz): node_tunnel.py.
+            '--egress-selector-config-file=%s' % os.path.join(state, 'egress-selector.yaml'),
             '--proxy-client-cert-file=%s' % pki_file('front-proxy-client.crt'),
             '--proxy-client-key-file=%s' % pki_file('front-proxy-client.key'),
             '--requestheader-client-ca-file=%s' % pki_file('front-proxy-ca.crt'),
@@ -132,6 +158,69 @@ def commands(binaries, state, pki, ports):
     }
 
 
+JOIN_CONFIG = """apiVersion: kubeadm.k8s.io/v1beta4
+kind: InitConfiguration
+bootstrapTokens:
+  - token: {token}
+    ttl: 4h
+localAPIEndpoint:
+  advertiseAddress: {host}
+  bindPort: {apiserver}
+---
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: ClusterConfiguration
+kubernetesVersion: {version}
+controlPlaneEndpoint: {host}:{apiserver}
+networking:
+  serviceSubnet: {services}
+---
+# The cluster's kubelet-config ConfigMap: what kubeadm join and kubeadm upgrade node write to a node's
+# /var/lib/kubelet/config.yaml. Its port is the one forwarded from this machine to the VM; the test VMs have swap.
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+cgroupDriver: systemd
+port: {kubelet}
+failSwapOn: false
+"""
+
+
+def make_joinable(binaries, state, record, log):
+    """What `kubeadm init` uploads for nodes to join (kubeadm's own phases: the kubeadm-config and kubelet-config
+    ConfigMaps, a bootstrap token and its RBAC rules, cluster-info), with cluster-info naming the API server as a
+    guest reaches it. Returns {'endpoint', 'token', 'ca_cert_hash', 'kubelet_port'} for `kubeadm join`."""
+    kubeadm, kubeconfig = os.path.join(binaries, 'kubeadm'), record['kubeconfig']
+    alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'
+    token = '%s.%s' % (''.join(secrets.choice(alphabet) for dummy in range(6)),
+                       ''.join(secrets.choice(alphabet) for dummy in range(16)))
+    kubelet_port = free_port()
+    config = os.path.join(state, 'kubeadm-join.yaml')
+    with open(config, 'w') as handle:
+        handle.write(JOIN_CONFIG.format(token=token, host=GUEST_VISIBLE_HOST, apiserver=record['ports']['apiserver'],
+                                        version=record['version'], services=SERVICE_CIDR, kubelet=kubelet_port))
+    for phase in (['upload-config', 'kubeadm'], ['upload-config', 'kubelet'], ['bootstrap-token']):
+        run([kubeadm, 'init', 'phase'] + phase + ['--config', config, '--kubeconfig', kubeconfig], log)
+    # cluster-info names the server of the kubeconfig the phase was given (127.0.0.1 here): a joining node must
+    # be told the address it reaches (the bootstrapsigner controller signs the new content for the token).
+    kubectl = [os.path.join(binaries, 'kubectl'), '--kubeconfig', kubeconfig, '-n', 'kube-public']
+    info = json.loads(subprocess.check_output(kubectl + ['get', 'configmap', 'cluster-info', '-o', 'json']))
+    info['data']['kubeconfig'] = re.sub(r'server: https://[^\s]+', 'server: https://%s:%d' % (
+        GUEST_VISIBLE_HOST, record['ports']['apiserver']), info['data']['kubeconfig'])
+    replace = subprocess.Popen(kubectl + ['replace', '-f', '-'], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    replace.communicate(json.dumps(info).encode())
+    if replace.returncode != 0:
+        raise SystemExit('kubectl replace of cluster-info failed (%d)' % replace.returncode)
+    return {'endpoint': '%s:%d' % (GUEST_VISIBLE_HOST, record['ports']['apiserver']), 'token': token,
+            'ca_cert_hash': 'sha256:' + ca_public_key_hash(os.path.join(state, 'pki', 'ca.crt')),
+            'kubelet_port': kubelet_port}
+
+
+def ca_public_key_hash(ca_file):
+    """kubeadm's --discovery-token-ca-cert-hash: the SHA-256 of the CA's DER SubjectPublicKeyInfo."""
+    public = subprocess.check_output(['openssl', 'x509', '-pubkey', '-noout', '-in', ca_file])
+    der = subprocess.check_output(['openssl', 'pkey', '-pubin', '-outform', 'der'], input=public)
+    return hashlib.sha256(der).hexdigest()
+
+
 def healthy(port, path='/readyz', ca=None):
     """Whether https://127.0.0.1:port/path answers 200 (the certificate is checked against ca when given)."""
     context = ssl.create_default_context(cafile=ca) if ca else ssl._create_unverified_context()  # nosec - readiness probe
@@ -155,7 +244,7 @@ def wait_for(what, check, seconds, processes):
     raise SystemExit('%s not ready within %d s' % (what, seconds))
 
 
-def up(binaries, state, version, timeout):
+def up(binaries, state, version, timeout, joinable=False):
     """Start the control plane; write its state file; return it."""
     binaries, state = os.path.abspath(binaries), os.path.abspath(state)
     if not os.path.isdir(state):
@@ -173,6 +262,8 @@ def up(binaries, state, version, timeout):
             processes[name] = subprocess.Popen(argv[name], stdout=out, stderr=subprocess.STDOUT, cwd=state,
                                                start_new_session=True)
             out.close()
+            if name == 'node-tunnel':
+                wait_for('node-tunnel', lambda: os.path.exists(os.path.join(state, TUNNEL_SOCKET)), timeout, processes)
             if name == 'etcd':
                 wait_for('etcd', lambda: _tcp_open(ports['etcd']), timeout, processes)
             if name == 'kube-apiserver':
@@ -183,6 +274,8 @@ def up(binaries, state, version, timeout):
                   'server': 'https://127.0.0.1:%d' % ports['apiserver'],
                   'guest_server': 'https://%s:%d' % (GUEST_VISIBLE_HOST, ports['apiserver']),
                   'seconds_to_ready': round(time.time() - started, 1)}
+        if joinable:
+            record['join'] = make_joinable(binaries, state, record, log)
     except BaseException:
         stop(dict((name, p.pid) for name, p in processes.items()))
         raise
@@ -249,13 +342,19 @@ def main(argv=None):
     start = sub.add_parser('up', help='start the control plane and print its state (kubeconfig, ports, pids)')
     start.add_argument('--bin', required=True, help='the directory of etcd, kubeadm and the control plane binaries')
     start.add_argument('--state', required=True, help='the directory every file goes to')
-    start.add_argument('--version', default='v1.37.2', help="the release kubeadm is told (nothing is fetched)")
+    start.add_argument('--version', help="the release kubeadm is told (nothing is fetched); kubeadm's own when unset")
     start.add_argument('--timeout', type=int, default=180, help='seconds each component has to become ready')
+    start.add_argument('--joinable', action='store_true',
+                       help='upload what kubeadm join needs (a bootstrap token, cluster-info for 10.0.2.2, the '
+                            'kubelet-config ConfigMap) and print the join parameters')
     finish = sub.add_parser('down', help='stop what up started')
     finish.add_argument('--state', required=True)
     args = parser.parse_args(argv)
     if args.command == 'up':
-        print(json.dumps(up(args.bin, args.state, args.version, args.timeout), indent=2, sort_keys=True))
+        if not args.version:
+            args.version = subprocess.check_output([os.path.join(args.bin, 'kubeadm'), 'version', '-o', 'short'],
+                                                   universal_newlines=True).strip()
+        print(json.dumps(up(args.bin, args.state, args.version, args.timeout, args.joinable), indent=2, sort_keys=True))
     else:
         record = down(args.state)
         print('stopped %s' % ', '.join(sorted(record['pids'])) if record else 'nothing running')

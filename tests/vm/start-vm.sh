@@ -16,7 +16,9 @@
 #
 # Env: VM_RUN_DIR, VM_IMAGE_DIR, VM_LOG_DIR, VM_ACCEL (auto|kvm|tcg), VM_CPUS (1), VM_MEM (1024),
 #      VM_BOOT_TIMEOUT (300 s a boot: see docs/testing.md for the measured times), VM_BOOT_RETRIES (1),
-#      VM_NET (restrict|open: open lets the guest reach the apt mirror),
+#      VM_NET (restrict|open: open lets the guest reach the apt mirror, and this machine's 127.0.0.1 as 10.0.2.2),
+#      VM_FORWARDS (more TCP ports forwarded from this machine's 127.0.0.1 to the same port of the guest, space
+#      separated: the cluster tests' kubelet port, which the API server on 127.0.0.1 proxies configz to),
 #      VM_TEST_HOLD_SSHD (tests only: "first" holds sshd back on the first boot, "always" on every boot).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -64,6 +66,10 @@ boot() {  # boot ATTEMPT: a new overlay and qemu; sets $port and $held
   fi
   rm -rf "$run_dir"
   mkdir -p "$run_dir"
+  local forwards="" extra
+  for extra in ${VM_FORWARDS:-}; do
+    forwards="$forwards,hostfwd=tcp:127.0.0.1:$extra-:$extra"
+  done
   qemu-img create -q -f qcow2 -F raw -b "$(realpath "$image_dir/rootfs.ext4")" "$run_dir/disk.qcow2"
   # Another run may take the port between probing and binding: try again with a new one. qemu stays
   # in the background: it must not inherit the boot lock (9>&-).
@@ -73,7 +79,7 @@ boot() {  # boot ATTEMPT: a new overlay and qemu; sets $port and $held
         -m "${VM_MEM:-1024}" -kernel "$image_dir/vmlinuz" -initrd "$image_dir/initrd.img" \
         -append "$append" \
         -drive "file=$run_dir/disk.qcow2,if=virtio,format=qcow2,cache=unsafe" \
-        -netdev "user,id=net0,$net,hostfwd=tcp:127.0.0.1:$port-:22" -device virtio-net-pci,netdev=net0 \
+        -netdev "user,id=net0,$net,hostfwd=tcp:127.0.0.1:$port-:22$forwards" -device virtio-net-pci,netdev=net0 \
         -serial "file:$run_dir/console.log" -display none -daemonize -pidfile "$run_dir/pid" \
         2> "$run_dir/qemu.log" 9>&-; then
       break

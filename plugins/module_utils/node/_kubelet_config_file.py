@@ -146,17 +146,26 @@ def compute_change(request, option_prefix='', files=NODE_FILES):
 
 def prepare(request, option_prefix='', files=NODE_FILES):
     """The validated change for a KubeletConfigRequest: a dict of path, before, after, changed, replaced
-    (the values the file held that the change replaces), config, choice (which file and why) and warnings."""
+    (the values the file held that the change replaces), config, choice (which file and why), warnings, and
+    flags_file: on a kubeadm node asked for a drop-in whose kubelet has no --config-dir, the change of the file
+    kubelet's extra flags come from that gives it one ({path, before, after}), else None."""
     found = compute_change(request, option_prefix, files)
     current, desired = found['current'], found['desired']
     changed = found['current_text'] is None or kc.comparable(current) != kc.comparable(desired)
     choice = found['choice']
+    flags_file = None
+    if choice.get('add_config_dir'):
+        adding = choice['add_config_dir']
+        before = files.read(adding['file'])
+        flags_file = {'path': adding['file'], 'before': before,
+                      'after': discovery.with_config_dir(before, adding['flag_dir'])}
     return dict(path=found['target'], before=found['current_text'],
                 after=kc.edit_text(found['current_text'], current, desired) if changed else found['current_text'],
-                changed=changed, replaced=kc.replaced_values(current, desired) if changed else [],
+                changed=changed or flags_file is not None,
+                replaced=kc.replaced_values(current, desired) if changed else [],
                 config=dict((k, found['merged'][k]) for k in kc.MANAGED_KEYS if k in found['merged']),
                 choice=dict((k, choice[k]) for k in ('path', 'dropin', 'dropin_dir', 'reason')),
-                warnings=choice['warnings'])
+                warnings=choice['warnings'], flags_file=flags_file)
 
 
 def summary(change):
@@ -176,3 +185,13 @@ def write(module, change, backup=False, unsafe_writes=False):
     # An existing file keeps its mode and owner; a new one is world-readable, as kubeadm's is.
     replace_file(module, target, change['after'], 0o644 if change['before'] is None else None, unsafe_writes)
     return backup_file
+
+
+def write_flags_file(module, change, unsafe_writes=False):
+    """Write the change of kubelet's extra-flags file that gives it its --config-dir, when there is one; whether it
+    wrote."""
+    flags = change.get('flags_file')
+    if not flags or flags['before'] == flags['after']:
+        return False
+    replace_file(module, flags['path'], flags['after'], 0o644 if flags['before'] is None else None, unsafe_writes)
+    return True

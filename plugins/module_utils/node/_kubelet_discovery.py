@@ -24,7 +24,7 @@ import shlex
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import read_text
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import (
-    DEFAULT_DROPIN_DIR, HOST_ROOT, KNOWN_CONFIGS, KUBEADM_CONFIG, refuse_outside_root, under_root)
+    DEFAULT_DROPIN_DIR, HOST_ROOT, KNOWN_CONFIGS, KUBEADM_CONFIG, as_node_names, refuse_outside_root, under_root)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
 
 _ARGV = re.compile(r'argv\[\]=(.*?) ;')
@@ -202,11 +202,32 @@ def running_kubelets(proc_path):
     return found
 
 
-def _found(argv, source, root):
-    """discover()'s answer from kubelet's argv: its paths as this machine reaches them, under the node's root."""
+# The files kubeadm's unit drop-in (10-kubeadm.conf) reads $KUBELET_EXTRA_ARGS from: the operator's, which kubeadm
+# documents as the place for extra flags and never writes (kubeadm join and kubeadm upgrade node rewrite
+# kubeadm-flags.env and config.yaml, not these).
+EXTRA_ARGS_VARIABLE = 'KUBELET_EXTRA_ARGS'
+EXTRA_ARGS_FILES = ('/etc/default/kubelet', '/etc/sysconfig/kubelet')
+
+
+def extra_args_file(unit):
+    """The EnvironmentFile= of kubelet's unit that its ExecStart takes $KUBELET_EXTRA_ARGS from, as the unit names
+    it (kubeadm's layout), or None."""
+    if not unit or not unit['exec_start']:
+        return None
+    words = unit['exec_start'][-1]
+    if not any(word in ('$' + EXTRA_ARGS_VARIABLE, '${%s}' % EXTRA_ARGS_VARIABLE) for word in words):
+        return None
+    named = [path for path in unit['environment_files'] if path.endswith(EXTRA_ARGS_FILES)]
+    return named[-1] if named else None
+
+
+def _found(argv, source, root, unit=None):
+    """discover()'s answer from kubelet's argv: its paths as this machine reaches them, under the node's root (and
+    from its unit, where kubelet's extra flags come from)."""
     flags = kubelet_flags(argv[1:])
     return {'source': source, 'config': under_root(root, flags['config']),
-            'config_dir': under_root(root, flags['config_dir']), 'binary': under_root(root, argv[0] if argv else None)}
+            'config_dir': under_root(root, flags['config_dir']), 'binary': under_root(root, argv[0] if argv else None),
+            'extra_args_file': under_root(root, extra_args_file(unit))}
 
 
 def discover(proc_path, systemctl=None, service='kubelet.service', root=HOST_ROOT):
@@ -217,9 +238,10 @@ def discover(proc_path, systemctl=None, service='kubelet.service', root=HOST_ROO
     """
     if systemctl is not None:
         rc, out, _err = systemctl('show', '--property=LoadState,ExecStart,Environment,EnvironmentFiles', service)
-        argv = unit_command(parse_unit(out), read_text, root) if rc == 0 else None
+        unit = parse_unit(out) if rc == 0 else None
+        argv = unit_command(unit, read_text, root) if unit else None
         if argv:
-            return _found(argv, 'the %s unit' % service, root)
+            return _found(argv, 'the %s unit' % service, root, unit)
     for pid, argv in running_kubelets(proc_path):
         return _found(argv, 'the running kubelet (pid %d)' % pid, root)
     if systemctl is None:
@@ -228,8 +250,8 @@ def discover(proc_path, systemctl=None, service='kubelet.service', root=HOST_ROO
         argv = unit_command(unit, read_text, root) if unit else None
         if argv:
             return _found(argv, 'the %s unit file under %s' % (service, root) if root != HOST_ROOT
-                          else 'the %s unit file' % service, root)
-    return {'source': None, 'config': None, 'config_dir': None, 'binary': None}
+                          else 'the %s unit file' % service, root, unit)
+    return {'source': None, 'config': None, 'config_dir': None, 'binary': None, 'extra_args_file': None}
 
 
 _KUBELET_VERSION = re.compile(r'\bv?(1\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?)\b')
@@ -304,9 +326,22 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=None, option_p
                             'the configuration is written to %s, where a kubeadm kubelet reads it'
                             % (', '.join(place for place, _layout in places), places[0][0]))
     default_dropin_dir = under_root(root, DEFAULT_DROPIN_DIR)
+    flags_file = found.get('extra_args_file')
+    add_config_dir = None
     if dropin is None:
         dropin = bool(config_dir)
-    if dropin:
+    if not dropin and source and flags_file and chosen.endswith(KUBEADM_CONFIG):
+        warnings.append('the reservation lives only in %s, which kubeadm join and kubeadm upgrade node rewrite from '
+                        "the cluster's kubelet-config ConfigMap: set %skubelet_config_dropin to true to keep it in a "
+                        'drop-in that kubeadm never writes (%s gives kubelet its --config-dir)'
+                        % (chosen, option_prefix, flags_file))
+    if dropin and source and not config_dir and flags_file:
+        # kubeadm's layout: kubelet is given its --config-dir where kubeadm never writes (docs/guide.md).
+        config_dir = dropin_dir or default_dropin_dir
+        add_config_dir = {'file': flags_file, 'dir': config_dir, 'flag_dir': as_node_names(root, config_dir)}
+        reason += ('; a drop-in in --config-dir %s, which %s in %s gives kubelet (kubeadm never writes that file)'
+                   % (config_dir, EXTRA_ARGS_VARIABLE, flags_file))
+    elif dropin:
         if source and not config_dir:
             raise KubenodeError('%s starts kubelet without --config-dir, so kubelet would never read a drop-in; '
                                 'add --config-dir to its flags or set %skubelet_config_dropin to false'
@@ -321,4 +356,20 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=None, option_p
     # outside it means the root and the node disagree, and nothing is written.
     refuse_outside_root(root, chosen, option_prefix + 'kubelet_config_path')
     refuse_outside_root(root, chosen_dir if dropin else None, option_prefix + 'kubelet_dropin_dir')
-    return {'path': chosen, 'dropin': dropin, 'dropin_dir': chosen_dir, 'reason': reason, 'warnings': warnings}
+    return {'path': chosen, 'dropin': dropin, 'dropin_dir': chosen_dir, 'reason': reason, 'warnings': warnings,
+            'add_config_dir': add_config_dir}
+
+
+def with_config_dir(text, directory):
+    """The text of kubeadm's extra-flags file (an EnvironmentFile) with --config-dir=directory added to
+    KUBELET_EXTRA_ARGS: appended to its last assignment (inside its quotes), or a new line when it has none."""
+    flag = '--config-dir=%s' % directory
+    lines = (text or '').splitlines()
+    pattern = re.compile(r'^(\s*%s=)(["\']?)(.*?)(\2)\s*$' % EXTRA_ARGS_VARIABLE)
+    for index in range(len(lines) - 1, -1, -1):
+        match = pattern.match(lines[index])
+        if match:
+            head, quote, value = match.group(1), match.group(2), match.group(3).strip()
+            lines[index] = '%s%s%s%s' % (head, quote, (value + ' ' + flag) if value else flag, quote)
+            return '\n'.join(lines) + '\n'
+    return '\n'.join(lines + ['%s=%s' % (EXTRA_ARGS_VARIABLE, flag)]) + '\n'

@@ -44,6 +44,15 @@ def under_root(root, path):
     return os.path.join(root, path.lstrip('/'))
 
 
+def as_node_names(root, path):
+    """under_root's inverse: a path this machine reaches under the node's root, as the node itself names it (what a
+    flag written into the node's files must say)."""
+    if not path or is_host_root(root) or not is_under(root, path):
+        return path
+    relative = os.path.relpath(os.path.normpath(path), os.path.normpath(root))
+    return '/' if relative == '.' else '/' + relative
+
+
 def is_under(root, path):
     """Whether path lies in the node's root (always, when the root is the host's own)."""
     if is_host_root(root):

@@ -84,7 +84,8 @@ def read_node(spec, systemctl, run=None):
     dropin_dirs = kubelet_dropin_dirs(spec, kubelet)
     dropin_name = spec.kubelet_config_option('kubelet_dropin_name', node_paths.DEFAULT_DROPIN_NAME)
     paths = (list(spec.kubelet_config_paths) + [known for known, _layout in discovery.known_layouts(None, spec.node_root)]
-             + [kubelet['config'], spec.kubelet_config_option('kubelet_config_path'), spec.containerd_config_path,
+             + [kubelet['config'], kubelet.get('extra_args_file'), spec.kubelet_config_option('kubelet_config_path'),
+                spec.containerd_config_path,
                 os.path.join(spec.kubelet_root_dir, CPU_MANAGER_CHECKPOINT)]
              + [os.path.join(d, dropin_name) for d in dropin_dirs])
     files = FileSnapshot.capture([p for p in paths if p], list(spec.crio_config_paths)

@@ -211,6 +211,11 @@ def closing_steps(run, persistence):
     change = run.kubelet_change
     if change and change['changed']:
         steps.append(WriteKubeletConfig(change, run.spec.kubelet_config_option('backup', False)))
+        flags = change.get('flags_file')
+        if flags and flags['before'] != flags['after']:
+            # After the drop-in: kubelet, restarted after both, finds its --config-dir holding it.
+            before = flags['before'].rstrip('\n') if flags['before'] is not None else None  # as WriteFile shows it
+            steps.append(WriteFile(flags['path'], flags['after'], 0o644, 'kubelet --config-dir', before))
     return steps
 
 
@@ -252,6 +257,8 @@ def write_targets(run):
         targets.append(('persist_script', os.path.dirname(run.spec.persist_script)))
     if run.kubelet_change and run.kubelet_change['changed']:
         targets.append(('kubelet_config', os.path.dirname(run.kubelet_change['path'])))
+        if run.kubelet_change.get('flags_file'):
+            targets.append(('kubelet_config', os.path.dirname(run.kubelet_change['flags_file']['path'])))
     return targets
 
 
@@ -327,7 +334,9 @@ def find_restarts(run, host, done):
         return []
     watched = {}
     if run.kubelet_change:
-        watched[run.spec.kubelet_unit()] = {'files': [run.kubelet_change['path']], 'slice_path': None}
+        flags = run.kubelet_change.get('flags_file')
+        watched[run.spec.kubelet_unit()] = {'files': [run.kubelet_change['path']] + (
+            [flags['path']] if flags and os.path.exists(flags['path']) else []), 'slice_path': None}
     for service, dropin, slice_path in run.driver.placed_services(run):
         if os.path.exists(dropin) and service not in done.skipped_services:
             entry = watched.setdefault(service, {'files': [], 'slice_path': None})

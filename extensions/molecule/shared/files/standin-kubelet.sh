@@ -4,7 +4,8 @@
 # place. VERSION: what `kubelet --version` answers (the collection plans for the release the node's kubelet reports).
 # CONFIG_DIR: true gives kubelet a --config-dir, as kubeadm's KUBELET_EXTRA_ARGS would.
 # BINARY: stand-in (the default) writes the stand-in binary; real leaves /usr/local/bin/kubelet to the real kubelet
-# (real_kubelet.yml) and gives it no kubeconfig: it runs standalone, its pods the static ones.
+# (real_kubelet.yml) and gives it no kubeconfig: it runs standalone, its pods the static ones; joined leaves it too,
+# with kubeadm's kubeconfig flags: `kubeadm join` gives it the cluster (tasks/join_cluster.yml).
 set -eu
 version="$1"
 config_dir="$2"
@@ -27,7 +28,7 @@ put() {
 # kubelet's healthz on 127.0.0.1:10248, for the role's health gate: "ok" to every request, from a bare socket
 # loop (python3 -S, no http.server to import: under TCG that import took seconds, and the role polls healthz
 # right after each restart).
-[ "$binary" = real ] || put 755 /usr/local/bin/kubelet <<SCRIPT
+[ "$binary" = stand-in ] && put 755 /usr/local/bin/kubelet <<SCRIPT
 #!/bin/sh
 case "\$1" in --version) echo "Kubernetes v$version"; exit 0;; esac
 exec /usr/bin/python3 -S -c '

@@ -479,3 +479,112 @@ def test_an_api_that_cannot_be_read_fails_the_node_before_anything_is_sent(monke
     result, sent = run_action(monkeypatch, True, node_allocatable_api=True)
     assert sent == [] and 'node_allocatable_api: cannot read' in result['msg']
     assert 'the kubernetes.core collection is not installed' in result['msg']
+
+
+HEALTHY = {'ansible.builtin.uri': [{'status': 200}]}
+
+
+class SequenceK8sLookup(object):
+    """The k8s lookup answering Node reads from a queue (the last one repeats) and Pod reads with pods()."""
+
+    def __init__(self, nodes, pods):
+        self.calls, self.nodes, self.pods = [], list(nodes), pods
+
+    def run(self, terms, variables=None, **kwargs):
+        self.calls.append(kwargs)
+        if kwargs['kind'] == 'Node':
+            return [self.nodes.pop(0) if len(self.nodes) > 1 else self.nodes[0]]
+        return self.pods(len([call for call in self.calls if call['kind'] == 'Pod']))
+
+
+def api_node(status, heartbeat, memory='3Gi'):
+    return {'metadata': {'name': 'node1'}, 'status': {
+        'allocatable': {'cpu': '1900m', 'memory': memory, 'pods': '110'},
+        'conditions': [{'type': 'MemoryPressure', 'status': 'False', 'lastHeartbeatTime': heartbeat},
+                       {'type': 'Ready', 'status': status, 'lastHeartbeatTime': heartbeat,
+                        'reason': 'KubeletReady' if status == 'True' else 'KubeletNotReady',
+                        'message': 'kubelet is posting ready status' if status == 'True' else 'PLEG is not healthy'}]}}
+
+
+def api_pod(name, phase='Running', reason=None):
+    status = {'phase': phase}
+    if reason:
+        status['reason'] = reason
+    return {'metadata': {'name': name, 'namespace': 'default'}, 'spec': {'nodeName': 'node1'}, 'status': status}
+
+
+def test_with_api_access_the_gate_waits_for_a_ready_heartbeat_of_the_restarted_kubelet(monkeypatch):
+    """Issue 52: a Ready condition the old kubelet posted stays in the API for 40 s after it stopped; the batch goes
+    on only once the restarted kubelet posted Ready. The Node is read only when kubelet is restarted."""
+    lookup = SequenceK8sLookup([api_node('True', '2026-11-28T05:00:00Z'), api_node('True', '2026-11-28T05:00:00Z'),
+                                api_node('Unknown', '2026-11-28T05:00:00Z'), api_node('True', '2026-11-28T05:00:41Z')],
+                               lambda count: [api_pod('web')])
+    with_lookup(monkeypatch, lookup)
+    result, _calls, slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK)),
+                                      answers=HEALTHY, node_allocatable_kubeconfig='/etc/k.conf')
+    assert [call['kind'] for call in lookup.calls] == ['Pod', 'Node', 'Node', 'Node', 'Node', 'Pod']
+    assert lookup.calls[1] == {'kind': 'Node', 'resource_name': 'node1', 'kubeconfig': '/etc/k.conf'}
+    assert slept == [5, 5] and not result.get('failed')
+    assert result['api_gate'] == {'node': 'node1', 'ready_heartbeat': '2026-11-28T05:00:41Z', 'rejected': [],
+                                  'allocatable': {'cpu': '1900m', 'memory': '3Gi', 'pods': '110'}}
+    assert result['summary'][-1] == ('API server:    node node1 Ready (heartbeat 2026-11-28T05:00:41Z), Allocatable '
+                                     'cpu 1900m, memory 3Gi, pods 110; rejected by admission: none')
+    # No kubelet restart (or check mode): the API is asked for the pods only.
+    lookup.calls[:] = []
+    follow_up(monkeypatch, changed(restart_pending=PENDING[:1], verification=dict(READ_BACK)), answers=HEALTHY,
+              node_allocatable_kubeconfig='/etc/k.conf')
+    assert [call['kind'] for call in lookup.calls] == ['Pod']
+
+
+def test_a_node_never_ready_again_fails_the_gate_naming_the_condition(monkeypatch):
+    lookup = SequenceK8sLookup([api_node('True', '2026-11-28T05:00:00Z'), api_node('False', '2026-11-28T05:00:09Z')],
+                               lambda count: [])
+    with_lookup(monkeypatch, lookup)
+    result, _calls, slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK)),
+                                      answers=HEALTHY, node_allocatable_kubeconfig='/etc/k.conf',
+                                      node_allocatable_health_timeout=10)
+    assert result['failed'] and slept == [5, 5] and 'audit' not in result
+    assert result['msg'] == ("Wait until the API server has the node Ready after kubelet's restart, with no pod rejected "
+                             "by its admission: node node1 is not Ready in the API server with a heartbeat after "
+                             "kubelet's restart within 10 s (Ready: False, last heartbeat 2026-11-28T05:00:09Z; "
+                             "KubeletNotReady: PLEG is not healthy)")
+
+
+def test_pods_rejected_by_admission_after_the_restart_fail_the_gate_unless_the_accepted_preview_named_them(monkeypatch):
+    """A pod kubelet already failed before the change is no news; one it rejects after the restart is, unless the
+    operator accepted the impact that named it."""
+    before = [api_pod('old', 'Failed', 'OutOfcpu'), api_pod('web'), api_pod('db'), api_pod('done', 'Failed', 'Error')]
+    after = [api_pod('old', 'Failed', 'OutOfcpu'), api_pod('web', 'Failed', 'OutOfmemory'),
+             api_pod('db', 'Failed', 'UnexpectedAdmissionError'), api_pod('done', 'Failed', 'Error')]
+    nodes = [api_node('True', '2026-11-28T05:00:00Z'), api_node('True', '2026-11-28T05:00:30Z')]
+    refused = [{'pod': 'default/web', 'reason': 'OutOfmemory', 'message': 'Node didn\'t have enough'}]
+    impact = {'pods': {'source': 'the API server', 'count': 4, 'refused': refused,
+                       'at_risk': [], 'preempting': [], 'not_running': [], 'admission': []},
+              'memory': [], 'pods_unknown': None, 'effects': ['pod default/web refused']}
+    with_lookup(monkeypatch, SequenceK8sLookup(nodes, lambda count: before if count == 1 else after))
+    result, _calls, _slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK),
+                                                            impact=impact),
+                                       answers=HEALTHY, node_allocatable_kubeconfig='/etc/k.conf')
+    assert result['failed'] and result['msg'].endswith(
+        "kubelet's admission rejected default/db (UnexpectedAdmissionError), default/web (OutOfmemory) after its "
+        "restart, which the impact preview did not name as accepted")
+    with_lookup(monkeypatch, SequenceK8sLookup(nodes, lambda count: before if count == 1 else after))
+    result, _calls, _slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK),
+                                                            impact=impact),
+                                       answers=HEALTHY, node_allocatable_kubeconfig='/etc/k.conf',
+                                       node_allocatable_accept_impact=True)
+    assert result['msg'].endswith("rejected default/db (UnexpectedAdmissionError) after its restart, which the impact "
+                                  "preview did not name as accepted")
+    assert result['api_gate']['rejected'] == ['default/db', 'default/old', 'default/web']
+
+
+def test_a_node_the_api_server_does_not_know_is_named_with_the_variable_to_set(monkeypatch):
+    class NoNode(SequenceK8sLookup):
+        def run(self, terms, variables=None, **kwargs):
+            self.calls.append(kwargs)
+            return [] if kwargs['kind'] == 'Node' else []
+    with_lookup(monkeypatch, NoNode([], None))
+    result, _calls, _slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK)),
+                                       answers=HEALTHY, node_allocatable_api=True, node_allocatable_health_timeout=5)
+    assert result['failed'] and result['msg'].endswith(
+        'the API server has no node node1; set node_allocatable_node_name to its name in the cluster')

@@ -74,7 +74,7 @@ def test_running_process_is_found_when_there_is_no_unit(tmp_path):
     (tmp_path / '812' / 'cmdline').write_text('/usr/bin/kubelet\0--config\0/srv/kubelet.yaml\0')
     found = discovery.discover(str(tmp_path), lambda *args: (0, 'LoadState=not-found\n', ''))
     assert found == {'config': '/srv/kubelet.yaml', 'config_dir': None, 'source': 'the running kubelet (pid 812)',
-                     'binary': '/usr/bin/kubelet'}
+                     'binary': '/usr/bin/kubelet', 'extra_args_file': None}
 
 
 def unit_found(config='/var/lib/kubelet/config.yaml', config_dir=None):
@@ -111,7 +111,9 @@ def test_without_systemd_the_unit_files_under_the_root_say_where_kubelet_reads(t
     assert found == {'source': 'the kubelet.service unit file under %s' % tmp_path,
                      'config': str(tmp_path / 'var/lib/kubelet/config.yaml'),
                      'config_dir': str(tmp_path / 'etc/kubernetes/kubelet.conf.d'),
-                     'binary': str(tmp_path / 'usr/bin/kubelet')}
+                     'binary': str(tmp_path / 'usr/bin/kubelet'),
+                     # kubeadm's drop-in takes $KUBELET_EXTRA_ARGS from the operator's file
+                     'extra_args_file': str(tmp_path / 'etc/default/kubelet')}
     # A drop-in of the same name in /etc hides the packaged one; a later drop-in's ExecStart= resets the command.
     mine = '[Service]\nExecStart=\nExecStart=-/opt/bin/kubelet --config /srv/k.yaml\n'
     lay_out(tmp_path, {
@@ -168,3 +170,55 @@ def test_without_kubelet_the_existing_known_file_wins_then_kubeadms_with_a_warni
     fresh = discovery.choose(nothing, exists=lambda path: False)
     assert fresh['path'] == KUBEADM_CONFIG and 'no kubelet yet' in fresh['warnings'][0]
     assert discovery.choose(nothing, path='/x/c.yaml', exists=lambda path: False)['path'] == '/x/c.yaml'
+
+
+def kubeadm_found(config_dir=None, root=''):
+    return {'source': 'the kubelet.service unit', 'config': root + '/var/lib/kubelet/config.yaml',
+            'config_dir': config_dir, 'extra_args_file': root + '/etc/default/kubelet'}
+
+
+def test_a_kubeadm_node_asked_for_a_dropin_gets_its_config_dir_where_kubeadm_never_writes():
+    """Issue 52: kubeadm join and kubeadm upgrade node rewrite config.yaml (and kubeadm-flags.env); the operator's
+    /etc/default/kubelet, whose KUBELET_EXTRA_ARGS kubeadm's drop-in passes to kubelet, they never write."""
+    choice = discovery.choose(kubeadm_found(), dropin=True)
+    assert choice['dropin'] is True and choice['dropin_dir'] == '/etc/kubernetes/kubelet.conf.d'
+    assert choice['add_config_dir'] == {'file': '/etc/default/kubelet', 'dir': '/etc/kubernetes/kubelet.conf.d',
+                                        'flag_dir': '/etc/kubernetes/kubelet.conf.d'}
+    assert 'which KUBELET_EXTRA_ARGS in /etc/default/kubelet gives kubelet' in choice['reason']
+    assert choice['warnings'] == []
+    # under a root, the flag names the node's own path
+    choice = discovery.choose(kubeadm_found(root='/mnt/n'), dropin=True, dropin_dir='/mnt/n/etc/kubelet.d',
+                              root='/mnt/n')
+    assert choice['add_config_dir'] == {'file': '/mnt/n/etc/default/kubelet', 'dir': '/mnt/n/etc/kubelet.d',
+                                        'flag_dir': '/etc/kubelet.d'}
+    # kubelet with a --config-dir already: nothing to add; a unit that passes no extra flags: refused as before
+    assert discovery.choose(kubeadm_found('/etc/k.d'), dropin=True)['add_config_dir'] is None
+    with pytest.raises(KubenodeError, match='starts kubelet without --config-dir'):
+        discovery.choose(dict(kubeadm_found(), extra_args_file=None), dropin=True)
+
+
+def test_a_kubeadm_node_whose_reservation_lives_only_in_config_yaml_is_named():
+    choice = discovery.choose(kubeadm_found(), option_prefix='kubelet_config.')
+    assert choice['dropin'] is False and choice['add_config_dir'] is None
+    assert choice['warnings'] == [
+        "the reservation lives only in /var/lib/kubelet/config.yaml, which kubeadm join and kubeadm upgrade node "
+        "rewrite from the cluster's kubelet-config ConfigMap: set kubelet_config.kubelet_config_dropin to true to keep "
+        "it in a drop-in that kubeadm never writes (/etc/default/kubelet gives kubelet its --config-dir)"]
+    # kubespray's file, or a unit without kubeadm's extra flags: no such warning
+    assert discovery.choose(dict(kubeadm_found(), extra_args_file=None))['warnings'] == []
+    assert discovery.choose(dict(kubeadm_found(), config='/etc/kubernetes/kubelet-config.yaml'))['warnings'] == []
+
+
+@pytest.mark.parametrize('before, after', [
+    (None, 'KUBELET_EXTRA_ARGS=--config-dir=/d\n'),
+    ('KUBELET_EXTRA_ARGS=\n', 'KUBELET_EXTRA_ARGS=--config-dir=/d\n'),
+    ('# mine\nKUBELET_EXTRA_ARGS="--v=2 --node-labels=a=b"\n', '# mine\nKUBELET_EXTRA_ARGS="--v=2 --node-labels=a=b --config-dir=/d"\n'),
+    ("KUBELET_EXTRA_ARGS='--v=2'", "KUBELET_EXTRA_ARGS='--v=2 --config-dir=/d'\n"),
+    ('OTHER=1\n', 'OTHER=1\nKUBELET_EXTRA_ARGS=--config-dir=/d\n'),
+])
+def test_the_config_dir_is_added_to_the_extra_flags_as_systemd_reads_them(before, after):
+    text = discovery.with_config_dir(before, '/d')
+    assert text == after
+    command = discovery.unit_command(discovery.parse_unit_files([KUBEADM_UNIT, KUBEADM_DROPIN]),
+                                     lambda path: text if path == '/etc/default/kubelet' else None)
+    assert discovery.kubelet_flags(command[1:])['config_dir'] == '/d'

@@ -122,13 +122,46 @@ def test_kubeadm_node_with_config_dir_gets_a_dropin_and_keeps_its_main_file(run_
 def test_kubeadm_node_without_config_dir_gets_its_file_edited(run_module, tmp_path, monkeypatch):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
     config, _dropin_dir = kubeadm_node(tree, tmp_path, config_dir=False)
+    warnings = []
+    monkeypatch.setattr(basic.AnsibleModule, 'warn', lambda self, text: warnings.append(text))
     result = run_module(node_cgroups, node_args(tree, tmp_path))
     assert result['kubelet_config']['path'] == config and result['kubelet_config']['choice']['dropin'] is False
     assert read_yaml(config)['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
-    with pytest.raises(ModuleFail) as failure:
-        run_module(node_cgroups, node_args(tree, tmp_path, kubelet={'dropin': True}))
-    assert failure.value.result['msg'].startswith('kubelet_config.kubelet_config_dropin: ')
-    assert 'without --config-dir' in failure.value.result['msg']
+    # Issue 52: kubeadm rewrites that file on join and upgrade; the run says so.
+    assert any(warning.startswith('the reservation lives only in %s, which kubeadm join and kubeadm upgrade node '
+                                  'rewrite' % config) for warning in warnings)
+
+
+def test_kubeadm_node_asked_for_a_dropin_gets_its_config_dir_in_the_operators_flags(run_module, tmp_path, monkeypatch):
+    """Issue 52: the reservation goes where kubeadm join and kubeadm upgrade node never write: a drop-in, and the
+    --config-dir in KUBELET_EXTRA_ARGS of /etc/default/kubelet; kubeadm's config.yaml keeps its checksum."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    config, dropin_dir = kubeadm_node(tree, tmp_path, config_dir=False)
+    default = str(tmp_path / 'etc/default/kubelet')
+    write_text(default, '# the operator\'s\nKUBELET_EXTRA_ARGS="--v=2"\n')
+    before = digest(config)
+    warnings = []
+    monkeypatch.setattr(basic.AnsibleModule, 'warn', lambda self, text: warnings.append(text))
+    wanted = node_args(tree, tmp_path, kubelet={'dropin': True, 'dropin_dir': dropin_dir})
+    dry = run_module(node_cgroups, dict(wanted, _ansible_check_mode=True, _ansible_diff=True))
+    assert dry['changed'] and not os.path.exists(dropin_dir)
+    assert [d['after'] for d in dry['diff'] if d.get('after_header') == default] == [
+        '# the operator\'s\nKUBELET_EXTRA_ARGS="--v=2 --config-dir=%s"\n' % dropin_dir]
+    result = run_module(node_cgroups, wanted)
+    dropin = os.path.join(dropin_dir, '50-kubenode.conf')
+    assert result['kubelet_config']['path'] == dropin and digest(config) == before
+    assert read_yaml(dropin)['systemReserved'] == {'cpu': '500m', 'memory': '1Gi'}
+    with open(default) as handle:
+        assert handle.read() == '# the operator\'s\nKUBELET_EXTRA_ARGS="--v=2 --config-dir=%s"\n' % dropin_dir
+    assert 'which KUBELET_EXTRA_ARGS in %s gives kubelet' % default in result['kubelet_config']['choice']['reason']
+    assert [entry['service'] for entry in result['restart_pending']] == ['kubelet.service']
+    assert not any('lives only in' in warning for warning in warnings)
+    # systemd starts kubelet with the flag now: the next run finds its --config-dir, and has nothing to do
+    tree.systemd.shown['kubelet.service']['Environment'] += ' '
+    tree.systemd.start_service('kubelet.service')
+    again = run_module(node_cgroups, wanted)
+    assert again['changed'] is False and again['kubelet_config']['choice']['reason'].endswith(
+        'a drop-in in --config-dir %s' % dropin_dir)
 
 
 def test_kubespray_node_gets_its_own_file_edited_with_comments_kept_and_a_backup(run_module, tmp_path, monkeypatch):
