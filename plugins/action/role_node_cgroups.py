@@ -315,10 +315,12 @@ class ActionModule(ActionBase):
         found = self.api_read(role, task_vars, 'node %s' % node, kind='Node', resource_name=node)
         return found[0] if found else None
 
-    def api_gate(self, outcome, role, task_vars, before):
+    def api_gate(self, outcome, role, task_vars, before, readmitted=None):
         """After kubelet's restart, with access to the API: the Node Ready by a heartbeat of the restarted kubelet
         within node_allocatable_health_timeout, and no pod newly rejected by kubelet's admission but those the accepted
-        impact preview named. before: (the Node, the pods) read before the change. Fails the step otherwise."""
+        impact preview named. before: (the Node, the pods) read before the change. Fails the step otherwise.
+        A pod the accepted preview named that still runs was re-admitted by the stale Allocatable (accepted_still_running):
+        kubelet is restarted once more, the API server holding the new Allocatable now, and the gate asked again."""
         from ansible_collections.kubenode.cgroups.plugins.plugin_utils import _follow_up as steps
         node_before, pods_before = before
         heartbeat_before = steps.ready_condition(node_before)[1]
@@ -345,16 +347,32 @@ class ActionModule(ActionBase):
                                   % (steps.API_STEP, name, timeout, status, heartbeat, '; ' + said if said else ''))
         try:
             pods = self.api_pods(role, task_vars) or []
+            events = self.api_read(role, task_vars, "kubelet's events", kind='Event',
+                                   field_selector='type=Warning,source=kubelet')
         except AnsibleError as error:
             return self.fail_step(outcome, '%s: %s' % (steps.API_STEP, error))
+        # Rejected after this restart: the pods kubelet failed for it (their phase), and those its events name
+        # since the heartbeat before the restart (a rejected pod may end Succeeded).
+        rejected_now = dict(steps.rejected_by_admission(pods))
+        rejected_now.update(steps.rejected_in_events(events, name, heartbeat_before))
         accepted = steps.refused_by_preview(outcome) if role('accept_impact') else []
-        rejected = steps.newly_rejected(steps.rejected_by_admission(pods_before), steps.rejected_by_admission(pods),
-                                        accepted)
+        stale = [pod for pod in steps.accepted_still_running(accepted, pods) if pod not in rejected_now]
+        if stale and not readmitted:
+            done = self._execute_module(module_name='ansible.builtin.systemd_service', task_vars=task_vars,
+                                        module_args={'name': steps.KUBELET, 'state': 'restarted'})
+            if done.get('failed'):
+                return self.fail_step(outcome, '%s (%s): %s' % (steps.RESTART_STEP, steps.KUBELET,
+                                                                done.get('msg') or 'failed'))
+            outcome['restarted'].append({'service': steps.KUBELET, 'changed': True, 'reason': (
+                'again, to admit %s by the new Allocatable: kubelet judged them by the one the API server held from '
+                'before its restart' % ', '.join(stale))})
+            return self.api_gate(outcome, role, task_vars, (node, pods_before), readmitted=stale)
+        rejected = steps.newly_rejected(steps.rejected_by_admission(pods_before), rejected_now, accepted)
         outcome['summary'] = (outcome.get('summary') or []) + [steps.api_gate_line(
-            name, node, sorted(steps.rejected_by_admission(pods)))]
+            name, node, sorted(rejected_now), readmitted or [])]
         outcome['api_gate'] = {'node': name, 'ready_heartbeat': steps.ready_condition(node)[1],
                                'allocatable': ((node or {}).get('status') or {}).get('allocatable'),
-                               'rejected': sorted(steps.rejected_by_admission(pods))}
+                               'rejected': sorted(rejected_now)}
         if rejected:
             return self.fail_step(outcome, '%s: kubelet\'s admission rejected %s after its restart, which the impact '
                                            'preview did not name as accepted' % (steps.API_STEP, ', '.join(rejected)))

@@ -154,9 +154,29 @@ def rejected_by_admission(pods):
     for pod in pods or []:
         status = pod.get('status') or {}
         reason = status.get('reason') or ''
-        if status.get('phase') == 'Failed' and (reason.startswith('OutOf') or reason in ADMISSION_REASONS):
+        if status.get('phase') == 'Failed' and admission_reason(reason):
             meta = pod.get('metadata') or {}
             rejected['%s/%s' % (meta.get('namespace'), meta.get('name'))] = reason
+    return rejected
+
+
+def admission_reason(reason):
+    return bool(reason) and (reason.startswith('OutOf') or reason in ADMISSION_REASONS)
+
+
+def rejected_in_events(events, node_name, since):
+    """{'namespace/name': reason} of the pods kubelet's admission rejected after since (an RFC 3339 time of the node's
+    own clock, as kubelet stamps its heartbeats and events), from the Warning events kubelet of node_name recorded
+    (kubelet.rejectPod). The pod's phase alone does not say it: a rejected pod whose containers were running and
+    exited 0 when stopped ends Succeeded (seen on kubelet 1.37 with a pause container)."""
+    rejected = {}
+    for event in events or []:
+        source, involved = event.get('source') or {}, event.get('involvedObject') or {}
+        stamp = event.get('lastTimestamp') or event.get('eventTime') or event.get('firstTimestamp') or ''
+        if (source.get('component') == 'kubelet' and source.get('host') == node_name
+                and admission_reason(event.get('reason')) and involved.get('kind') == 'Pod'
+                and (since is None or str(stamp) > since)):
+            rejected['%s/%s' % (involved.get('namespace'), involved.get('name'))] = event.get('reason')
     return rejected
 
 
@@ -167,16 +187,36 @@ def newly_rejected(before, after, accepted):
             if pod not in before and pod not in set(accepted or ())]
 
 
+def accepted_still_running(accepted, pods):
+    """The pods the accepted preview named that the API server shows neither rejected nor ended after kubelet's
+    restart: kubelet re-admitted them by the Node's Allocatable the API server still held from before its restart
+    (its predicate admission reads the informer's Node, kubelet.GetCachedNode, until its first status update), so they run
+    on over the new Allocatable until its next restart."""
+    named = set(accepted or ())
+    found = []
+    for pod in pods or []:
+        meta, status = pod.get('metadata') or {}, pod.get('status') or {}
+        key = '%s/%s' % (meta.get('namespace'), meta.get('name'))
+        if key in named and status.get('phase') not in ('Failed', 'Succeeded'):
+            found.append(key)
+    return sorted(found)
+
+
 def refused_by_preview(outcome):
     """The pods the impact preview said the change refuses ('namespace/name')."""
     pods = ((outcome.get('impact') or {}).get('pods') or {})
     return [row.get('pod') for row in pods.get('refused') or [] if row.get('pod')]
 
 
-def api_gate_line(node_name, node, rejected):
-    """The line "Show the plan" adds for the API server's word after the restart."""
+def api_gate_line(node_name, node, rejected, readmitted=()):
+    """The line "Show the plan" adds for the API server's word after the restart (and the pods kubelet was restarted
+    again for, to judge them by the new Allocatable)."""
     _status, heartbeat, _said = ready_condition(node)
     allocatable = ((node or {}).get('status') or {}).get('allocatable') or {}
     shown = ', '.join('%s %s' % (name, allocatable[name]) for name in ('cpu', 'memory', 'pods') if name in allocatable)
-    return 'API server:    node %s Ready (heartbeat %s), Allocatable %s; rejected by admission: %s' % (
+    line = 'API server:    node %s Ready (heartbeat %s), Allocatable %s; rejected by admission: %s' % (
         node_name, heartbeat, shown or 'not reported', ', '.join(rejected) or 'none')
+    if readmitted:
+        line += ('; kubelet restarted again to judge %s by the new Allocatable (it had judged them by the one the API '
+                 'server held from before its restart)' % ', '.join(readmitted))
+    return line

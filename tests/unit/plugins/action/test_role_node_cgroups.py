@@ -490,10 +490,14 @@ class SequenceK8sLookup(object):
     def __init__(self, nodes, pods):
         self.calls, self.nodes, self.pods = [], list(nodes), pods
 
+    events = ()
+
     def run(self, terms, variables=None, **kwargs):
         self.calls.append(kwargs)
         if kwargs['kind'] == 'Node':
             return [self.nodes.pop(0) if len(self.nodes) > 1 else self.nodes[0]]
+        if kwargs['kind'] == 'Event':
+            return list(self.events)
         return self.pods(len([call for call in self.calls if call['kind'] == 'Pod']))
 
 
@@ -522,7 +526,9 @@ def test_with_api_access_the_gate_waits_for_a_ready_heartbeat_of_the_restarted_k
     with_lookup(monkeypatch, lookup)
     result, _calls, slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK)),
                                       answers=HEALTHY, node_allocatable_kubeconfig='/etc/k.conf')
-    assert [call['kind'] for call in lookup.calls] == ['Pod', 'Node', 'Node', 'Node', 'Node', 'Pod']
+    assert [call['kind'] for call in lookup.calls] == ['Pod', 'Node', 'Node', 'Node', 'Node', 'Pod', 'Event']
+    assert lookup.calls[-1] == {'kind': 'Event', 'field_selector': 'type=Warning,source=kubelet',
+                                'kubeconfig': '/etc/k.conf'}
     assert lookup.calls[1] == {'kind': 'Node', 'resource_name': 'node1', 'kubeconfig': '/etc/k.conf'}
     assert slept == [5, 5] and not result.get('failed')
     assert result['api_gate'] == {'node': 'node1', 'ready_heartbeat': '2026-11-28T05:00:41Z', 'rejected': [],
@@ -588,3 +594,62 @@ def test_a_node_the_api_server_does_not_know_is_named_with_the_variable_to_set(m
                                        answers=HEALTHY, node_allocatable_api=True, node_allocatable_health_timeout=5)
     assert result['failed'] and result['msg'].endswith(
         'the API server has no node node1; set node_allocatable_node_name to its name in the cluster')
+
+
+def test_an_accepted_pod_readmitted_by_the_stale_allocatable_gets_kubelet_restarted_once_more(monkeypatch):
+    """Found on the cluster scenario's node: after its restart kubelet judged the API server's pods by the Node's
+    Allocatable the API server still held from before it, and the pod the accepted preview named ran on; at its next
+    restart kubelet rejected it, as previewed. The gate restarts kubelet once more, so that it happens now."""
+    before = [api_pod('web'), api_pod('db')]
+    readmitted = [api_pod('web'), api_pod('db')]
+    rejected = [api_pod('web', 'Failed', 'OutOfmemory'), api_pod('db')]
+    nodes = [api_node('True', '2026-11-28T05:00:00Z'), api_node('True', '2026-11-28T05:00:30Z', '4Gi'),
+             api_node('True', '2026-11-28T05:00:30Z', '3Gi'), api_node('True', '2026-11-28T05:00:50Z', '3Gi')]
+    refused = [{'pod': 'default/web', 'reason': 'OutOfmemory', 'message': 'no room'}]
+    impact = {'pods': {'source': 'the API server', 'count': 2, 'refused': refused, 'at_risk': [], 'preempting': [],
+                       'not_running': [], 'admission': []},
+              'memory': [], 'pods_unknown': None, 'effects': ['pod default/web refused']}
+    lookup = SequenceK8sLookup(nodes, lambda count: [before, readmitted, rejected][min(count, 3) - 1])
+    with_lookup(monkeypatch, lookup)
+    result, calls, _slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK),
+                                                           impact=impact),
+                                      answers=HEALTHY, node_allocatable_kubeconfig='/etc/k.conf',
+                                      node_allocatable_accept_impact=True)
+    assert not result.get('failed')
+    assert [args.get('name') for name, args in calls if name == 'ansible.builtin.systemd_service'] == [
+        'kubelet.service', 'kubelet.service']
+    assert result['restarted'][-1]['reason'].startswith('again, to admit default/web by the new Allocatable')
+    assert result['api_gate']['rejected'] == ['default/web'] and result['api_gate']['ready_heartbeat'].endswith('50Z')
+    assert result['summary'][-1].endswith('rejected by admission: default/web; kubelet restarted again to judge '
+                                          'default/web by the new Allocatable (it had judged them by the one the API '
+                                          'server held from before its restart)')
+    # Not accepted: nothing to take now, no second restart (the gate fails only on rejections)
+    with_lookup(monkeypatch, SequenceK8sLookup(nodes, lambda count: before))
+    result, calls, _slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK),
+                                                           impact=impact),
+                                      answers=HEALTHY, node_allocatable_kubeconfig='/etc/k.conf')
+    assert [name for name, args in calls].count('ansible.builtin.systemd_service') == 1
+
+
+def kubelet_event(pod, reason, stamp, host='node1'):
+    return {'reason': reason, 'type': 'Warning', 'lastTimestamp': stamp, 'source': {'component': 'kubelet', 'host': host},
+            'involvedObject': {'kind': 'Pod', 'namespace': 'default', 'name': pod}}
+
+
+def test_a_rejected_pod_that_ended_succeeded_is_known_by_kubelets_event(monkeypatch):
+    """Seen on kubelet 1.37: a running pod kubelet's admission rejects at its restart ends Succeeded when its
+    containers exit 0 on SIGTERM; kubelet's OutOfmemory event names it. Events before the restart, of other nodes,
+    or of other reasons are not this change's."""
+    nodes = [api_node('True', '2026-11-28T05:00:00Z'), api_node('True', '2026-11-28T05:00:30Z')]
+    lookup = SequenceK8sLookup(nodes, lambda count: [api_pod('web', 'Succeeded'), api_pod('db')])
+    lookup.events = [kubelet_event('web', 'OutOfmemory', '2026-11-28T05:00:20Z'),
+                     kubelet_event('db', 'OutOfcpu', '2026-11-28T04:59:00Z'),
+                     kubelet_event('db', 'OutOfcpu', '2026-11-28T05:00:20Z', host='node2'),
+                     kubelet_event('db', 'BackOff', '2026-11-28T05:00:20Z')]
+    with_lookup(monkeypatch, lookup)
+    result, _calls, _slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK)),
+                                       answers=HEALTHY, node_allocatable_kubeconfig='/etc/k.conf')
+    assert result['failed'] and result['msg'].endswith(
+        "kubelet's admission rejected default/web (OutOfmemory) after its restart, which the impact preview did not "
+        "name as accepted")
+    assert result['api_gate']['rejected'] == ['default/web']
