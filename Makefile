@@ -296,7 +296,7 @@ SCENARIOS ?= role_systemd_v2 systemd_hybrid role_cgroupfs_v1 systemd_v2 cgroupfs
 # (kubernetes.core).
 molecule: venv link vm-image vm-kubelet cluster-bin $(K8S_CORE)
 	@trap 'for vm in $(VM_RUN_DIR)/*/; do [ -d "$$vm" ] && tests/vm/stop-vm.sh "$$(basename "$$vm")"; done; \
-	  for state in $(CACHE)/xdg/molecule/*/*/cluster; do [ -d "$$state" ] && \
+	  for state in $(ANSIBLE_LOCAL_TEMP)/molecule.*/cluster $(CACHE)/xdg/molecule/*/*/cluster; do [ -d "$$state" ] && \
 	    python3 tests/cluster/control_plane.py down --state "$$state"; done' EXIT; \
 	PATH=$(BIN):$$PATH XDG_CACHE_HOME=$(CACHE)/xdg ANSIBLE_SSH_CONTROL_PATH_DIR=$(CACHE)/cp \
 	  MOLECULE_LOG_DIR=$(CACHE)/molecule-logs tests/vm/run-scenarios.sh $(SCENARIOS)

@@ -351,10 +351,10 @@ class ActionModule(ActionBase):
                                    field_selector='type=Warning,source=kubelet')
         except AnsibleError as error:
             return self.fail_step(outcome, '%s: %s' % (steps.API_STEP, error))
-        # Rejected after this restart: the pods kubelet failed for it (their phase), and those its events name
-        # since the heartbeat before the restart (a rejected pod may end Succeeded).
+        # Rejected after this restart: the pods kubelet failed for it (their phase), and those its events name among
+        # the pods alive before it (a rejected pod may end Succeeded).
         rejected_now = dict(steps.rejected_by_admission(pods))
-        rejected_now.update(steps.rejected_in_events(events, name, heartbeat_before))
+        rejected_now.update(steps.rejected_in_events(events, name, heartbeat_before, steps.live_pod_uids(pods_before)))
         accepted = steps.refused_by_preview(outcome) if role('accept_impact') else []
         stale = [pod for pod in steps.accepted_still_running(accepted, pods) if pod not in rejected_now]
         if stale and not readmitted:

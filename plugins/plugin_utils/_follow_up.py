@@ -164,18 +164,28 @@ def admission_reason(reason):
     return bool(reason) and (reason.startswith('OutOf') or reason in ADMISSION_REASONS)
 
 
-def rejected_in_events(events, node_name, since):
-    """{'namespace/name': reason} of the pods kubelet's admission rejected after since (an RFC 3339 time of the node's
-    own clock, as kubelet stamps its heartbeats and events), from the Warning events kubelet of node_name recorded
-    (kubelet.rejectPod). The pod's phase alone does not say it: a rejected pod whose containers were running and
-    exited 0 when stopped ends Succeeded (seen on kubelet 1.37 with a pause container)."""
+def live_pod_uids(pods):
+    """The UIDs of the pods that had not ended (neither Failed nor Succeeded), or None when the pods are unknown."""
+    if pods is None:
+        return None
+    return set((pod.get('metadata') or {}).get('uid') for pod in pods
+               if (pod.get('status') or {}).get('phase') not in ('Failed', 'Succeeded'))
+
+
+def rejected_in_events(events, node_name, since, live_uids=None):
+    """{'namespace/name': reason} of the pods kubelet's admission rejected, from the Warning events kubelet of
+    node_name recorded (kubelet.rejectPod): those of a pod that was alive before the restart (live_uids, from the pods
+    read before the change - a pod once rejected never runs again, and events outlive their pods), else those after
+    since (an RFC 3339 time of the node's clock; kubelet stamps its events so, though its Ready heartbeat may be
+    minutes old). The pod's phase alone does not say it: a rejected pod whose containers were running and exited 0
+    when stopped ends Succeeded (seen on kubelet 1.37 with a pause container)."""
     rejected = {}
     for event in events or []:
         source, involved = event.get('source') or {}, event.get('involvedObject') or {}
         stamp = event.get('lastTimestamp') or event.get('eventTime') or event.get('firstTimestamp') or ''
+        recent = involved.get('uid') in live_uids if live_uids is not None else (since is None or str(stamp) > since)
         if (source.get('component') == 'kubelet' and source.get('host') == node_name
-                and admission_reason(event.get('reason')) and involved.get('kind') == 'Pod'
-                and (since is None or str(stamp) > since)):
+                and admission_reason(event.get('reason')) and involved.get('kind') == 'Pod' and recent):
             rejected['%s/%s' % (involved.get('namespace'), involved.get('name'))] = event.get('reason')
     return rejected
 

@@ -514,7 +514,8 @@ def api_pod(name, phase='Running', reason=None):
     status = {'phase': phase}
     if reason:
         status['reason'] = reason
-    return {'metadata': {'name': name, 'namespace': 'default'}, 'spec': {'nodeName': 'node1'}, 'status': status}
+    return {'metadata': {'name': name, 'namespace': 'default', 'uid': 'uid-' + name}, 'spec': {'nodeName': 'node1'},
+            'status': status}
 
 
 def test_with_api_access_the_gate_waits_for_a_ready_heartbeat_of_the_restarted_kubelet(monkeypatch):
@@ -631,19 +632,22 @@ def test_an_accepted_pod_readmitted_by_the_stale_allocatable_gets_kubelet_restar
     assert [name for name, args in calls].count('ansible.builtin.systemd_service') == 1
 
 
-def kubelet_event(pod, reason, stamp, host='node1'):
+def kubelet_event(pod, reason, stamp, host='node1', uid=None):
     return {'reason': reason, 'type': 'Warning', 'lastTimestamp': stamp, 'source': {'component': 'kubelet', 'host': host},
-            'involvedObject': {'kind': 'Pod', 'namespace': 'default', 'name': pod}}
+            'involvedObject': {'kind': 'Pod', 'namespace': 'default', 'name': pod, 'uid': uid or 'uid-' + pod}}
 
 
 def test_a_rejected_pod_that_ended_succeeded_is_known_by_kubelets_event(monkeypatch):
     """Seen on kubelet 1.37: a running pod kubelet's admission rejects at its restart ends Succeeded when its
-    containers exit 0 on SIGTERM; kubelet's OutOfmemory event names it. Events before the restart, of other nodes,
-    or of other reasons are not this change's."""
+    containers exit 0 on SIGTERM; kubelet's OutOfmemory event names it. Events of a pod that had ended before (or is
+    gone: events outlive pods, and a Ready heartbeat may be older than they), of other nodes, or of other reasons are
+    not this change's."""
     nodes = [api_node('True', '2026-11-28T05:00:00Z'), api_node('True', '2026-11-28T05:00:30Z')]
-    lookup = SequenceK8sLookup(nodes, lambda count: [api_pod('web', 'Succeeded'), api_pod('db')])
+    before = [api_pod('web'), api_pod('db'), api_pod('old', 'Succeeded')]
+    lookup = SequenceK8sLookup(nodes, lambda count: before if count == 1 else [api_pod('web', 'Succeeded'), api_pod('db')])
     lookup.events = [kubelet_event('web', 'OutOfmemory', '2026-11-28T05:00:20Z'),
-                     kubelet_event('db', 'OutOfcpu', '2026-11-28T04:59:00Z'),
+                     kubelet_event('old', 'OutOfcpu', '2026-11-28T05:00:20Z'),
+                     kubelet_event('db', 'OutOfcpu', '2026-11-28T05:00:20Z', uid='uid-an-earlier-db'),
                      kubelet_event('db', 'OutOfcpu', '2026-11-28T05:00:20Z', host='node2'),
                      kubelet_event('db', 'BackOff', '2026-11-28T05:00:20Z')]
     with_lookup(monkeypatch, lookup)
