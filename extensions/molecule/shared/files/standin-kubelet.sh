@@ -45,10 +45,13 @@ while True:
 '
 SCRIPT
 
+# No start limit, as kubeadm's packaged unit: a kubelet that exits while the runtime or the API server comes up after a
+# boot is started again, not given up on after five quick failures.
 put 644 /etc/systemd/system/kubelet.service <<'UNIT'
 [Unit]
 Description=kubelet (kubenode.cgroups tests)
 After=containerd.service
+StartLimitInterval=0
 [Service]
 ExecStart=/usr/local/bin/kubelet
 Restart=always
