@@ -9,6 +9,8 @@ CACHE := $(CURDIR)/.cache
 # The collection seen at ansible_collections/kubenode/cgroups: a link for ansible and pytest;
 # ansible-test gets a copy in a temporary directory (it wants the real path, not a hidden one).
 COLLECTIONS := $(CACHE)/collections
+# kubernetes.core, installed by its rule below (make test, lint, cluster-smoke, molecule).
+K8S_CORE := $(COLLECTIONS)/ansible_collections/kubernetes/core/MANIFEST.json
 export ANSIBLE_HOME := $(CACHE)/ansible
 export ANSIBLE_COLLECTIONS_PATH := $(COLLECTIONS)
 export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
@@ -104,7 +106,7 @@ demo-vm: venv link vm-image vm-kubelet
 # copy of the collection) - with the newest ansible-core's checks (Python 3.13, venvs of their own) and the
 # VM image build beside them; then the VM scenarios, which need both cores.
 test:
-	$(MAKE) --no-print-directory deps vm-deps venv link $(PIP_BOOTSTRAP)
+	$(MAKE) --no-print-directory deps vm-deps venv link $(PIP_BOOTSTRAP) $(K8S_CORE)
 	$(MAKE) --no-print-directory -j4 --output-sync=target sanity checks-but-sanity newest vm-image judge vm-kubelet cluster-smoke
 	$(MAKE) --no-print-directory molecule
 
@@ -114,7 +116,8 @@ checks:
 checks-but-sanity:
 	$(MAKE) --no-print-directory -j1 lint docs-current units integration
 
-lint: venv link
+# The role's tasks name kubernetes.core's modules (the drain): ansible-lint resolves them.
+lint: venv link $(K8S_CORE)
 	PATH=$(BIN):$$PATH $(BIN)/ansible-lint --nocolor
 
 # ansible-test bootstraps pip in its sanity venvs with a script it downloads from a host
@@ -234,7 +237,6 @@ cluster-bin: $(CLUSTER_BIN)/kubeadm $(CLUSTER_BIN)/etcd
 
 # kubernetes.core (what reads the API server's pods for the role) from the community package's wheel, where PyPI
 # has it: the collection's files as ansible-galaxy installs them; the kubernetes Python client is in requirements.txt.
-K8S_CORE := $(COLLECTIONS)/ansible_collections/kubernetes/core/MANIFEST.json
 $(K8S_CORE): | $(BIN)/.installed
 	@mkdir -p $(CACHE)/wheels && $(BIN)/pip download --disable-pip-version-check -q --no-deps ansible==12.3.0 -d $(CACHE)/wheels
 	$(BIN)/python -c 'import sys, zipfile; w = zipfile.ZipFile(sys.argv[1]); \
