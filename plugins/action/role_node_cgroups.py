@@ -35,7 +35,7 @@ MODULE = 'kubenode.cgroups.node_cgroups'
 SAME_NAME = ('profile', 'system_reserved', 'kube_reserved', 'merge_default_eviction_settings',
              'enforce_node_allocatable', 'cgroup_driver', 'cgroup_root', 'keep_reserved_out_of_swap',
              'feature_gates', 'extra_feature_gates', 'allow_kubelet_version_mismatch', 'persist', 'accept_impact',
-             'pods', 'use_receipt')
+             'pods', 'use_receipt', 'confirm_timeout')
 # Options given only when the role variable is set (empty or null: the module's own default).
 WHEN_SET = ('capacity', 'max_pods', 'eviction_hard', 'reserved_system_cpus', 'qos_reserved', 'kubelet_binary',
             'measured_reservation', 'static_pod_path')
@@ -255,7 +255,7 @@ class ActionModule(ActionBase):
         # a change, to make a restart, or to verify on every run. An idempotent run ends there, and spares its
         # worker the summary's imports (ansible-core compiles a collection's files in every task's worker).
         outcome['needs_follow_up'] = bool(outcome.get('changed') or outcome.get('restart_pending')
-                                          or role('verify') == 'always')
+                                          or role('verify') == 'always' or generation_pending(outcome))
         if outcome['needs_follow_up'] and not outcome.get('failed') and isinstance(outcome.get('plan'), dict):
             from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import plan_summary
             # What "Show the plan" prints (plugin_utils/_plan_summary).
@@ -401,8 +401,8 @@ class ActionModule(ActionBase):
             done = self._execute_module(module_name='ansible.builtin.systemd_service', task_vars=task_vars,
                                         module_args={'name': item['service'], 'state': 'restarted'})
             if done.get('failed'):
-                return self.fail_step(outcome, '%s (%s): %s' % (steps.RESTART_STEP, item['service'],
-                                                                done.get('msg') or 'failed'))
+                return self.gate_failed(outcome, args, task_vars, '%s (%s): %s' % (
+                    steps.RESTART_STEP, item['service'], done.get('msg') or 'failed'))
             outcome['restarted'].append({'service': item['service'], 'reason': item.get('reason'),
                                          'changed': bool(done.get('changed'))})
             outcome['changed'] = outcome['changed'] or bool(done.get('changed'))
@@ -421,12 +421,21 @@ class ActionModule(ActionBase):
                 if attempt + 1 < tries:
                     time.sleep(steps.HEALTH_DELAY)
             else:
-                return self.fail_step(outcome, '%s: kubelet did not answer %s with 200 within %s s of its restart (%s)'
-                                      % (steps.HEALTH_STEP, url, timeout, answer.get('msg') or answer.get('status')))
+                return self.gate_failed(outcome, args, task_vars, '%s: kubelet did not answer %s with 200 within %s s '
+                                        'of its restart (%s)' % (steps.HEALTH_STEP, url, timeout,
+                                                                 answer.get('msg') or answer.get('status')))
         if api_node_before is not None and steps.health_gate_needed(True, check_mode, outcome['restarted']):
             self.api_gate(outcome, role, task_vars, (api_node_before, api_pods))
             if outcome.get('failed'):
+                return self.gate_failed(outcome, args, task_vars, outcome['msg'])
+        if generation_pending(outcome) and not check_mode:
+            self.confirm(outcome, role, args, task_vars)
+            if outcome.get('failed'):
                 return None
+        elif check_mode and outcome.get('changed') and role('confirm_timeout'):
+            outcome['summary'] = (outcome.get('summary') or []) + [
+                'way back: the change would be kept as a generation and reverted by the node unless its gate passes '
+                'within %s s' % role('confirm_timeout')]
         if not steps.audit_wanted(role('verify'), outcome.get('changed')):
             return None
         if steps.read_back_stands(outcome, outcome['restarted']):
@@ -447,6 +456,42 @@ class ActionModule(ActionBase):
             outcome['sizing'] = dict((key, value) for key, value in sizing.items() if key not in ('invocation',))
         # The verdict on drift is the role's last task, after the report has the node's drift.
         outcome['fails_on_drift'] = bool(outcome['audit'].get('drift')) and not check_mode
+        return None
+
+    def gate_failed(self, outcome, args, task_vars, message):
+        """The gate failed: the host fails with the step's message, and a change inside its confirmation window is
+        rolled back now, by the node (node_generation), rather than when its timer ends."""
+        self.fail_step(outcome, message)
+        if not generation_pending(outcome) or self._play_context.check_mode:
+            return None
+        back = self._execute_module(module_name=GENERATION_MODULE, task_vars=task_vars, module_args=dict(
+            generation_args(args), state='rolled_back', trigger='gate', reason=' '.join(message.split())))
+        outcome['generation'] = back.get('generation') or outcome.get('generation')
+        if back.get('failed'):
+            outcome['msg'] = '%s. The rollback failed too: %s' % (message, back.get('msg'))
+        else:
+            outcome['rolled_back'] = True
+            outcome['msg'] = '%s. The node rolled the change back to its last known good state (generation %s).' % (
+                message, (back.get('generation') or {}).get('id'))
+        return None
+
+    def confirm(self, outcome, role, args, task_vars):
+        """The gate's last measure and the end of the window: after a restart, node_allocatable_oom_watch_seconds
+        waited here, on the controller (a controller lost meanwhile leaves the revert to the node's timer), then
+        node_generation compares the OOM kill counts with those read before the change and confirms the generation,
+        or rolls it back at once and the host fails with the figures."""
+        watch = role('oom_watch_seconds') or 0
+        if watch and outcome.get('restarted'):
+            time.sleep(watch)
+        done = self._execute_module(module_name=GENERATION_MODULE, task_vars=task_vars, module_args=dict(
+            generation_args(args), state='confirmed'))
+        outcome['generation'] = done.get('generation') or outcome.get('generation')
+        outcome['gate'] = done.get('gate')
+        if done.get('failed'):
+            outcome['rolled_back'] = bool(done.get('rolled_back')) or (
+                (done.get('generation') or {}).get('state') == 'rolled-back')
+            return self.fail_step(outcome, 'Confirm the change once its gate passed: %s' % done.get('msg'))
+        outcome['summary'] = (outcome.get('summary') or []) + [way_back_line(outcome['generation'], outcome['gate'])]
         return None
 
     @staticmethod
@@ -561,6 +606,30 @@ class ActionModule(ActionBase):
             for path in [p for p in origin if p.startswith(option + '.')]:
                 origin.setdefault(key + path[len(option):], origin[path])
         return args, origin
+
+
+GENERATION_MODULE = 'kubenode.cgroups.node_generation'
+
+
+def generation_pending(outcome):
+    """Whether the node's newest generation (node_cgroups' result) waits for its gate's confirmation."""
+    return (outcome.get('generation') or {}).get('state') == 'pending'
+
+
+def generation_args(args):
+    """node_generation's options, from node_cgroups' (the same node, root and lock)."""
+    return dict((name, args[name]) for name in ('generations_dir', 'lock_path', 'cgroupfs_path', 'proc_path',
+                                                'node_root') if args.get(name))
+
+
+def way_back_line(generation, gate):
+    """The plan summary's line for a confirmed change: the generation and the figures its gate judged it by."""
+    gate = gate or {}
+    counts = ', '.join('%s %s' % (name, (value or {}).get('after')) for name, value in sorted(
+        (gate.get('oom_kills') or {}).items()))
+    return 'way back: generation %s confirmed %s s after it was armed%s' % (
+        (generation or {}).get('id'), gate.get('watched_seconds'),
+        ', no new OOM kill (%s)' % counts if counts else '')
 
 
 def name_role_variables(message, origin, leading_field=True):

@@ -110,6 +110,26 @@ options:
     description: Where the generated boot script is written.
     type: path
     default: /usr/local/libexec/kubenode-cgroups-restore
+  generations_dir:
+    description:
+      - Where the node keeps its generations (the way back). Before its first write a run keeps there what each write
+        replaces - files byte for byte with their mode, a link's target, a file's absence, cgroup values as the
+        kernel held them - with a script that puts them back. The node keeps the last three; nothing else is
+        written. M(kubenode.cgroups.node_generation) confirms or rolls back the newest.
+      - The boot script checks it first: a change still unconfirmed when the node booted is reverted before
+        kubelet starts.
+    type: path
+    default: /var/lib/kubenode-cgroups/generations
+  confirm_timeout:
+    description:
+      - Seconds the change has to be confirmed (M(kubenode.cgroups.node_generation) V(confirmed)) before the node
+        reverts it by itself: a transient systemd timer (C(systemd-run --on-active)) armed before the first write.
+        A reboot inside the window boots into the last known good state.
+      - V(0) arms no revert; the generation is kept, confirmed, for a rollback on demand. The node_allocatable
+        role sets it (V(120) by default) and confirms once its gate passed.
+      - Without systemd as PID 1 no timer is armed and the generation waits for its confirmation.
+    type: int
+    default: 0
   kubelet_service:
     description: kubelet's systemd unit, which gets the C(ExecStartPre=) drop-in and is ordered after the boot unit.
     type: str
@@ -445,6 +465,16 @@ persistence:
   sample: {script: /usr/local/libexec/kubenode-cgroups-restore, unit: /etc/systemd/system/kubenode-cgroups.service,
            wants_link: /etc/systemd/system/multi-user.target.wants/kubenode-cgroups.service,
            kubelet_dropin: /etc/systemd/system/kubelet.service.d/45-kubenode-cgroups.conf, changed: false}
+generation:
+  description:
+    - The node's newest generation (the way back), or null when it has none - C(state) V(pending) (inside its
+      confirmation window), V(confirmed), V(rolled-back) with C(mode) and C(reason), V(superseded) or
+      V(revert-failed); C(restores) what a rollback would put back, C(restarts) the services it would restart, and
+      C(summary) a line that says it.
+  returned: success
+  type: dict
+  sample: {id: "000002", state: confirmed, since: 1796000000, restores: [{kind: file, path: /var/lib/kubelet/config.yaml}],
+           restarts: [kubelet.service], summary: generation 000002 confirmed}
 receipt:
   description:
     - Whether the receipt of the last run answered (O(use_receipt)); if not, why not, and whether this run kept one.

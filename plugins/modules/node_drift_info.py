@@ -74,6 +74,11 @@ options:
     description: Where the boot script is.
     type: path
     default: /usr/local/libexec/kubenode-cgroups-restore
+  generations_dir:
+    description: Where the node keeps its generations; RV(generation) says whether its newest is confirmed, inside
+      its confirmation window, or rolled back.
+    type: path
+    default: /var/lib/kubenode-cgroups/generations
   kubelet_config_paths:
     description: kubelet configuration files read when kubelet's unit does not say which, first found wins.
     type: list
@@ -161,6 +166,16 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+generation:
+  description:
+    - The node's newest generation (the way back), or null when it has none - C(state) V(pending) (inside its
+      confirmation window), V(confirmed), V(rolled-back) with C(mode) and C(reason), V(superseded) or
+      V(revert-failed); C(restores) what a rollback would put back, C(restarts) the services it would restart, and
+      C(summary) a line that says it.
+  returned: success
+  type: dict
+  sample: {id: "000002", state: confirmed, since: 1796000000, restores: [{kind: file, path: /var/lib/kubelet/config.yaml}],
+           restarts: [kubelet.service], summary: generation 000002 confirmed}
 impact:
   description:
     - What the plan compared with does to what runs on the node, as M(kubenode.cgroups.node_cgroups) returns it
@@ -218,6 +233,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kub
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import audit
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import runner
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import read_impact
@@ -284,6 +300,9 @@ def main():
         result = audit(host, spec, node, params['allow_driver_mismatch'])
         result['impact'] = read_impact(spec, node, result['plan'])
         result['plan'] = result['plan'].as_dict()
+        result['generation'] = generations.read_latest(spec.generations_dir)
+        if result['generation']:
+            result['generation']['summary'] = generations.describe(result['generation'])
     except KubenodeError as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:

@@ -35,6 +35,9 @@ REPORT_PLAN_KEYS = ('kubelet_version', 'kubelet_version_source', 'cgroup_driver'
 REPORT_KUBEPODS_KEYS = ('cgroupfs_path', 'systemd_unit', 'v1_files', 'v2_files', 'systemd_properties')
 ENTRY_KEYS = ('status', 'message', 'operations', 'summary', 'sizing', 'impact')
 NOT_REACHED = 'not reached'
+ROLLED_BACK = 'rolled back'
+# node/_generations' states of a generation the node undid (or failed to undo).
+ROLLED_BACK_STATES = ('rolled-back', 'revert-failed')
 
 
 class ShardError(Exception):
@@ -72,7 +75,12 @@ def play_entry(host, variables, check_mode):
         impact = registered['impact']
     else:
         impact = audit.get('impact') if isinstance(audit, Mapping) else None
-    if failed is not None:
+    generation = (registered or {}).get('generation') or (audit.get('generation') if isinstance(audit, Mapping) else None)
+    rolled_back = isinstance(generation, Mapping) and generation.get('state') in ROLLED_BACK_STATES
+    if rolled_back:
+        # The node undid its last change (the way back): said until a run leaves a newer generation.
+        status = ROLLED_BACK
+    elif failed is not None:
         status = 'failed'
     elif applied is not None:
         status = ('would apply' if check_mode else 'applied') if applied.get('changed') else 'unchanged'
@@ -81,7 +89,8 @@ def play_entry(host, variables, check_mode):
     else:
         status = NOT_REACHED
     return {'host': host, 'status': status,
-            'message': '%s: %s' % (failed.get('task', ''), failed.get('msg', '')) if failed is not None else '',
+            'message': ('%s: %s' % (failed.get('task', ''), failed.get('msg', '')) if failed is not None
+                        else generation.get('summary') or '' if rolled_back else ''),
             'operations': len(applied.get('changes') or ()) if applied is not None else None,
             'summary': audit, 'sizing': variables.get('node_audit_sizing'), 'impact': impact}
 

@@ -96,7 +96,7 @@ def drift_info_args(outcome, role, args):
         'node_root': args.get('node_root') or '/',
     }
     for option in ('cgroupfs_path', 'proc_path', 'systemd_control_dirs', 'containerd_config_path',
-                   'crio_config_paths', 'systemd_unit_dir', 'persist_script', 'kubelet_root_dir'):
+                   'crio_config_paths', 'systemd_unit_dir', 'persist_script', 'kubelet_root_dir', 'generations_dir'):
         module_args[option] = args[option]
     path = choice.get('path') or role('kubelet_config_path')
     if path:

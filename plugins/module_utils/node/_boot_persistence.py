@@ -23,6 +23,7 @@ from ansible.module_utils.six.moves import shlex_quote
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_names import SHIPPED_SLICES
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
 
 UNIT_NAME = 'kubenode-cgroups.service'
 KUBELET_DROPIN_NAME = '45-kubenode-cgroups.conf'
@@ -60,13 +61,16 @@ put_if_present() { [ ! -e "$1" ] || put "$1" "$2"; }
 '''
 
 
-def script(operations, driver, mode):
-    """The boot script: setup top-down, then the values children first.
+def script(operations, driver, mode, generations_dir=None):
+    """The boot script: the way back's check (a change still unconfirmed at boot is undone first), then setup
+    top-down, then the values children first.
 
     At boot every limit starts at its maximum (a cpuset at its parent's), so every planned value
     lowers it, and lowering goes children first (a v1 cpuset parent cannot shrink below a child).
     """
     lines = [_PRELUDE % {'unit': UNIT_NAME, 'driver': driver, 'mode': mode}]
+    if generations_dir:
+        lines.append(generations.boot_check(generations_dir))
     setup = [o for o in operations if o.kind != 'write']
     writes = sorted([o for o in operations if o.kind == 'write'], key=lambda o: -o.depth)
     for operation in setup + writes:

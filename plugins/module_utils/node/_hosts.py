@@ -39,6 +39,8 @@ class DryHost(object):
     def __init__(self, systemctl):
         self.systemctl = systemctl
         self.reloaded = False  # systemd never reloads what a dry run wrote, for it wrote nothing
+        # The kernel's values before the run's first write, {path: value}: what the way back restores (KeepingHost).
+        self.originals = {}
 
     def gone(self, path):
         """Whether a path a step acts on has gone since it was planned (never, on a host nothing changes)."""
@@ -141,4 +143,39 @@ class LiveHost(DryHost):
 
 def host_for(module):
     """The host a module's run is performed against: the live node, or in check mode a dry one."""
-    return DryHost(systemd.runner(module)) if module.check_mode else LiveHost(module)
+    return DryHost(systemd.runner(module)) if module.check_mode else KeepingHost(module)
+
+
+class KeepingHost(LiveHost):
+    """The live node, with the way back: before each write, what it replaces is kept in the run's generation
+    (node/_generations), which is opened (and its revert armed) before the first write. originals: the kernel's
+    values as read before the first write, {path: value}, for a value that a reload has moved since."""
+
+    def __init__(self, module, generation=None):
+        super(KeepingHost, self).__init__(module)
+        self.generation = generation  # set once the node is read (run/_node_run.keep_generation)
+
+    def write_cgroup(self, path, value):
+        if self.generation:
+            self.generation.keep_value(path, self.originals.get(path))
+        return super(KeepingHost, self).write_cgroup(path, value)
+
+    def replace_file(self, path, content, mode):
+        if self.generation:
+            self.generation.keep_file(path)
+        return super(KeepingHost, self).replace_file(path, content, mode)
+
+    def remove(self, path):
+        if self.generation:
+            self.generation.keep_file(path)
+        return super(KeepingHost, self).remove(path)
+
+    def link(self, target, path):
+        if self.generation:
+            self.generation.keep_file(path)
+        return super(KeepingHost, self).link(target, path)
+
+    def write_kubelet_config(self, change, backup):
+        if self.generation:
+            self.generation.keep_file(change['path'])
+        return super(KeepingHost, self).write_kubelet_config(change, backup)

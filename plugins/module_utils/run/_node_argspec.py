@@ -39,6 +39,7 @@ NODE_PATHS = (
     ('systemd_control_dirs', ['/etc/systemd/system.control', '/run/systemd/system.control']),
     ('persist_script', '/usr/local/libexec/kubenode-cgroups-restore'),
     ('lock_path', NODE_LOCK),
+    ('generations_dir', '/var/lib/kubenode-cgroups/generations'),
     ('kubelet_root_dir', '/var/lib/kubelet'),
     ('containerd_config_path', CONTAINERD_CONFIG_PATH),
     ('crio_config_paths', list(CRIO_CONFIG_PATHS)),
@@ -175,6 +176,7 @@ def node_argument_spec():
         services=dict(type='list', elements='str', default=[]),
         persist=dict(type='bool', default=True),
         persist_script=_path_option('persist_script'),
+        generations_dir=_path_option('generations_dir'),
         kubelet_service=dict(type='str', default=KUBELET_SERVICE),
         kubelet_config=dict(type='dict', options=kubelet_file_argument_spec()),
         kubelet_config_paths=_path_option('kubelet_config_paths'),
@@ -199,5 +201,6 @@ def node_cgroups_argument_spec():
         verify=dict(type='bool', default=False),
         accept_impact=dict(type='bool', default=False),
         use_receipt=dict(type='bool', default=True),
+        confirm_timeout=dict(type='int', default=0),
     )
     return spec

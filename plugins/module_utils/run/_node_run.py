@@ -19,8 +19,11 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import Record
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _io_trace
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost, host_for
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost, KeepingHost, host_for
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _way_back as way_back
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import service_name
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock, NoLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_node
 
@@ -55,6 +58,39 @@ def refuse_unaccepted(impact, accepted):
                             value=False)
 
 
+# The cgroups whose OOM kills the way back's gate counts, besides kubelet's and the runtime's units.
+WATCHED = ('kubepods', 'system_reserved', 'kube_reserved')
+
+
+def keep_generation(host, spec, node, run, node_run, run_command):
+    """Give a live host the generation that keeps what this run writes over (node/_generations): opened at its first
+    write, with a revert armed for confirm_timeout seconds when systemd is PID 1."""
+    if not isinstance(host, KeepingHost):
+        return
+    kubelet_files = []
+    if run.kubelet_change:
+        flags = run.kubelet_change.get('flags_file')
+        kubelet_files = [run.kubelet_change['path']] + ([flags['path']] if flags else [])
+    kubelet_unit = spec.kubelet_unit()
+    managed = node_run.managed()
+    watched = [managed[key] for key in WATCHED if managed.get(key)]
+    units = [kubelet_unit] + [service_name(s) for s in spec.services if service_name(s) != kubelet_unit]
+    systemctl = host.systemctl if node.systemd_running else None
+    host.generation = generations.Generation(
+        spec.generations_dir, spec.lock_path, spec.confirm_timeout, node.systemd_running, run_command,
+        lambda path: generations.restart_for(path, spec.systemd_unit_dir, kubelet_unit, kubelet_files), kubelet_unit,
+        baseline=lambda: way_back.oom_baseline(node.layout, systemctl, watched, units))
+
+
+def generation_result(host, spec):
+    """The generation this run kept, else the node's newest (its state: confirmed, inside its window, rolled back)."""
+    kept = host.generation.result() if getattr(host, 'generation', None) else None
+    found = kept or generations.read_latest(spec.generations_dir)
+    if found:
+        found['summary'] = generations.describe(found)
+    return found
+
+
 def apply(host, spec, run_command):
     """One node_cgroups run on host (node/_hosts: LiveHost, or DryHost in check mode): a result dict for exit_json,
     with 'failed' (and an honest account of what was applied before the failure) when it failed, and 'warnings'
@@ -67,6 +103,7 @@ def apply(host, spec, run_command):
             node, run = resolve(host, spec, run_command)
             node_run = steps.NodeRun(spec, node, run)
             done = steps.Done(Record(run.warnings))
+            keep_generation(host, spec, node, run, node_run, run_command)
             if spec.state == 'present':
                 impact = read_impact(spec, node, run.plan, run.rules)
                 refuse_unaccepted(impact, spec.accept_impact)
@@ -86,12 +123,13 @@ def apply(host, spec, run_command):
                         'fix the cause and run again to complete the change.' % len(record.applied))
         return dict(failed=True, msg=message, changed=bool(record.applied), applied=record.applied,
                     changes=record.changes, failed_step=record.changes[-1] if record.changes else None,
-                    warnings=record.warnings, impact=impact)
+                    warnings=record.warnings, impact=impact, generation=generation_result(host, spec))
     record = done.record
     result = dict(changed=bool(record.changes), changes=record.changes, cgroup_mode=node.layout.mode,
                   driver=run.driver, managed=node_run.managed(), services_changed=done.services_changed,
                   services_not_installed=done.skipped_services, plan=run.plan.as_dict(), persistence=done.persistence,
                   restart_pending=restart_pending, diff=record.diffs, impact=impact,
+                  generation=generation_result(host, spec),
                   warnings=record.warnings + (run.kubelet_change['warnings'] if run.kubelet_change else []))
     if run.kubelet_change and spec.state == 'present':
         result['kubelet_config'] = done.kubelet_result

@@ -174,7 +174,7 @@ def persistence_steps(run, units, boot_operations):
         return [], None, ['systemd is not PID 1 here, so nothing will put these cgroups back after a reboot: kubelet '
                           'will refuse to start until node_cgroups runs again (persist)']
     wanted = (
-        (files['script'], boot.script(boot_operations, run.driver.name, run.layout.mode), 0o755),
+        (files['script'], boot.script(boot_operations, run.driver.name, run.layout.mode, run.spec.generations_dir), 0o755),
         (files['unit'], boot.unit(files['script'], run.spec.kubelet_unit(), run.driver.boot_slices(run.entries)), 0o644),
         (files['kubelet_dropin'], boot.kubelet_dropin(files['script']), 0o644))
     steps = [step for path, content, mode in wanted
@@ -250,6 +250,7 @@ def write_targets(run):
     # On v1 /sys/fs/cgroup itself is a read-only tmpfs: the hierarchies mounted in it are written.
     mounts = [run.root] if run.layout.is_v2 else sorted(run.layout.v1_hierarchies.values())
     targets = [('cgroupfs_path', mount) for mount in mounts]
+    targets.append(('generations_dir', run.spec.generations_dir))  # the way back keeps what each write replaces
     persisting = run.spec.persist and (run.systemd_running or run.units_offline)
     if run.driver.writes_units or persisting:
         targets.append(('systemd_unit_dir', run.unit_dir))
@@ -292,6 +293,7 @@ def present(run, host, done, check_writes=True):
     boot_operations = kernel_steps(run, done.kernel, boot_script=True)
     if check_writes:
         refuse_escaping(run, operations)
+    host.originals.update((o.path, o.before) for o in operations if o.kind == 'write')
     done.units = unit_steps(run, read_unit_side(run, host.systemctl), boot_operations)
     done.record.warnings.extend(done.units.warnings)
     if perform(done.units.steps, host, done.record):

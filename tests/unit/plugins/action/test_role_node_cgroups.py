@@ -657,3 +657,69 @@ def test_a_rejected_pod_that_ended_succeeded_is_known_by_kubelets_event(monkeypa
         "kubelet's admission rejected default/web (OutOfmemory) after its restart, which the impact preview did not "
         "name as accepted")
     assert result['api_gate']['rejected'] == ['default/web']
+
+
+# The way back (issue 53): a change inside its confirmation window is confirmed by node_generation once the gate
+# passed, after the OOM watch; a failed gate rolls it back at once.
+WINDOW = {'id': '000002', 'state': 'pending', 'timeout': 120}
+
+
+def test_a_change_that_passes_its_gate_is_confirmed_after_the_oom_watch(monkeypatch):
+    result, calls, slept = follow_up(
+        monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK), generation=dict(WINDOW)),
+        answers={'ansible.builtin.uri': [{'status': 200}], 'kubenode.cgroups.node_generation': [{
+            'changed': True, 'generation': dict(WINDOW, state='confirmed'),
+            'gate': {'watched_seconds': 41, 'oom_kills': {'/kubepods.slice': {'before': 0, 'after': 0}}}}]})
+    names = [name for name, _args in calls]
+    assert names == ['ansible.builtin.systemd_service', 'ansible.builtin.uri', 'kubenode.cgroups.node_generation']
+    # The window is waited on the controller, after the restart; the node only compares and confirms.
+    assert slept == [30]
+    assert calls[-1][1] == {'state': 'confirmed', 'generations_dir': '/var/lib/kubenode-cgroups/generations',
+                            'lock_path': '/run/lock/kubenode-cgroups.lock', 'cgroupfs_path': '/sys/fs/cgroup',
+                            'proc_path': '/proc'}
+    assert not result.get('failed') and result['generation']['state'] == 'confirmed'
+    assert ('way back: generation 000002 confirmed 41 s after it was armed, no new OOM kill (/kubepods.slice 0)'
+            in result['summary'])
+    # Nothing restarted: confirmed at once, no wait.
+    result, calls, slept = follow_up(monkeypatch, changed(verification=dict(READ_BACK), generation=dict(WINDOW)))
+    assert slept == [] and [name for name, _args in calls] == ['kubenode.cgroups.node_generation']
+
+
+def test_a_failed_gate_rolls_the_change_back_at_once_and_says_so(monkeypatch):
+    result, calls, _slept = follow_up(
+        monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK), generation=dict(WINDOW)),
+        answers={'ansible.builtin.uri': [{'failed': True, 'status': -1, 'msg': 'Connection refused'}],
+                 'kubenode.cgroups.node_generation': [{'changed': True, 'rolled_back': True,
+                                                       'generation': dict(WINDOW, state='rolled-back')}]},
+        node_allocatable_health_timeout=5)
+    back = [args for name, args in calls if name == 'kubenode.cgroups.node_generation']
+    assert len(back) == 1 and back[0]['state'] == 'rolled_back' and back[0]['trigger'] == 'gate'
+    assert back[0]['reason'].startswith('Wait until the restarted kubelet is healthy')
+    assert result['failed'] and result['rolled_back']
+    assert result['msg'].endswith('The node rolled the change back to its last known good state (generation 000002).')
+    # A failed gate with no window open rolls nothing back.
+    result, calls, _slept = follow_up(
+        monkeypatch, changed(restart_pending=PENDING[1:], generation=dict(WINDOW, state='confirmed')),
+        answers={'ansible.builtin.uri': [{'failed': True, 'status': -1, 'msg': 'Connection refused'}]},
+        node_allocatable_health_timeout=5)
+    assert result['failed'] and 'kubenode.cgroups.node_generation' not in [name for name, _args in calls]
+
+
+def test_an_oom_kill_in_the_window_fails_the_node_rolled_back(monkeypatch):
+    result, _calls, _slept = follow_up(
+        monkeypatch, changed(restart_pending=PENDING[1:], generation=dict(WINDOW)),
+        answers={'ansible.builtin.uri': [{'status': 200}], 'kubenode.cgroups.node_generation': [{
+            'failed': True, 'rolled_back': True, 'generation': dict(WINDOW, state='rolled-back'),
+            'msg': 'the change was rolled back: OOM kills within 30 s of the change: /system.slice 0 -> 1'}]})
+    assert result['failed'] and result['rolled_back'] and '/system.slice 0 -> 1' in result['msg']
+    assert 'audit' not in result
+
+
+def test_a_pending_change_found_by_an_unchanged_run_is_followed_up_and_check_mode_says_what_it_would_arm(monkeypatch):
+    result, _sent = run_action(monkeypatch, True, outcome={'changed': False, 'restart_pending': [],
+                                                           'generation': dict(WINDOW)})
+    assert result['needs_follow_up'] is True
+    result, calls, _slept = follow_up(monkeypatch, changed(verification=dict(READ_BACK)), check_mode=True)
+    assert 'kubenode.cgroups.node_generation' not in [name for name, _args in calls]
+    assert any(line.startswith('way back: the change would be kept as a generation') and '120 s' in line
+               for line in result['summary'])

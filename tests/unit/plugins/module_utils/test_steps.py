@@ -60,7 +60,7 @@ def node_run(tmp_path, driver='systemd', entries=(('system_reserved', SLICE),), 
              node_root='/'):
     spec = Obj(cgroupfs_path=str(tmp_path / 'cgroup'), systemd_unit_dir=str(tmp_path / 'units'), services=[],
                persist=persist, persist_script=str(tmp_path / 'bin' / 'kubenode-cgroups'), proc_path='/proc',
-               node_root=node_root,
+               node_root=node_root, generations_dir=str(tmp_path / 'generations'),
                systemd_control_dirs=[], kubelet_unit=lambda: 'kubelet.service',
                kubelet_config_option=lambda name, fallback=None: fallback)
     node = Obj(layout=CgroupLayout('v2', {}, str(tmp_path / 'cgroup')), systemd_running=running)
@@ -412,9 +412,10 @@ def test_the_cgroupfs_driver_warns_of_daemon_reload_on_a_systemd_v2_host(tmp_pat
 
 def test_only_a_run_that_writes_units_checks_the_unit_directory(tmp_path):
     assert ('systemd_unit_dir', str(tmp_path / 'units')) in steps.write_targets(node_run(tmp_path))
-    assert [o for o, _d in steps.write_targets(node_run(tmp_path, driver='cgroupfs'))] == ['cgroupfs_path']
+    assert [o for o, _d in steps.write_targets(node_run(tmp_path, driver='cgroupfs'))] == [
+        'cgroupfs_path', 'generations_dir']
     assert [o for o, _d in steps.write_targets(node_run(tmp_path, driver='cgroupfs', persist=True))] == [
-        'cgroupfs_path', 'systemd_unit_dir', 'persist_script']
+        'cgroupfs_path', 'generations_dir', 'systemd_unit_dir', 'persist_script']
 
 
 def test_a_systemctl_step_mends_by_its_verb_and_a_kubelet_write_says_its_file():
@@ -449,7 +450,8 @@ def test_the_pre_flight_asks_room_of_every_target_but_the_cgroup_tree(tmp_path, 
     run = node_run(tmp_path, persist=True)
     steps.refuse_unwritable(run)
     # cgroupfs is a kernel filesystem: it has no free space to run out of.
-    assert asked == [(run.root, False), (run.unit_dir, True), (str(tmp_path / 'bin'), True)]
+    assert asked == [(run.root, False), (str(tmp_path / 'generations'), True), (run.unit_dir, True),
+                     (str(tmp_path / 'bin'), True)]
     monkeypatch.setattr(steps.preflight, 'writable_directory_problem',
                         lambda path, room: 'read-only' if path == run.unit_dir else None)
     with pytest.raises(KubenodeError) as error:

@@ -55,14 +55,14 @@ def test_the_read_back_stands_only_when_every_pending_service_was_restarted():
 def test_node_drift_info_reads_the_kubelet_configuration_node_cgroups_chose():
     args = {'cgroupfs_path': '/r/sys/fs/cgroup', 'proc_path': '/r/proc', 'systemd_control_dirs': ['/r/c'],
             'containerd_config_path': '/r/c.toml', 'crio_config_paths': [], 'systemd_unit_dir': '/r/u',
-            'persist_script': '/r/p', 'kubelet_root_dir': '/r/k', 'kubelet_config': {'kubelet_dropin_dir': '/r/d'}}
+            'persist_script': '/r/p', 'kubelet_root_dir': '/r/k', 'generations_dir': '/r/g', 'kubelet_config': {'kubelet_dropin_dir': '/r/d'}}
     role = {'services': ['kubelet'], 'kubelet_settings': None, 'allow_driver_mismatch': False, 'persist': True,
             'kubelet_config_path': '/given', 'kubelet_config_dropin': None}.get
     chosen = {'plan': {'p': 1}, 'kubelet_config': {'choice': {'path': '/chosen', 'dropin': True, 'dropin_dir': '/cd'}}}
     made = steps.drift_info_args(chosen, role, args)
     assert made['kubelet_config_path'] == '/chosen' and made['kubelet_config_dropin'] is True
     assert made['kubelet_dropin_dir'] == '/cd' and made['kubelet_settings'] == {} and made['node_root'] == '/'
-    assert made['cgroupfs_path'] == '/r/sys/fs/cgroup' and made['kubelet_root_dir'] == '/r/k'
+    assert made['cgroupfs_path'] == '/r/sys/fs/cgroup' and made['kubelet_root_dir'] == '/r/k' and made['generations_dir'] == '/r/g'
     made = steps.drift_info_args({'plan': {}}, role, args)
     assert made['kubelet_config_path'] == '/given' and 'kubelet_config_dropin' not in made
     assert made['kubelet_dropin_dir'] == '/r/d'

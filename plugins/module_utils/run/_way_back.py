@@ -1,0 +1,171 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, kubenode.cgroups contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""node_generation: confirm the node's pending generation once its gate passed, or revert it (node/_generations).
+
+PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
+
+The gate's last measure is taken here, on the node, in the confirming round trip: no new OOM kill since the change's
+first write (the counts node_cgroups read then, oom-baseline) in kubepods, the reserved cgroups, and the units of
+kubelet and the container runtime. cgroup v2's memory.events counts a cgroup's subtree; v1's memory.oom_control
+counts one cgroup, so on v1 the subtree is summed.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import time
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import service_name, show
+
+
+def oom_kill_count(text, field='oom_kill'):
+    """The oom_kill counter of a memory.events (v2) or memory.oom_control (v1) text, or None."""
+    for line in (text or '').splitlines():
+        words = line.split()
+        if len(words) == 2 and words[0] == field and words[1].isdigit():
+            return int(words[1])
+    return None
+
+
+def oom_kills(layout, relative):
+    """OOM kills in the cgroup at relative and below, as the kernel counts them, or None when it has no memory
+    controller files (gone, or not a memory cgroup)."""
+    relative = relative.lstrip('/')
+    if layout.is_v2:
+        return oom_kill_count(fs.read_file(os.path.join(layout.unified, relative, 'memory.events')))
+    memory = layout.v1_hierarchies.get('memory')
+    if not memory:
+        return None
+    top = os.path.join(memory, relative)
+    if not os.path.isdir(top):
+        return None
+    total = None
+    for directory, _dirs, names in os.walk(top):
+        if 'memory.oom_control' in names:
+            count = oom_kill_count(fs.read_file(os.path.join(directory, 'memory.oom_control')))
+            if count is not None:
+                total = (total or 0) + count
+    return total
+
+
+def unit_cgroups(systemctl, units):
+    """{unit: its cgroup path (systemd's ControlGroup)}; a unit systemd does not run is left out."""
+    if not units or systemctl is None:
+        return {}
+    names = [service_name(u) for u in units]
+    shown = show(systemctl, names, ['Id', 'ControlGroup'])
+    return dict((name, (shown.get(name) or {}).get('ControlGroup')) for name in names
+                if (shown.get(name) or {}).get('ControlGroup'))
+
+
+def oom_baseline(layout, systemctl, cgroups, units):
+    """What the gate compares with, read before the change's first write: {name: {'path', 'count', 'unit'}} of the
+    cgroups (kubepods, the reserved cgroups) and the units' own cgroups (kubelet, the runtime)."""
+    found = dict((path, {'path': path, 'count': oom_kills(layout, path), 'unit': False}) for path in cgroups)
+    for unit, path in unit_cgroups(systemctl, units).items():
+        found[unit] = {'path': path, 'count': oom_kills(layout, path), 'unit': True}
+    return found
+
+
+def oom_counts_now(layout, systemctl, baseline):
+    """{name: count} now of the baseline's cgroups; a unit's cgroup asked of systemd again (a restart into another
+    slice moves it)."""
+    now_in = unit_cgroups(systemctl, [name for name, item in baseline.items() if item.get('unit')])
+    return dict((name, oom_kills(layout, now_in.get(name, item['path']) if item.get('unit') else item['path']))
+                for name, item in baseline.items())
+
+
+def new_oom_kills(before, after):
+    """{name: {'before', 'after'}} of the cgroups whose OOM kill count rose."""
+    return dict((name, {'before': before.get(name), 'after': count}) for name, count in sorted(after.items())
+                if count is not None and before.get(name) is not None and count > before[name])
+
+
+def oom_reason(rose, seconds):
+    return 'OOM kills within %d s of the change: %s' % (seconds, ', '.join(
+        '%s %d -> %d' % (name, counts['before'], counts['after']) for name, counts in sorted(rose.items())))
+
+
+def run_revert(run_command, generation, mode, reason):
+    """Run a generation's revert script (it takes the node lock itself); KubenodeError when it fails."""
+    rc, out, err = run_command(['/bin/sh', os.path.join(generation['path'], 'revert.sh'), mode, reason])
+    if rc != 0:
+        raise KubenodeError('the revert of generation %s failed: %s' % (generation['id'], (err or out).strip()),
+                            field='generations_dir', value=generation['path'])
+    return (out or '').strip()
+
+
+def confirm(params, layout, systemctl, run_command, check_mode, clock=None):
+    """state=confirmed: the generation's OOM kill counts (read before its first write, oom-baseline) compared with
+    now - a kill since the change reverts it at once instead - then the newest generation marked confirmed and its
+    timer stopped. The window is the controller's to wait (the role waits node_allocatable_oom_watch_seconds after
+    the restart): a node-side wait would outlive a lost controller and confirm for it. A result dict (failed when
+    it was not confirmed)."""
+    directory = params['generations_dir']
+    latest = generations.read_latest(directory)
+    if not latest or latest['state'] == generations.CONFIRMED:
+        return dict(changed=False, generation=latest, msg='nothing to confirm')
+    if latest['state'] != generations.PENDING:
+        return dict(failed=True, changed=False, generation=latest,
+                    msg='generation %s was not confirmed: %s' % (latest['id'], generations.describe(latest)))
+    baseline = generations.read_baseline(directory, latest['id'])
+    now = int((clock or time.time)())
+    seconds = now - (latest.get('since') or now)
+    gate = {'watched_seconds': seconds}
+    if baseline and layout is not None:
+        after = oom_counts_now(layout, systemctl, baseline)
+        before = dict((name, item['count']) for name, item in baseline.items())
+        rose = new_oom_kills(before, after)
+        gate.update(oom_kills=dict((name, {'before': before[name], 'after': after.get(name)}) for name in sorted(before)),
+                    new_oom_kills=rose)
+        if rose:
+            reason = oom_reason(rose, seconds)
+            if check_mode:
+                return dict(failed=True, changed=False, gate=gate, generation=latest,
+                            msg='the change would be rolled back: %s' % reason)
+            said = run_revert(run_command, latest, 'gate', reason)
+            return dict(failed=True, changed=True, rolled_back=True, gate=gate, revert_output=said,
+                        generation=generations.read_generation(directory, latest['id']),
+                        msg='the change was rolled back: %s' % reason)
+    if check_mode:
+        return dict(changed=True, gate=gate, generation=latest, msg='generation %s would be confirmed' % latest['id'])
+    with NodeLock(params['lock_path'], params['lock_timeout']):
+        again = generations.read_generation(directory, latest['id'])
+        if again['state'] != generations.PENDING:
+            return dict(failed=True, changed=False, gate=gate, generation=again,
+                        msg='generation %s was not confirmed in time: %s' % (again['id'], generations.describe(again)))
+        generations.mark(directory, latest['id'], '%s %d\n' % (generations.CONFIRMED, now))
+        if latest.get('timeout') and systemctl is not None:
+            run_command(['systemctl', 'stop', generations.timer_unit(latest['id'])])
+    return dict(changed=True, gate=gate, generation=generations.read_generation(directory, latest['id']),
+                msg='generation %s confirmed' % latest['id'])
+
+
+def roll_back(params, run_command, check_mode):
+    """state=rolled_back: the newest generation reverted (a pending one after a failed gate, a confirmed one on
+    demand). Check mode says what it would restore and restart."""
+    directory = params['generations_dir']
+    latest = generations.read_latest(directory)
+    if not latest:
+        raise KubenodeError('the node has no generation to roll back to', field='generations_dir', value=directory)
+    if latest['state'] not in (generations.PENDING, generations.CONFIRMED):
+        return dict(changed=False, generation=latest,
+                    msg='generation %s is %s: nothing to roll back' % (latest['id'], generations.describe(latest)))
+    would = dict(restores=latest['restores'], restarts=latest['restarts'])
+    if check_mode:
+        return dict(changed=True, generation=latest, would=would,
+                    msg='would restore %d item(s) of generation %s and restart %s' % (
+                        len(latest['restores']), latest['id'], ', '.join(latest['restarts']) or 'nothing'))
+    mode = 'gate' if latest['state'] == generations.PENDING and params['trigger'] == 'gate' else 'demand'
+    said = run_revert(run_command, latest, mode, params['reason'])
+    found = generations.read_generation(directory, latest['id'])
+    return dict(changed=True, generation=found, would=would, revert_output=said, rolled_back=True,
+                msg='generation %s: %s' % (found['id'], generations.describe(found)))
