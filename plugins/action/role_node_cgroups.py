@@ -432,10 +432,15 @@ class ActionModule(ActionBase):
             self.confirm(outcome, role, args, task_vars)
             if outcome.get('failed'):
                 return None
-        elif check_mode and outcome.get('changed') and role('confirm_timeout'):
-            outcome['summary'] = (outcome.get('summary') or []) + [
-                'way back: the change would be kept as a generation and reverted by the node unless its gate passes '
-                'within %s s' % role('confirm_timeout')]
+        elif check_mode:
+            # What the node's newest generation says now (confirmed, inside its window, rolled back and why), and
+            # what this change would arm.
+            lines = ['way back: %s' % outcome['generation']['summary']] if (outcome.get('generation') or {}).get(
+                'summary') else []
+            if outcome.get('changed') and role('confirm_timeout'):
+                lines.append('way back: the change would be kept as a generation and reverted by the node unless its '
+                             'gate passes within %s s' % role('confirm_timeout'))
+            outcome['summary'] = (outcome.get('summary') or []) + lines
         if not steps.audit_wanted(role('verify'), outcome.get('changed')):
             return None
         if steps.read_back_stands(outcome, outcome['restarted']):

@@ -116,14 +116,14 @@ options:
         replaces - files byte for byte with their mode, a link's target, a file's absence, cgroup values as the
         kernel held them - with a script that puts them back. The node keeps the last three; nothing else is
         written. M(kubenode.cgroups.node_generation) confirms or rolls back the newest.
-      - The boot script checks it first: a change still unconfirmed when the node booted is reverted before
+      - The boot script checks it first, and a change still unconfirmed when the node booted is reverted before
         kubelet starts.
     type: path
     default: /var/lib/kubenode-cgroups/generations
   confirm_timeout:
     description:
       - Seconds the change has to be confirmed (M(kubenode.cgroups.node_generation) V(confirmed)) before the node
-        reverts it by itself: a transient systemd timer (C(systemd-run --on-active)) armed before the first write.
+        reverts it by itself, with a transient systemd timer (C(systemd-run --on-active)) armed before the first write.
         A reboot inside the window boots into the last known good state.
       - V(0) arms no revert; the generation is kept, confirmed, for a rollback on demand. The node_allocatable
         role sets it (V(120) by default) and confirms once its gate passed.

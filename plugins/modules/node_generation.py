@@ -25,9 +25,9 @@ description:
     naming the cgroups and their counts. The watch window is the caller's to wait (the role waits
     C(node_allocatable_oom_watch_seconds) after kubelet's restart); nothing waits on the node, where a wait would
     outlive a lost controller and confirm for it.
-  - V(rolled_back) reverts the newest generation now (after a failed gate, or on demand for a confirmed one): the
+  - V(rolled_back) reverts the newest generation now (after a failed gate, or on demand for a confirmed one) - the
     files restored, systemd reloaded, the kept cgroup values written back, the services whose files were restored
-    restarted (the runtime before kubelet), and the reason recorded for the audit and the report.
+    restarted (the runtime before kubelet) - and records the reason for the audit and the report.
   - The node_allocatable role confirms or rolls back by itself; the C(kubenode.cgroups.rollback) playbook rolls chosen
     nodes back on demand.
 extends_documentation_fragment:

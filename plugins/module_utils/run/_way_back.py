@@ -8,8 +8,9 @@ PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
 The gate's last measure is taken here, on the node, in the confirming round trip: no new OOM kill since the change's
 first write (the counts node_cgroups read then, oom-baseline) in kubepods, the reserved cgroups, and the units of
-kubelet and the container runtime. cgroup v2's memory.events counts a cgroup's subtree; v1's memory.oom_control
-counts one cgroup, so on v1 the subtree is summed.
+kubelet and the container runtime. cgroup v2's memory.events counts a cgroup's subtree, and outlives a child's
+removal. v1's counts a kill only in the victim's own cgroup, gone with a transient unit: on v1 the kernel's log says
+each kill since the change with the victim's cgroup.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -54,6 +55,32 @@ def oom_kills(layout, relative):
             if count is not None:
                 total = (total or 0) + count
     return total
+
+
+def oom_kill_records(text):
+    """The kernel's oom-kill records in a kernel log's text: [{'oom_memcg', 'task_memcg', 'task', 'pid'}]."""
+    found = []
+    for line in (text or '').splitlines():
+        head, sep, fields = line.partition('oom-kill:')
+        if not sep:
+            continue
+        record = dict(field.split('=', 1) for field in fields.split(',') if '=' in field)
+        found.append(dict((key, record.get(key)) for key in ('oom_memcg', 'task_memcg', 'task', 'pid')))
+    return found
+
+
+def oom_kills_in_kernel_log(run_command, since, watched):
+    """{name: OOM kills since the epoch since whose victim was in the cgroup watched[name] or below}, from the
+    kernel's log (journalctl -k), or None when it cannot be read. cgroup v1 counts a kill only in the victim's own
+    memory cgroup, which systemd removes with a transient unit, so its counters can miss one; the log names both the
+    cgroup whose limit was hit and the victim's."""
+    rc, out, _err = run_command(['journalctl', '-k', '-o', 'cat', '--no-pager', '--since', '@%d' % since])
+    if rc != 0:
+        return None
+    records = oom_kill_records(out)
+    return dict((name, len([r for r in records if r['task_memcg'] and (
+        r['task_memcg'] == path or r['task_memcg'].startswith(path.rstrip('/') + '/'))]))
+        for name, path in watched.items())
 
 
 def unit_cgroups(systemctl, units):
@@ -121,8 +148,16 @@ def confirm(params, layout, systemctl, run_command, check_mode, clock=None):
     seconds = now - (latest.get('since') or now)
     gate = {'watched_seconds': seconds}
     if baseline and layout is not None:
-        after = oom_counts_now(layout, systemctl, baseline)
         before = dict((name, item['count']) for name, item in baseline.items())
+        if layout.is_v2:
+            after = oom_counts_now(layout, systemctl, baseline)
+        else:
+            # cgroup v1: the kernel's log since the generation was armed, every kill attributed to its victim's cgroup.
+            before = dict((name, 0) for name in baseline)
+            after = oom_kills_in_kernel_log(run_command, latest.get('armed') or now, dict(
+                (name, item['path']) for name, item in baseline.items())) or {}
+            gate['source'] = 'the kernel log (journalctl -k)' if after else 'none: the kernel log could not be read'
+            after = dict((name, after.get(name)) for name in baseline)
         rose = new_oom_kills(before, after)
         gate.update(oom_kills=dict((name, {'before': before[name], 'after': after.get(name)}) for name in sorted(before)),
                     new_oom_kills=rose)

@@ -719,7 +719,11 @@ def test_a_pending_change_found_by_an_unchanged_run_is_followed_up_and_check_mod
     result, _sent = run_action(monkeypatch, True, outcome={'changed': False, 'restart_pending': [],
                                                            'generation': dict(WINDOW)})
     assert result['needs_follow_up'] is True
-    result, calls, _slept = follow_up(monkeypatch, changed(verification=dict(READ_BACK)), check_mode=True)
+    result, calls, _slept = follow_up(monkeypatch, changed(verification=dict(READ_BACK), generation={
+        'id': '000003', 'state': 'rolled-back', 'summary': 'rolled back: healthz (gate, generation 000003)'}),
+        check_mode=True)
     assert 'kubenode.cgroups.node_generation' not in [name for name, _args in calls]
-    assert any(line.startswith('way back: the change would be kept as a generation') and '120 s' in line
-               for line in result['summary'])
+    assert result['summary'][-2:] == [
+        'way back: rolled back: healthz (gate, generation 000003)',
+        'way back: the change would be kept as a generation and reverted by the node unless its gate passes within '
+        '120 s']

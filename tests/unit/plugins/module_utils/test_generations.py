@@ -338,3 +338,47 @@ def test_a_rollback_on_demand_says_in_check_mode_what_it_would_restore_and_resto
     with pytest.raises(KubenodeError) as error:
         way_back.roll_back(dict(params, generations_dir=str(tmp_path / 'none')), sh, False)
     assert error.value.field == 'generations_dir'
+
+
+KERNEL_LOG = '''python3 invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0, oom_score_adj=0
+oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=/,mems_allowed=0,oom_memcg=/system.slice,task_memcg=/system.slice/kubenode-way-back-load.service,task=python3,pid=412,uid=0
+Memory cgroup out of memory: Killed process 412 (python3) total-vm:447656kB, anon-rss:364404kB
+'''
+
+
+def test_the_kernel_log_names_each_oom_kill_with_the_cgroup_whose_limit_was_hit_and_the_victims():
+    assert way_back.oom_kill_records(KERNEL_LOG) == [{
+        'oom_memcg': '/system.slice', 'task_memcg': '/system.slice/kubenode-way-back-load.service',
+        'task': 'python3', 'pid': '412'}]
+
+
+def test_on_v1_the_gate_counts_the_kills_the_kernel_log_gives_since_the_change(tmp_path):
+    """v1 counts a kill only in the victim's own cgroup, which systemd removed with the transient unit: the
+    counters say nothing, the kernel's log says it (measured on the role_cgroupfs_v1 VM)."""
+    node = Node(tmp_path)
+    memory = tmp_path / 'sys/fs/cgroup/memory'
+    write(memory / 'system.slice/memory.oom_control', 'oom_kill 0\n')
+    write(memory / 'kubepods/memory.oom_control', 'oom_kill 0\n')
+    layout = CgroupLayout('v1', {'memory': str(memory)})
+    generation = node.generation(clock=lambda: 1000)
+    generation.baseline = lambda: way_back.oom_baseline(layout, None, ['/kubepods', '/system.slice'], [])
+    change(node, generation)
+    asked = []
+
+    def run_command(argv):
+        asked.append(argv)
+        if argv[0] == 'journalctl':
+            return 0, KERNEL_LOG, ''
+        return sh(argv)
+    result = way_back.confirm(confirm_params(node), layout, None, run_command, False, clock=lambda: 1030)
+    assert asked[0] == ['journalctl', '-k', '-o', 'cat', '--no-pager', '--since', '@1000']
+    assert result['rolled_back'] and result['gate']['new_oom_kills'] == {'/system.slice': {'before': 0, 'after': 1}}
+    assert result['gate']['source'] == 'the kernel log (journalctl -k)'
+    assert read(node.config) == 'kubeReserved: {memory: 256Mi}\n'
+    # A log that cannot be read confirms, and says so: no figure is made up.
+    node2 = Node(tmp_path / 'second')
+    generation = node2.generation(clock=lambda: 1000)
+    generation.baseline = lambda: way_back.oom_baseline(layout, None, ['/kubepods'], [])
+    change(node2, generation)
+    result = way_back.confirm(confirm_params(node2), layout, None, lambda argv: (1, '', 'no journal'), False)
+    assert not result.get('failed') and result['gate']['source'] == 'none: the kernel log could not be read'

@@ -150,6 +150,15 @@ AUDIT = {'plan': PLAN, 'drift': [{'item': 'x'}], 'cgroup_mode': 'v1', 'check_mod
     # A skipped task registers a result with no plan: the node counts as not reached.
     ({'__node_allocatable_cgroups': {'skipped': True}}, False, 'not reached', None, ''),
     ({}, False, 'not reached', None, ''),
+    # The way back: a node that rolled its change back says so, with the gate's message when the run failed on it,
+    # else with what its newest generation says (an audit, a later run that changed nothing).
+    ({'__node_allocatable_cgroups': registered(generation={'state': 'rolled-back', 'summary': 'rolled back: x'}),
+      'node_allocatable_failed': {'task': 'Gate', 'msg': 'healthz; rolled back'}},
+     False, 'rolled back', 3, 'Gate: healthz; rolled back'),
+    ({'node_audit_result': dict(AUDIT, generation={'state': 'revert-failed', 'summary': 'revert failed: y'})},
+     False, 'rolled back', None, 'revert failed: y'),
+    ({'__node_allocatable_cgroups': registered(generation={'state': 'confirmed', 'summary': 'generation 2 confirmed'})},
+     False, 'applied', 3, ''),
 ])
 def test_a_play_entry_says_what_happened_to_the_host(variables, check_mode, status, operations, message):
     found = _fleet.play_entry('node1', variables, check_mode)
