@@ -23,7 +23,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _way_b
 
 
 def sh(argv):
-    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, check=False)
     return done.returncode, done.stdout, done.stderr
 
 
