@@ -40,6 +40,7 @@ import time
 from ansible.module_utils.six.moves import shlex_quote
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import NODE_FILES
 
 KEPT = 3
 TIMER_PREFIX = 'kubenode-cgroups-revert-'
@@ -160,13 +161,8 @@ def timer_unit(generation_id):
 # Reading ------------------------------------------------------------------------------------------------------
 
 def _read(path):
-    try:
-        with open(path) as handle:
-            return handle.read()
-    except (IOError, OSError) as error:
-        if error.errno in (errno.ENOENT, errno.ENOTDIR):
-            return None
-        raise
+    """A generation's file, None when it is not there (an unreadable one raises, naming it)."""
+    return NODE_FILES.read(path)
 
 
 def generation_ids(generations_dir):
