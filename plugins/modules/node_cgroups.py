@@ -118,8 +118,9 @@ options:
         written. M(kubenode.cgroups.node_generation) confirms or rolls back the newest.
       - The boot script checks it first, and a change still unconfirmed when the node booted is reverted before
         kubelet starts.
+      - Unset, C(/var/lib/kubenode-cgroups/generations) on the node O(cgroupfs_path) belongs to (under the same root
+        for a fake node's C(ROOT/sys/fs/cgroup), beside O(cgroupfs_path) for another tree), as O(lock_path).
     type: path
-    default: /var/lib/kubenode-cgroups/generations
   confirm_timeout:
     description:
       - Seconds the change has to be confirmed (M(kubenode.cgroups.node_generation) V(confirmed)) before the node

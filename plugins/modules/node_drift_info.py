@@ -76,9 +76,8 @@ options:
     default: /usr/local/libexec/kubenode-cgroups-restore
   generations_dir:
     description: Where the node keeps its generations; RV(generation) says whether its newest is confirmed, inside
-      its confirmation window, or rolled back.
+      its confirmation window, or rolled back. Unset, as for M(kubenode.cgroups.node_cgroups).
     type: path
-    default: /var/lib/kubenode-cgroups/generations
   kubelet_config_paths:
     description: kubelet configuration files read when kubelet's unit does not say which, first found wins.
     type: list

@@ -26,11 +26,13 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_val
 CGROUPFS = '/sys/fs/cgroup'
 NODE_LOCK = '/run/lock/kubenode-cgroups.lock'
 RECEIPT = '/run/kubenode-cgroups/node_cgroups.receipt'
+GENERATIONS = '/var/lib/kubenode-cgroups/generations'
 KUBELET_SERVICE = 'kubelet.service'
 MANAGEABLE = ('kubepods', 'burstable', 'besteffort', 'system_reserved', 'kube_reserved')
 
 # Every path on the node an option names, with its usual place: the modules' defaults, and what the roles put
-# under node_allocatable_root / node_audit_root. lock_path has no module default (it follows cgroupfs_path).
+# under node_allocatable_root / node_audit_root. lock_path and generations_dir have no module default (they follow
+# cgroupfs_path).
 NODE_PATHS = (
     ('proc_path', '/proc'),
     ('sys_path', '/sys'),
@@ -39,7 +41,7 @@ NODE_PATHS = (
     ('systemd_control_dirs', ['/etc/systemd/system.control', '/run/systemd/system.control']),
     ('persist_script', '/usr/local/libexec/kubenode-cgroups-restore'),
     ('lock_path', NODE_LOCK),
-    ('generations_dir', '/var/lib/kubenode-cgroups/generations'),
+    ('generations_dir', GENERATIONS),
     ('kubelet_root_dir', '/var/lib/kubelet'),
     ('containerd_config_path', CONTAINERD_CONFIG_PATH),
     ('crio_config_paths', list(CRIO_CONFIG_PATHS)),
@@ -67,6 +69,16 @@ def lock_path_for(cgroupfs_path):
     if path == CGROUPFS or path.endswith(CGROUPFS):
         return path[:-len(CGROUPFS)] + NODE_LOCK
     return os.path.join(os.path.dirname(path), os.path.basename(NODE_LOCK))
+
+
+def generations_dir_for(cgroupfs_path):
+    """Where the node whose cgroupfs this is keeps its generations: /var/lib/kubenode-cgroups/generations under its
+    root, else beside cgroupfs_path (a tree of a test), so that a run against a fake node never writes this
+    machine's."""
+    path = os.path.normpath(cgroupfs_path)
+    if path == CGROUPFS or path.endswith(CGROUPFS):
+        return path[:-len(CGROUPFS)] + GENERATIONS
+    return os.path.join(os.path.dirname(path), 'kubenode-cgroups-generations')
 
 
 def receipt_path_for(lock_path):
@@ -176,7 +188,7 @@ def node_argument_spec():
         services=dict(type='list', elements='str', default=[]),
         persist=dict(type='bool', default=True),
         persist_script=_path_option('persist_script'),
-        generations_dir=_path_option('generations_dir'),
+        generations_dir=dict(type='path'),
         kubelet_service=dict(type='str', default=KUBELET_SERVICE),
         kubelet_config=dict(type='dict', options=kubelet_file_argument_spec()),
         kubelet_config_paths=_path_option('kubelet_config_paths'),

@@ -17,7 +17,10 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_set import refuse_nul
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import service_name
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import (
-    NODE_PATHS, lock_path_for, node_cgroups_argument_spec, paths_under_root)
+    NODE_PATHS, generations_dir_for, lock_path_for, node_cgroups_argument_spec, paths_under_root)
+
+# The paths that follow cgroupfs_path when not given (beside a fake node's tree, never this machine's).
+FOLLOWING = ('lock_path', 'generations_dir')
 
 
 class NodeSpec(object):
@@ -34,11 +37,14 @@ class NodeSpec(object):
             refuse_nul(value, name)
             setattr(self, name, list(value) if isinstance(value, (list, tuple)) else value)
         for name, value in paths_under_root(self.node_root, dict((n, getattr(self, n)) for n, _u in NODE_PATHS),
-                                            [n for n, _usual in NODE_PATHS if n != 'lock_path']).items():
+                                            [n for n, _usual in NODE_PATHS if n not in FOLLOWING]).items():
             setattr(self, name, value)
         if self.lock_path is None:
             self.lock_path = lock_path_for(self.cgroupfs_path)
-        paths_under_root(self.node_root, {'lock_path': self.lock_path}, ['lock_path'])
+        if self.generations_dir is None:
+            self.generations_dir = generations_dir_for(self.cgroupfs_path)
+        paths_under_root(self.node_root, {'lock_path': self.lock_path, 'generations_dir': self.generations_dir},
+                         list(FOLLOWING))
         if self.plan is not None:
             self.plan = NodePlan.from_dict(self.plan)  # a plan given back: allocatable_info's dict
         self.check_mode = check_mode

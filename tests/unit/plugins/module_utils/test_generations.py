@@ -382,3 +382,16 @@ def test_on_v1_the_gate_counts_the_kills_the_kernel_log_gives_since_the_change(t
     change(node2, generation)
     result = way_back.confirm(confirm_params(node2), layout, None, lambda argv: (1, '', 'no journal'), False)
     assert not result.get('failed') and result['gate']['source'] == 'none: the kernel log could not be read'
+
+
+def test_the_generations_follow_the_node_so_that_a_fake_node_never_writes_this_machines():
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import generations_dir_for
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
+    assert generations_dir_for('/sys/fs/cgroup') == '/var/lib/kubenode-cgroups/generations'
+    assert generations_dir_for('/tmp/node/sys/fs/cgroup') == '/tmp/node/var/lib/kubenode-cgroups/generations'
+    assert generations_dir_for('/tmp/tree/cgroup') == '/tmp/tree/kubenode-cgroups-generations'
+    assert NodeSpec({'cgroupfs_path': '/tmp/tree/cgroup'}).generations_dir == '/tmp/tree/kubenode-cgroups-generations'
+    assert NodeSpec({'node_root': '/tmp/node'}).generations_dir == '/tmp/node/var/lib/kubenode-cgroups/generations'
+    with pytest.raises(KubenodeError) as error:
+        NodeSpec({'node_root': '/tmp/node', 'generations_dir': '/var/lib/elsewhere'})
+    assert error.value.field == 'generations_dir'
