@@ -628,13 +628,17 @@ def generation_args(args):
 
 
 def way_back_line(generation, gate):
-    """The plan summary's line for a confirmed change: the generation and the figures its gate judged it by."""
+    """The plan summary's line for a confirmed change: the generation and the figures its gate judged it by (the
+    OOM kill counts it could read; none read is said, not shown as zeros)."""
     gate = gate or {}
-    counts = ', '.join('%s %s' % (name, (value or {}).get('after')) for name, value in sorted(
-        (gate.get('oom_kills') or {}).items()))
+    counted = sorted((name, value['after']) for name, value in (gate.get('oom_kills') or {}).items()
+                     if (value or {}).get('after') is not None)
+    if counted:
+        oom = ', no new OOM kill (%s)' % ', '.join('%s %s' % pair for pair in counted)
+    else:
+        oom = ', no OOM kill count readable here' if gate.get('oom_kills') else ''
     return 'way back: generation %s confirmed %s s after it was armed%s' % (
-        (generation or {}).get('id'), gate.get('watched_seconds'),
-        ', no new OOM kill (%s)' % counts if counts else '')
+        (generation or {}).get('id'), gate.get('watched_seconds'), oom)
 
 
 def name_role_variables(message, origin, leading_field=True):

@@ -669,7 +669,8 @@ def test_a_change_that_passes_its_gate_is_confirmed_after_the_oom_watch(monkeypa
         monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK), generation=dict(WINDOW)),
         answers={'ansible.builtin.uri': [{'status': 200}], 'kubenode.cgroups.node_generation': [{
             'changed': True, 'generation': dict(WINDOW, state='confirmed'),
-            'gate': {'watched_seconds': 41, 'oom_kills': {'/kubepods.slice': {'before': 0, 'after': 0}}}}]})
+            'gate': {'watched_seconds': 41, 'oom_kills': {'/kubepods.slice': {'before': 0, 'after': 0},
+                                                          '/kube.slice': {'before': None, 'after': None}}}}]})
     names = [name for name, _args in calls]
     assert names == ['ansible.builtin.systemd_service', 'ansible.builtin.uri', 'kubenode.cgroups.node_generation']
     # The window is waited on the controller, after the restart; the node only compares and confirms.
@@ -727,3 +728,11 @@ def test_a_pending_change_found_by_an_unchanged_run_is_followed_up_and_check_mod
         'way back: rolled back: healthz (gate, generation 000003)',
         'way back: the change would be kept as a generation and reverted by the node unless its gate passes within '
         '120 s']
+
+
+def test_a_node_with_no_oom_count_readable_says_so_rather_than_zeros():
+    from ansible_collections.kubenode.cgroups.plugins.action.role_node_cgroups import way_back_line
+    assert way_back_line({'id': '000001'}, {'watched_seconds': 1, 'oom_kills': {'/kubepods': {'after': None}}}) == (
+        'way back: generation 000001 confirmed 1 s after it was armed, no OOM kill count readable here')
+    assert way_back_line({'id': '000001'}, {'watched_seconds': 1}) == (
+        'way back: generation 000001 confirmed 1 s after it was armed')
