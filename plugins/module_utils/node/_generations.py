@@ -290,7 +290,7 @@ def restart_for(path, unit_dir, kubelet_unit, kubelet_files):
     if path in kubelet_files:
         return kubelet_unit
     relative = os.path.relpath(path, unit_dir)
-    head = relative.split(os.sep)[0]
+    head = relative.split(os.sep, 1)[0]
     if not relative.startswith('..') and head.endswith('.service.d'):
         return head[:-len('.d')]
     return None
