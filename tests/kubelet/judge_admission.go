@@ -5,17 +5,14 @@
 package main
 
 import (
-	"context"
 	"sort"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/kubernetes/pkg/kubelet/lifecycle"
 	"k8s.io/kubernetes/pkg/kubelet/preemption"
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 	"k8s.io/kubernetes/pkg/kubelet/util/sliceutils"
-	schedulerframework "k8s.io/kubernetes/pkg/scheduler/framework"
 )
 
 // AdmissionCase: the node's Allocatable (pods: its maxPods) and the pods bound to it, static ones annotated
@@ -55,10 +52,8 @@ func judgeAdmission(raw []byte) answer {
 		victims = append(victims, pod.Name)
 		return nil
 	}
-	handler := lifecycle.NewPredicateAdmitHandler(
-		func(context.Context, bool) (*v1.Node, error) { return node, nil },
-		preemption.NewCriticalPodAdmissionHandler(activePods, killPod, record.NewFakeRecorder(100)),
-		func(*schedulerframework.NodeInfo, *lifecycle.PodAdmitAttributes) error { return nil })
+	handler := newPredicateAdmitHandler(node,
+		preemption.NewCriticalPodAdmissionHandler(activePods, killPod, record.NewFakeRecorder(100)))
 	var static, bound []*v1.Pod
 	for _, pod := range c.Pods {
 		if kubetypes.IsStaticPod(pod) {

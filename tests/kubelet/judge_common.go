@@ -17,7 +17,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	"k8s.io/component-base/featuregate"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	critesting "k8s.io/cri-api/pkg/apis/testing"
 	"k8s.io/klog/v2"
@@ -26,8 +25,6 @@ import (
 	kubeletscheme "k8s.io/kubernetes/pkg/kubelet/apis/config/scheme"
 	kubeletvalidation "k8s.io/kubernetes/pkg/kubelet/apis/config/validation"
 	"k8s.io/kubernetes/pkg/kubelet/cm"
-	"k8s.io/kubernetes/pkg/kubelet/cm/containermap"
-	"k8s.io/kubernetes/pkg/kubelet/cm/cpumanager"
 	"k8s.io/kubernetes/pkg/kubelet/config"
 	evictionapi "k8s.io/kubernetes/pkg/kubelet/eviction/api"
 	"k8s.io/kubernetes/pkg/kubelet/kubeletconfig/configfiles"
@@ -35,10 +32,6 @@ import (
 	utilfs "k8s.io/kubernetes/pkg/util/filesystem"
 	"k8s.io/utils/cpuset"
 )
-
-func gateDependencies() map[featuregate.Feature][]featuregate.Feature {
-	return utilfeature.DefaultMutableFeatureGate.Dependencies()
-}
 
 // cm/helpers.go: what the hard eviction thresholds hold back from Allocatable.
 //
@@ -233,14 +226,12 @@ func allocateCPUs(pod *v1.Pod, policy string) (cpuAllocationReader, error) {
 		return nil, err
 	}
 	reserved := v1.ResourceList{v1.ResourceCPU: resource.MustParse("1")}
-	manager, err := cpumanager.NewManager(klog.Background(), policy, nil, time.Hour, cpuMachine(), cpuset.New(),
-		reserved, dir, newTopologyStore())
+	manager, err := newCPUManager(policy, reserved, dir)
 	if err != nil {
 		return nil, err
 	}
 	ready := config.NewSourcesReady(func(sets.Set[string]) bool { return false })
-	if err := manager.Start(context.Background(), func() []*v1.Pod { return nil }, ready, statusProvider{}, noRuntime{},
-		containermap.NewContainerMap()); err != nil {
+	if err := startCPUManager(manager, ready); err != nil {
 		return nil, err
 	}
 	for _, list := range [][]v1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {

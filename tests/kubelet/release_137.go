@@ -1,4 +1,4 @@
-//go:build !k8s136 && !k8s135
+//go:build !k8s136 && !k8s135 && !k8s134
 
 // The calls whose signatures are kubelet 1.37's (go.mod). Unexported steps are reached with go:linkname, which calls
 // kubelet's own compiled function; each names the file it lives in.
