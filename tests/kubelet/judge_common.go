@@ -19,7 +19,6 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	critesting "k8s.io/cri-api/pkg/apis/testing"
-	"k8s.io/klog/v2"
 	_ "k8s.io/kubernetes/cmd/kubelet/app" // parseResourceList; its init registers logging's feature gates, as kubelet's does
 	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
 	kubeletscheme "k8s.io/kubernetes/pkg/kubelet/apis/config/scheme"
@@ -46,11 +45,6 @@ func getCgroupConfig(rl v1.ResourceList, compressibleResourcesOnly bool) *cm.Res
 type cpuAllocationReader interface {
 	GetExclusiveCPUs(podUID, containerName string) cpuset.CPUSet
 }
-
-// kuberuntime/kuberuntime_container_linux.go: the resources kubelet sends the runtime for a container.
-//
-//go:linkname generateLinuxContainerResources k8s.io/kubernetes/pkg/kubelet/kuberuntime.(*kubeGenericRuntimeManager).generateLinuxContainerResources
-func generateLinuxContainerResources(m unsafe.Pointer, ctx context.Context, pod *v1.Pod, container *v1.Container, enforceMemoryQoS bool) *runtimeapi.LinuxContainerResources
 
 // cmd/kubelet/app/server.go: systemReserved and kubeReserved as kubelet's run() parses them at start (names it
 // reserves, quantities, no negative, CPU rounded to whole millicores).
@@ -125,10 +119,10 @@ type runtimeManager struct {
 	manager kuberuntime.KubeGenericRuntime
 }
 
-func (r runtimeManager) containerResources(pod *v1.Pod, container *v1.Container, enforceMemoryQoS bool) *runtimeapi.LinuxContainerResources {
-	// The *kubeGenericRuntimeManager inside the interface NewKubeGenericRuntimeManager returns: the method's receiver.
-	receiver := (*[2]unsafe.Pointer)(unsafe.Pointer(&r.manager))[1]
-	return generateLinuxContainerResources(receiver, context.Background(), pod, container, enforceMemoryQoS)
+// receiver: the *kubeGenericRuntimeManager inside the interface NewKubeGenericRuntimeManager returns, the receiver of
+// its unexported methods.
+func (r runtimeManager) receiver() unsafe.Pointer {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&r.manager))[1]
 }
 
 // loadKubeletConfig: kubelet's file loader (configfiles), as kubelet reads --config: strict decoding with kubelet's
@@ -142,7 +136,7 @@ func loadKubeletConfig(text string) (*kubeletconfig.KubeletConfiguration, error)
 	if err != nil {
 		return nil, err
 	}
-	return loader.Load(context.Background())
+	return loadConfigFile(loader)
 }
 
 // strictDecodingError: kubelet's scheme with strict decoding (what DecodeKubeletConfiguration tries first, before it
@@ -173,15 +167,6 @@ func cpuMachine() *machineInfo {
 	}
 	return &machineInfo{NumCores: 32, NumSockets: 1, MemoryCapacity: 64 << 30,
 		Topology: []machineNode{{Id: 0, Memory: 64 << 30, Cores: cores}}}
-}
-
-// cmd/kubelet/app/server.go: reservedSystemCPUs parsed against the machine's CPUs (the 32 of cpuMachine).
-//
-//go:linkname getReservedCPUsOf k8s.io/kubernetes/cmd/kubelet/app.getReservedCPUs
-func getReservedCPUsOf(logger klog.Logger, machineInfo *machineInfo, cpus string) (cpuset.CPUSet, error)
-
-func getReservedCPUs(cpus string) (cpuset.CPUSet, error) {
-	return getReservedCPUsOf(klog.Background(), cpuMachine(), cpus)
 }
 
 // nodeStatusAllocatable: the node status setter kubelet reports Capacity and Allocatable with (nodestatus.MachineInfo),

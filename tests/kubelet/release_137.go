@@ -1,4 +1,4 @@
-//go:build !k8s136 && !k8s135 && !k8s134
+//go:build !(k8s129 || k8s130 || k8s131 || k8s132 || k8s133 || k8s134 || k8s135 || k8s136)
 
 // The calls whose signatures are kubelet 1.37's (go.mod). Unexported steps are reached with go:linkname, which calls
 // kubelet's own compiled function; each names the file it lives in.

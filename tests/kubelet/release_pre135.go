@@ -5,6 +5,9 @@
 package main
 
 import (
+	"time"
+	_ "unsafe" // go:linkname
+
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/component-base/featuregate"
 	"k8s.io/kubernetes/pkg/kubelet/cm/containermap"
@@ -13,8 +16,17 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/lifecycle"
 	schedulerframework "k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/utils/cpuset"
-	"time"
 )
+
+// cmd/kubelet/app/server.go: reservedSystemCPUs parsed against the machine's CPUs (the 32 of cpuMachine); no logger
+// before 1.35. go:linkname does not check a signature: each release's must be the one declared.
+//
+//go:linkname getReservedCPUsOf k8s.io/kubernetes/cmd/kubelet/app.getReservedCPUs
+func getReservedCPUsOf(machineInfo *machineInfo, cpus string) (cpuset.CPUSet, error)
+
+func getReservedCPUs(cpus string) (cpuset.CPUSet, error) {
+	return getReservedCPUsOf(cpuMachine(), cpus)
+}
 
 // Feature gates name the gates they need only from 1.35 (featuregate's Dependencies).
 func gateDependencies() map[featuregate.Feature][]featuregate.Feature { return nil }

@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"time"
+	_ "unsafe" // go:linkname
 
 	v1 "k8s.io/api/core/v1"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
@@ -19,6 +20,15 @@ import (
 	schedulerframework "k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/utils/cpuset"
 )
+
+// cmd/kubelet/app/server.go: reservedSystemCPUs parsed against the machine's CPUs (the 32 of cpuMachine).
+//
+//go:linkname getReservedCPUsOf k8s.io/kubernetes/cmd/kubelet/app.getReservedCPUs
+func getReservedCPUsOf(logger klog.Logger, machineInfo *machineInfo, cpus string) (cpuset.CPUSet, error)
+
+func getReservedCPUs(cpus string) (cpuset.CPUSet, error) {
+	return getReservedCPUsOf(klog.Background(), cpuMachine(), cpus)
+}
 
 func gateDependencies() map[featuregate.Feature][]featuregate.Feature {
 	return utilfeature.DefaultMutableFeatureGate.Dependencies()

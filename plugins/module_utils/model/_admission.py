@@ -36,12 +36,14 @@ class AdmissionRules(object):
     """The feature gates admission depends on: PodLevelResources (requests from the pod's own resources), and
     hugepages as pod-level resources (kubelet 1.33 and later)."""
 
-    __slots__ = ('pod_level', 'pod_level_hugepages', 'only_set_pod_level')
+    __slots__ = ('pod_level', 'pod_level_hugepages', 'only_set_pod_level', 'preemption_counts_pod_requests')
 
-    def __init__(self, pod_level, pod_level_hugepages, only_set_pod_level=False):
+    def __init__(self, pod_level, pod_level_hugepages, only_set_pod_level=False, preemption_counts_pod_requests=True):
         self.pod_level, self.pod_level_hugepages = pod_level, pod_level_hugepages
         # PodLevelResourcesFixKubeletQOSClass (1.37): empty pod-level resources leave the QoS class to the containers.
         self.only_set_pod_level = only_set_pod_level
+        # Preemption counts a pod's requests as PodRequests does from kubelet 1.34 (KubeletRules).
+        self.preemption_counts_pod_requests = preemption_counts_pod_requests
 
 
 class Candidate(object):
@@ -118,18 +120,36 @@ def resource_request(pod, name, rules):
     gate (kubelet's helper does not ask it) - then the overhead added to a non-zero request; millicores for cpu."""
     if name == PODS:
         return 1
-    hugepages = rules.pod_level_hugepages
-    requests = {} if rules.pod_level and pod_level_resources_set(pod, hugepages) \
-        else aggregate_containers(pod, 'requests')
-    if pod_level_requests_set(pod, hugepages):
-        requests.update((n, q) for n, q in pod.requests.items() if pod_level_resource(n, hugepages))
-    quantity = requests.get(name)
+    if rules.preemption_counts_pod_requests:
+        hugepages = rules.pod_level_hugepages
+        requests = {} if rules.pod_level and pod_level_resources_set(pod, hugepages) \
+            else aggregate_containers(pod, 'requests')
+        if pod_level_requests_set(pod, hugepages):
+            requests.update((n, q) for n, q in pod.requests.items() if pod_level_resource(n, hugepages))
+        quantity = requests.get(name)
+    else:
+        quantity = _request_before_134(pod, name)
     if quantity is None or quantity.is_zero():
         return 0
     overhead = pod.overhead.get(name)
     if overhead is not None:
         quantity = quantity.add(overhead)
     return _integer(name, quantity)
+
+
+def _request_before_134(pod, name):
+    """GetResourceRequestQuantity before kubelet 1.34: the app containers' requests summed, then raised to any
+    init container's own request (sidecars and pod-level resources not counted)."""
+    quantity = None
+    for container in pod.containers:
+        request = container.requests.get(name)
+        if request is not None:
+            quantity = request if quantity is None else quantity.add(request)
+    for container in pod.init_containers:
+        request = container.requests.get(name)
+        if request is not None and (quantity is None or quantity.cmp(request) < 0):
+            quantity = request
+    return quantity
 
 
 def _subtract(requirements, pods, rules):

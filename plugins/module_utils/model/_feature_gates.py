@@ -45,7 +45,7 @@ CPUManagerPolicyOptions 22 -
 CSIMigrationPortworx 23 35
 CSIServiceAccountTokenSecrets 35 -
 CSIVolumeHealth 21 -
-ChangeContainerStatusOnKubeletRestart 0 -
+ChangeContainerStatusOnKubeletRestart 35 -
 ClearingNominatedNodeNameAfterBinding 34 -
 ClusterTrustBundle 27 -
 ClusterTrustBundleProjection 29 -
@@ -98,7 +98,7 @@ KubeletInUserNamespace 22 -
 KubeletPSI 33 -
 KubeletPodResourcesDynamicResources 27 -
 KubeletPodResourcesGet 27 -
-KubeletPodResourcesListUseActivePods 0 -
+KubeletPodResourcesListUseActivePods 34 -
 KubeletRegistrationGetOnExistsOnly 0 -
 KubeletSeparateDiskGC 29 -
 KubeletServiceAccountTokenForCredentialProviders 33 -
@@ -144,7 +144,7 @@ ReloadKubeletServerCertificateFile 31 -
 ResourceHealthStatus 31 -
 RestartAllContainersOnContainerExits 35 -
 RotateKubeletServerCertificate 7 -
-RuntimeClassInImageCriAPI 29 34
+RuntimeClassInImageCriAPI 29 32
 SELinuxChangePolicy 32 -
 SELinuxMount 30 -
 SELinuxMountReadWriteOncePod 25 -
@@ -158,7 +158,7 @@ ServiceAccountTokenNodeBinding 29 -
 ServiceAccountTokenNodeBindingValidation 29 -
 ServiceAccountTokenPodNodeInfo 29 -
 ServiceTrafficDistribution 30 35
-StatefulSetSemanticRevisionComparison 0 -
+StatefulSetSemanticRevisionComparison 34 -
 StorageCapacityScoring 33 -
 StorageNamespaceIndex 30 -
 StorageVersionMigrator 30 -
@@ -273,13 +273,13 @@ WorkloadWithJob 36 -
 AtomicFIFO 36 -
 ClientsAllowCBOR 0 -
 ClientsPreferCBOR 0 -
-CloudNodeAdditionalLabelsReconciliation 0 34
+CloudNodeAdditionalLabelsReconciliation 0 32
 ComponentSLIs 0 34
 CompositePodGroup 37 -
-ConditionalAuthorization 0 34
+ConditionalAuthorization 0 32
 ContextualLogging 0 -
 InOrderInformers 0 -
-InOrderInformersBatchProcess 0 -
+InOrderInformersBatchProcess 35 -
 InformerResourceVersion 0 -
 LoggingAlphaOptions 0 -
 LoggingBetaOptions 0 -
@@ -287,15 +287,15 @@ WatchListClient 0 -
 # in the 1.33 tree, gone from the 1.36 one
 AllowServiceLBStatusOnNonLB 0 34
 CronJobsScheduledAnnotation 28 34
-DevicePluginCDIDevices 28 34
-ElasticIndexedJob 27 34
-LegacySidecarContainers 0 34
+DevicePluginCDIDevices 28 33
+ElasticIndexedJob 27 33
+LegacySidecarContainers 0 33
 LoadBalancerIPMode 29 34
-PodDisruptionConditions 25 34
+PodDisruptionConditions 25 33
 PodIndexLabel 28 34
 SizeMemoryBackedVolumes 20 34
 StatefulSetAutoDeletePVC 23 34
-StatefulSetStartOrdinal 26 34
+StatefulSetStartOrdinal 26 33
 StrictCostEnforcementForVAP 30 34
 StrictCostEnforcementForWebhooks 30 34
 UserNamespacesPodSecurityStandards 29 34
@@ -554,7 +554,7 @@ PodLevelResourcesFixDefaulting 37 -
 PodLevelResourcesFixKubeletQOSClass 37 -
 PodsAPI 36 -
 ResourceHealthStatusMessage 36 -
-RuntimeClassInImageCriApi 35 -
+RuntimeClassInImageCriApi 33 -
 SchedulerPreQueueingHints 37 -
 ServiceCIDRStatusFieldWiping 36 -
 StaleControllerConsistencyHPA 37 -
@@ -564,6 +564,7 @@ UnlockWhileProcessingFIFO 36 -
 VolumeBindMountOptions 37 -
 WatchListCompression 37 -
 WebhookRoundTripLoadBalancing 37 -
+ProbeHostPodSecurityStandards 34 34
 """
 
 
@@ -573,6 +574,105 @@ WebhookRoundTripLoadBalancing 37 -
 # are disabled (component-base featuregate: SetFromMap's checks); AllAlpha and AllBeta set every gate of their stage
 # that is not set by name.
 _REGISTRIES = """
+33 AllowServiceLBStatusOnNonLB off locked DEPRECATED -
+33 AnyVolumeDataSource on locked GA -
+33 BtreeWatchCache on locked GA -
+33 CPUManagerPolicyOptions on locked GA -
+33 CRDValidationRatcheting on locked GA -
+33 CSIMigrationPortworx on locked GA -
+33 ComponentSLIs on locked GA -
+33 CronJobsScheduledAnnotation on locked GA -
+33 CustomResourceFieldSelectors on locked GA -
+33 DevicePluginCDIDevices on locked GA -
+33 ElasticIndexedJob on locked GA -
+33 HonorPVReclaimPolicy on locked GA -
+33 JobBackoffLimitPerIndex on locked GA -
+33 JobSuccessPolicy on locked GA -
+33 LoadBalancerIPMode on locked GA -
+33 LogarithmicScaleDown on locked GA -
+33 MatchLabelKeysInPodAffinity on locked GA -
+33 MemoryManager on locked GA -
+33 NFTablesProxyMode on locked GA -
+33 NodeInclusionPolicyInPodTopologySpread on locked GA -
+33 PodDisruptionConditions on locked GA -
+33 PodIndexLabel on locked GA -
+33 PodSchedulingReadiness on locked GA -
+33 RecursiveReadOnlyMounts on locked GA -
+33 RetryGenerateName on locked GA -
+33 ServiceAccountTokenJTI on locked GA -
+33 ServiceAccountTokenNodeBinding on locked GA -
+33 ServiceAccountTokenNodeBindingValidation on locked GA -
+33 ServiceAccountTokenPodNodeInfo on locked GA -
+33 ServiceTrafficDistribution on locked GA -
+33 SidecarContainers on locked GA -
+33 SizeMemoryBackedVolumes on locked GA -
+33 StatefulSetAutoDeletePVC on locked GA -
+33 StatefulSetStartOrdinal on locked GA -
+33 StrictCostEnforcementForVAP on locked GA -
+33 StrictCostEnforcementForWebhooks on locked GA -
+33 StructuredAuthorizationConfiguration on locked GA -
+33 TopologyAwareHints on locked GA -
+33 WatchFromStorageWithoutResourceVersion off locked DEPRECATED -
+34 APIServerTracing on locked GA -
+34 AllowServiceLBStatusOnNonLB off locked DEPRECATED -
+34 AnonymousAuthConfigurableEndpoints on locked GA -
+34 AnyVolumeDataSource on locked GA -
+34 AuthorizeNodeWithSelectors on locked GA -
+34 AuthorizeWithSelectors on locked GA -
+34 BtreeWatchCache on locked GA -
+34 CPUManagerPolicyOptions on locked GA -
+34 CRDValidationRatcheting on locked GA -
+34 CSIMigrationPortworx on locked GA -
+34 ComponentSLIs on locked GA -
+34 ConsistentListFromCache on locked GA -
+34 CronJobsScheduledAnnotation on locked GA -
+34 CustomResourceFieldSelectors on locked GA -
+34 HonorPVReclaimPolicy on locked GA -
+34 JobBackoffLimitPerIndex on locked GA -
+34 JobPodReplacementPolicy on locked GA -
+34 JobSuccessPolicy on locked GA -
+34 KubeletCgroupDriverFromCRI on locked GA -
+34 KubeletTracing on locked GA -
+34 LoadBalancerIPMode on locked GA -
+34 LogarithmicScaleDown on locked GA -
+34 MatchLabelKeysInPodAffinity on locked GA -
+34 MemoryManager on locked GA -
+34 MultiCIDRServiceAllocator on locked GA -
+34 NFTablesProxyMode on locked GA -
+34 NodeInclusionPolicyInPodTopologySpread on locked GA -
+34 NodeSwap on locked GA -
+34 OrderedNamespaceDeletion on locked GA -
+34 PodIndexLabel on locked GA -
+34 PodLifecycleSleepAction on locked GA -
+34 PodLifecycleSleepActionAllowZero on locked GA -
+34 PodSchedulingReadiness on locked GA -
+34 ProbeHostPodSecurityStandards on locked GA -
+34 RecoverVolumeExpansionFailure on locked GA -
+34 RecursiveReadOnlyMounts on locked GA -
+34 RelaxedDNSSearchValidation on locked GA -
+34 RelaxedEnvironmentVariableValidation on locked GA -
+34 ResilientWatchCacheInitialization on locked GA -
+34 RetryGenerateName on locked GA -
+34 SchedulerQueueingHints on locked GA -
+34 SeparateTaintEvictionController on locked GA -
+34 ServiceAccountTokenJTI on locked GA -
+34 ServiceAccountTokenNodeBinding on locked GA -
+34 ServiceAccountTokenNodeBindingValidation on locked GA -
+34 ServiceAccountTokenPodNodeInfo on locked GA -
+34 ServiceTrafficDistribution on locked GA -
+34 SidecarContainers on locked GA -
+34 SizeMemoryBackedVolumes on locked GA -
+34 StatefulSetAutoDeletePVC on locked GA -
+34 StreamingCollectionEncodingToJSON on locked GA -
+34 StreamingCollectionEncodingToProtobuf on locked GA -
+34 StrictCostEnforcementForVAP on locked GA -
+34 StrictCostEnforcementForWebhooks on locked GA -
+34 StructuredAuthenticationConfiguration on locked GA -
+34 StructuredAuthorizationConfiguration on locked GA -
+34 TopologyAwareHints on locked GA -
+34 WatchFromStorageWithoutResourceVersion off locked DEPRECATED -
+34 WinDSR on locked GA -
+34 WinOverlay on locked GA -
 35 APIServerIdentity on free BETA -
 35 APIServerTracing on locked GA -
 35 AggregatedDiscoveryRemoveBetaType on locked DEPRECATED -

@@ -33,7 +33,8 @@ def allocatable_values(plan, max_pods):
 
 def admission_rules(rules, gates):
     return pod_model().admission.AdmissionRules(rules.gate(gates, 'PodLevelResources'), rules.pod_level_hugepages,
-                                                rules.gate(gates, 'PodLevelResourcesFixKubeletQOSClass'))
+                                                rules.gate(gates, 'PodLevelResourcesFixKubeletQOSClass'),
+                                                rules.preemption_counts_pod_requests)
 
 
 def pods_impact(candidates, allocatable, rules, source):

@@ -71,6 +71,10 @@ class KubeletRules(object):
         # ResourceConfigForPod: from 1.37 a CPU or memory limit counts as declared only when every init and app
         # container has its own (podutil.ContainerIter); before, as the limits aggregation calls back.
         self.limits_declared_by_every_container = minor >= 37
+        # pkg/api/v1/resource GetResourceRequestQuantity, what a critical pod's preemption counts: PodRequests from
+        # 1.34 (sidecars, pod-level resources); before, the app containers' sum with each init container's request as
+        # a floor (kubernetes 1.33.13's helpers.go).
+        self.preemption_counts_pod_requests = minor >= 34
         # qos/helpers.go remainingPodMemReqPerContainer: the unrequested pod-level memory is never negative from 1.37.
         self.remaining_pod_memory_clamped = minor >= 37
         # cmd/kubelet/app parseResourceList: a reserved CPU rounded to the nearest whole millicore from 1.37.

@@ -158,6 +158,21 @@ def test_resource_request_for_preemption_uses_pod_level_requests_alone():
     assert adm.resource_request(candidate.pod, 'pods', ON) == 1
 
 
+def test_resource_request_for_preemption_before_134_sums_app_containers_and_floors_at_init_containers():
+    # kubernetes 1.33.13's GetResourceRequestQuantity: no pod-level resources, no sidecar sum, overhead on top
+    before_134 = adm.AdmissionRules(pod_level=True, pod_level_hugepages=True, preemption_counts_pod_requests=False)
+    candidate = pod('old', [container('a', requests={'memory': '100Mi', 'cpu': '1'}),
+                            container('b', requests={'memory': '50Mi'})],
+                    initContainers=[container('init', requests={'memory': '400Mi'}),
+                                    container('sidecar', requests={'cpu': '500m'}, restartPolicy='Always')],
+                    resources={'requests': {'memory': '300Mi'}}, overhead={'memory': '10Mi'})
+    assert adm.resource_request(candidate.pod, 'memory', before_134) == 410 * MI
+    assert adm.resource_request(candidate.pod, 'cpu', before_134) == 1000
+    # from 1.34: the pod-level request, the sidecar added to the app containers' cpu
+    assert adm.resource_request(candidate.pod, 'memory', ON) == 310 * MI
+    assert adm.resource_request(candidate.pod, 'cpu', OFF) == 1500
+
+
 # Properties over random pods (tests/kubelet's judge compares the same function with kubelet's handlers).
 POD = st.fixed_dictionaries({
     'memory': st.integers(0, 2048), 'cpu': st.integers(0, 3000), 'static': st.booleans(),
