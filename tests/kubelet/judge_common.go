@@ -9,7 +9,6 @@ import (
 	"time"
 	"unsafe"
 
-	libcontainercgroups "github.com/opencontainers/cgroups"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,11 +36,6 @@ import (
 //go:linkname hardEvictionReservation k8s.io/kubernetes/pkg/kubelet/cm.hardEvictionReservation
 func hardEvictionReservation(thresholds []evictionapi.Threshold, capacity v1.ResourceList) v1.ResourceList
 
-// cm/node_container_manager_linux.go: the kubepods cgroup's values from the absolute allocatable.
-//
-//go:linkname getCgroupConfig k8s.io/kubernetes/pkg/kubelet/cm.getCgroupConfigInternal
-func getCgroupConfig(rl v1.ResourceList, compressibleResourcesOnly bool) *cm.ResourceConfig
-
 type cpuAllocationReader interface {
 	GetExclusiveCPUs(podUID, containerName string) cpuset.CPUSet
 }
@@ -51,8 +45,6 @@ type cpuAllocationReader interface {
 //
 //go:linkname parseResourceList k8s.io/kubernetes/cmd/kubelet/app.parseResourceList
 func parseResourceList(m map[string]string) (v1.ResourceList, error)
-
-func cgroup2Unified() bool { return libcontainercgroups.IsCgroup2UnifiedMode() }
 
 // nodeAllocatableReservation: containerManagerImpl.GetNodeAllocatableReservation's sum (a method of a manager only
 // NewContainerManager builds, which writes /var/lib/kubelet): system + kube reserved + hardEvictionReservation.

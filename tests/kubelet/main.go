@@ -177,6 +177,14 @@ func setGates(gates map[string]bool, read []string) error {
 	return utilfeature.DefaultMutableFeatureGate.SetFromMap(values)
 }
 
+// gateOn: whether a gate is on; false for one this release does not register (Enabled panics on those).
+func gateOn(name string) bool {
+	if _, known := utilfeature.DefaultMutableFeatureGate.GetAll()[featuregate.Feature(name)]; !known {
+		return false
+	}
+	return utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(name))
+}
+
 // The feature gates the pod and container values read, set to their default unless a case names them.
 var podGates = []string{"PodLevelResources", "MemoryQoS", "DisableCPUQuotaWithExclusiveCPUs", "InPlacePodVerticalScaling",
 	"NodeSwap", "PodLevelResourceManagers", "CustomCPUCFSQuotaPeriod", "DRANodeAllocatableResources"}
@@ -292,7 +300,7 @@ func judgeAllocatable(raw []byte) answer {
 		return answer{"error": err.Error()}
 	}
 	absolute := nodeAllocatableAbsolute(capacity, system, kube)
-	config := getCgroupConfig(absolute, false)
+	config := kubepodsConfig(absolute)
 	return answer{"reservation": listAnswer(reservation), "allocatable": listAnswer(allocatable),
 		"capacity": listAnswer(status), "kubepods": configAnswer(config), "absolute": listAnswer(absolute),
 		"exceeds_capacity": refusals}
@@ -387,7 +395,7 @@ func judgePod(raw []byte) answer {
 	}
 	// The pod container manager (EnsureExists): no CFS quota for a pod with exclusive CPUs when the gate is on.
 	enforceCPULimits := c.CPUCFSQuota
-	if utilfeature.DefaultFeatureGate.Enabled("DisableCPUQuotaWithExclusiveCPUs") && podHasExclusiveCPUs(exclusive, pod) {
+	if gateOn("DisableCPUQuotaWithExclusiveCPUs") && podHasExclusiveCPUs(exclusive, pod) {
 		enforceCPULimits = false
 	}
 	podConfig := resourceConfigForPod(pod, enforceCPULimits, c.CPUPeriodUs, c.MemoryQoS, c.MemoryReservationPolicy)

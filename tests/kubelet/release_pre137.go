@@ -1,4 +1,4 @@
-//go:build k8s133 || k8s134 || k8s135 || k8s136
+//go:build k8s129 || k8s130 || k8s131 || k8s132 || k8s133 || k8s134 || k8s135 || k8s136
 
 // What kubelet 1.35 and 1.36 share and 1.37 changed: cadvisor's package, the node status setter's callbacks, the
 // CPU manager's Allocate and the fakes' constructors (without a logger), the container manager's exclusive CPU

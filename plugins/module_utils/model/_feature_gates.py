@@ -36,7 +36,7 @@ AllBeta 0 -
 # pkg/features of the 1.36 development tree
 AllowDNSOnlyNodeCSR 0 -
 AllowInsecureKubeletCertificateSigningRequests 0 -
-AllowOverwriteTerminationGracePeriodSeconds 0 -
+AllowOverwriteTerminationGracePeriodSeconds 32 -
 AuthorizePodWebsocketUpgradeCreatePermission 35 -
 CustomCPUCFSQuotaPeriod 12 -
 CPUManagerPolicyAlphaOptions 23 -
@@ -73,7 +73,7 @@ EventedPLEG 26 -
 ExecProbeTimeout 20 -
 ExternalServiceAccountTokenSigner 32 -
 GenericWorkload 35 -
-GitRepoVolumeDriver 0 -
+GitRepoVolumeDriver 33 -
 GracefulNodeShutdown 20 -
 GracefulNodeShutdownBasedOnPodPriority 23 -
 HPAConfigurableTolerance 33 -
@@ -99,7 +99,7 @@ KubeletPSI 33 -
 KubeletPodResourcesDynamicResources 27 -
 KubeletPodResourcesGet 27 -
 KubeletPodResourcesListUseActivePods 34 -
-KubeletRegistrationGetOnExistsOnly 0 -
+KubeletRegistrationGetOnExistsOnly 32 -
 KubeletSeparateDiskGC 29 -
 KubeletServiceAccountTokenForCredentialProviders 33 -
 KubeletTracing 25 -
@@ -144,7 +144,7 @@ ReloadKubeletServerCertificateFile 31 -
 ResourceHealthStatus 31 -
 RestartAllContainersOnContainerExits 35 -
 RotateKubeletServerCertificate 7 -
-RuntimeClassInImageCriAPI 29 32
+RuntimeClassInImageCriAPI 29 30
 SELinuxChangePolicy 32 -
 SELinuxMount 30 -
 SELinuxMountReadWriteOncePod 25 -
@@ -186,7 +186,7 @@ CustomResourceFieldSelectors 30 -
 APIResponseCompression 8 -
 APIServerIdentity 20 -
 APIServingWithRoutine 30 -
-AggregatedDiscoveryRemoveBetaType 0 -
+AggregatedDiscoveryRemoveBetaType 33 -
 AllowParsingUserUIDFromCertAuth 33 -
 AllowUnsafeMalformedObjectDeletion 32 -
 CBORServingAndStorage 32 -
@@ -198,7 +198,7 @@ DeclarativeValidationTakeover 33 -
 DetectCacheInconsistency 34 -
 KMSv1 0 -
 ListFromCacheSnapshot 33 -
-MutatingAdmissionPolicy 32 -
+MutatingAdmissionPolicy 31 -
 OpenAPIEnums 23 -
 RemoteRequestHeaderUID 32 -
 SeparateCacheWatchRPC 28 -
@@ -271,14 +271,14 @@ TopologyAwareWorkloadScheduling 36 -
 WorkloadWithJob 36 -
 # registered beside kube_features.go (logging, metrics, client-go) or documented without a first release
 AtomicFIFO 36 -
-ClientsAllowCBOR 0 -
-ClientsPreferCBOR 0 -
-CloudNodeAdditionalLabelsReconciliation 0 32
+ClientsAllowCBOR 32 -
+ClientsPreferCBOR 32 -
+CloudNodeAdditionalLabelsReconciliation 0 30
 ComponentSLIs 0 34
 CompositePodGroup 37 -
-ConditionalAuthorization 0 32
+ConditionalAuthorization 0 30
 ContextualLogging 0 -
-InOrderInformers 0 -
+InOrderInformers 33 -
 InOrderInformersBatchProcess 35 -
 InformerResourceVersion 0 -
 LoggingAlphaOptions 0 -
@@ -289,7 +289,7 @@ AllowServiceLBStatusOnNonLB 0 34
 CronJobsScheduledAnnotation 28 34
 DevicePluginCDIDevices 28 33
 ElasticIndexedJob 27 33
-LegacySidecarContainers 0 33
+LegacySidecarContainers 33 33
 LoadBalancerIPMode 29 34
 PodDisruptionConditions 25 33
 PodIndexLabel 28 34
@@ -301,64 +301,64 @@ StrictCostEnforcementForWebhooks 30 34
 UserNamespacesPodSecurityStandards 29 34
 # added after 1.27 and gone before the 1.33 tree
 AppArmorFields 28 32
-DRAControlPlaneController 28 32
-DefaultHostNetworkHostPortsInPodTemplates 0 32
-KMSv2KDF 28 32
+DRAControlPlaneController 28 31
+DefaultHostNetworkHostPortsInPodTemplates 0 30
+KMSv2KDF 28 31
 KubeProxyDrainingTerminatingNodes 28 32
-LegacyServiceAccountTokenCleanUp 28 32
+LegacyServiceAccountTokenCleanUp 28 31
 PersistentVolumeLastPhaseTransitionTime 28 32
-PodHostIPs 28 32
-SkipReadOnlyValidationGCE 28 32
-ZeroLimitedNominalConcurrencyShares 28 32
+PodHostIPs 28 31
+SkipReadOnlyValidationGCE 28 30
+ZeroLimitedNominalConcurrencyShares 28 31
 # in the 1.27 tables, gone before the 1.33 tree
 APIListChunking 8 32
-APIPriorityAndFairness 18 32
-APISelfSubjectReview 26 32
+APIPriorityAndFairness 18 30
+APISelfSubjectReview 26 30
 AdmissionWebhookMatchConditions 27 32
 AggregatedDiscoveryEndpoint 26 32
 AppArmor 4 32
 CPUManager 8 32
-CSIMigrationAzureFile 15 32
-CSIMigrationRBD 23 32
-CSINodeExpandSecret 25 32
-CloudDualStackNodeIPs 27 32
-ConsistentHTTPGetHandlers 25 32
-CustomResourceValidationExpressions 23 32
+CSIMigrationAzureFile 15 30
+CSIMigrationRBD 23 30
+CSINodeExpandSecret 25 30
+CloudDualStackNodeIPs 27 31
+ConsistentHTTPGetHandlers 25 30
+CustomResourceValidationExpressions 23 30
 DisableCloudProviders 22 32
 DisableKubeletCloudCredentialProviders 23 32
 EfficientWatchResumption 20 32
-ExpandedDNSConfig 22 32
-ExperimentalHostUserNamespaceDefaulting 5 32
-HPAContainerMetrics 20 32
-IPTablesOwnershipCleanup 25 32
-InTreePluginAWSUnregister 21 32
-InTreePluginAzureDiskUnregister 21 32
-InTreePluginAzureFileUnregister 21 32
-InTreePluginGCEUnregister 21 32
-InTreePluginOpenStackUnregister 21 32
-InTreePluginRBDUnregister 23 32
-InTreePluginvSphereUnregister 21 32
+ExpandedDNSConfig 22 30
+ExperimentalHostUserNamespaceDefaulting 5 30
+HPAContainerMetrics 20 31
+IPTablesOwnershipCleanup 25 30
+InTreePluginAWSUnregister 21 30
+InTreePluginAzureDiskUnregister 21 30
+InTreePluginAzureFileUnregister 21 30
+InTreePluginGCEUnregister 21 30
+InTreePluginOpenStackUnregister 21 30
+InTreePluginRBDUnregister 23 30
+InTreePluginvSphereUnregister 21 30
 JobPodFailurePolicy 25 32
-JobReadyPods 23 32
-KMSv2 25 32
-KubeletPodResources 13 32
-KubeletPodResourcesGetAllocatable 21 32
-LegacyServiceAccountTokenTracking 26 32
-MinDomainsInPodTopologySpread 24 32
-MinimizeIPTablesRestore 26 32
-NewVolumeManagerReconstruction 27 32
-NodeOutOfServiceVolumeDetach 24 32
+JobReadyPods 23 30
+KMSv2 25 31
+KubeletPodResources 13 30
+KubeletPodResourcesGetAllocatable 21 30
+LegacyServiceAccountTokenTracking 26 30
+MinDomainsInPodTopologySpread 24 31
+MinimizeIPTablesRestore 26 30
+NewVolumeManagerReconstruction 27 31
+NodeOutOfServiceVolumeDetach 24 31
 PDBUnhealthyPodEvictionPolicy 26 32
-ProxyTerminatingEndpoints 22 32
-ReadWriteOncePod 22 32
+ProxyTerminatingEndpoints 22 30
+ReadWriteOncePod 22 30
 RemainingItemCount 15 32
-RemoveSelfLink 16 32
-SecurityContextDeny 27 32
-ServerSideApply 14 32
-ServerSideFieldValidation 23 32
-ServiceNodePortStaticSubrange 27 32
-StableLoadBalancerNodeSet 27 32
-ValidatingAdmissionPolicy 26 32
+RemoveSelfLink 16 30
+SecurityContextDeny 27 30
+ServerSideApply 14 31
+ServerSideFieldValidation 23 31
+ServiceNodePortStaticSubrange 27 30
+StableLoadBalancerNodeSet 27 31
+ValidatingAdmissionPolicy 26 31
 VolumeCapacityPriority 21 32
 WatchBookmark 15 32
 # the removed-gates table of 1.29
@@ -554,7 +554,7 @@ PodLevelResourcesFixDefaulting 37 -
 PodLevelResourcesFixKubeletQOSClass 37 -
 PodsAPI 36 -
 ResourceHealthStatusMessage 36 -
-RuntimeClassInImageCriApi 33 -
+RuntimeClassInImageCriApi 31 -
 SchedulerPreQueueingHints 37 -
 ServiceCIDRStatusFieldWiping 36 -
 StaleControllerConsistencyHPA 37 -
@@ -574,6 +574,78 @@ ProbeHostPodSecurityStandards 34 34
 # are disabled (component-base featuregate: SetFromMap's checks); AllAlpha and AllBeta set every gate of their stage
 # that is not set by name.
 _REGISTRIES = """
+31 APIListChunking on locked GA -
+31 AdmissionWebhookMatchConditions on locked GA -
+31 AggregatedDiscoveryEndpoint on locked GA -
+31 AppArmor on locked GA -
+31 AppArmorFields on locked GA -
+31 CPUManager on locked GA -
+31 CloudDualStackNodeIPs on locked GA -
+31 DevicePluginCDIDevices on locked GA -
+31 DisableCloudProviders on locked GA -
+31 DisableKubeletCloudCredentialProviders on locked GA -
+31 EfficientWatchResumption on locked GA -
+31 ElasticIndexedJob on locked GA -
+31 HPAContainerMetrics on locked GA -
+31 JobPodFailurePolicy on locked GA -
+31 KMSv2 on locked GA -
+31 KMSv2KDF on locked GA -
+31 KubeProxyDrainingTerminatingNodes on locked GA -
+31 LegacyServiceAccountTokenCleanUp on locked GA -
+31 LogarithmicScaleDown on locked GA -
+31 MinDomainsInPodTopologySpread on locked GA -
+31 NewVolumeManagerReconstruction on locked GA -
+31 NodeOutOfServiceVolumeDetach on locked GA -
+31 PDBUnhealthyPodEvictionPolicy on locked GA -
+31 PersistentVolumeLastPhaseTransitionTime on locked GA -
+31 PodDisruptionConditions on locked GA -
+31 PodHostIPs on locked GA -
+31 PodSchedulingReadiness on locked GA -
+31 RemainingItemCount on locked GA -
+31 ServerSideApply on locked GA -
+31 ServerSideFieldValidation on locked GA -
+31 StableLoadBalancerNodeSet on locked GA -
+31 StatefulSetStartOrdinal on locked GA -
+31 ValidatingAdmissionPolicy on locked GA -
+31 WatchBookmark on locked GA -
+31 ZeroLimitedNominalConcurrencyShares on locked GA -
+32 APIListChunking on locked GA -
+32 AdmissionWebhookMatchConditions on locked GA -
+32 AggregatedDiscoveryEndpoint on locked GA -
+32 AllowServiceLBStatusOnNonLB off locked DEPRECATED -
+32 AppArmor on locked GA -
+32 AppArmorFields on locked GA -
+32 CPUManager on locked GA -
+32 ComponentSLIs on locked GA -
+32 CronJobsScheduledAnnotation on locked GA -
+32 CustomResourceFieldSelectors on locked GA -
+32 DevicePluginCDIDevices on locked GA -
+32 DisableCloudProviders on locked GA -
+32 DisableKubeletCloudCredentialProviders on locked GA -
+32 EfficientWatchResumption on locked GA -
+32 ElasticIndexedJob on locked GA -
+32 JobPodFailurePolicy on locked GA -
+32 KubeProxyDrainingTerminatingNodes on locked GA -
+32 LoadBalancerIPMode on locked GA -
+32 LogarithmicScaleDown on locked GA -
+32 MemoryManager on locked GA -
+32 PDBUnhealthyPodEvictionPolicy on locked GA -
+32 PersistentVolumeLastPhaseTransitionTime on locked GA -
+32 PodDisruptionConditions on locked GA -
+32 PodIndexLabel on locked GA -
+32 PodSchedulingReadiness on locked GA -
+32 RemainingItemCount on locked GA -
+32 RetryGenerateName on locked GA -
+32 ServiceAccountTokenJTI on locked GA -
+32 ServiceAccountTokenNodeBindingValidation on locked GA -
+32 ServiceAccountTokenPodNodeInfo on locked GA -
+32 SizeMemoryBackedVolumes on locked GA -
+32 StatefulSetAutoDeletePVC on locked GA -
+32 StatefulSetStartOrdinal on locked GA -
+32 StrictCostEnforcementForVAP on locked GA -
+32 StrictCostEnforcementForWebhooks on locked GA -
+32 StructuredAuthorizationConfiguration on locked GA -
+32 WatchBookmark on locked GA -
 33 AllowServiceLBStatusOnNonLB off locked DEPRECATED -
 33 AnyVolumeDataSource on locked GA -
 33 BtreeWatchCache on locked GA -

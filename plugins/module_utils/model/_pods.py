@@ -424,7 +424,7 @@ def oom_score_adj(pod, container, memory_capacity, qos, pod_level, rules):
     if pod_level and pod_level_requests_set(pod, rules.pod_level_hugepages):
         remaining = _remaining_pod_memory_per_container(pod, rules)
     adjust = 1000 - cgmath.go_div(1000 * (request + remaining), memory_capacity)
-    if container.sidecar:
+    if container.sidecar and rules.sidecar_oom_score_capped:
         regular = [_memory_request(c) for c in pod.containers]
         minimum = (min(regular) if regular else 0) + remaining
         adjust = min(adjust, 1000 - cgmath.go_div(1000 * minimum, memory_capacity))

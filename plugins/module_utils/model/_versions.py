@@ -71,6 +71,9 @@ class KubeletRules(object):
         # ResourceConfigForPod: from 1.37 a CPU or memory limit counts as declared only when every init and app
         # container has its own (podutil.ContainerIter); before, as the limits aggregation calls back.
         self.limits_declared_by_every_container = minor >= 37
+        # qos/policy.go GetContainerOOMScoreAdjust: from 1.32 a sidecar's score is at most its pod's regular
+        # containers' lowest (KEP-753); before, every container is scored by its own memory request alone.
+        self.sidecar_oom_score_capped = minor >= 32
         # pkg/api/v1/resource GetResourceRequestQuantity, what a critical pod's preemption counts: PodRequests from
         # 1.34 (sidecars, pod-level resources); before, the app containers' sum with each init container's request as
         # a floor (kubernetes 1.33.13's helpers.go).

@@ -139,6 +139,14 @@ def test_oom_score_sidecar_and_pod_level(run_module):
     assert first['oom_score_adj'] == 1000 - (1000 * 1280 * MI) // (8 * GI)
 
 
+def test_oom_score_of_a_sidecar_before_1_32_is_its_own(run_module):
+    """Kubelet 1.31's GetContainerOOMScoreAdjust scores a sidecar by its own request (the cap came in 1.32)."""
+    pod = {'initContainers': [container('proxy', restartPolicy='Always')],
+           'containers': [container('app', {'memory': '1Gi'})]}
+    proxy, app = run(run_module, [pod], kubelet_version='1.31')['pods'][0]['containers']
+    assert app['oom_score_adj'] == 875 and proxy['oom_score_adj'] == 999
+
+
 def test_paths_weights_and_kubectl_list(run_module):
     pods = {'kind': 'List', 'items': [
         {'metadata': {'name': 'web', 'namespace': 'prod', 'uid': '6c1a4e95-6bb6-11e6-bc26-28d2444e470d'},
