@@ -1,6 +1,7 @@
 //go:build k8s129
 
-// The calls whose signatures are kubelet 1.29's (go.1.29.mod, built with -tags k8s129).
+// Kubelet 1.29's NewKubeGenericRuntimeManager (go.1.29.mod, built with -tags k8s129); what it shares with other
+// releases is in the release_pre1XY.go and release_since1XY.go files named for the change.
 package main
 
 import (
@@ -10,7 +11,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/flowcontrol"
-	"k8s.io/kubernetes/pkg/kubelet/cm"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
 	proberesults "k8s.io/kubernetes/pkg/kubelet/prober/results"
@@ -21,30 +21,14 @@ const Release = "v1.29.6"
 
 func initRelease() {}
 
-// Kubelet 1.29, as 1.32, give a container with exclusive CPUs a CFS quota like any other:
-// DisableCPUQuotaWithExclusiveCPUs and cm's podHasExclusiveCPUs came in 1.33.
-func podHasExclusiveCPUs(cr cpuAllocationReader, pod *v1.Pod) bool { return false }
-
-func containerHasExclusiveCPUs(cr cpuAllocationReader, pod *v1.Pod, container *v1.Container) bool {
-	return false
-}
-
-func resourceConfigForPod(pod *v1.Pod, enforceCPULimits bool, cpuPeriod uint64, enforceMemoryQoS bool, policy string) *cm.ResourceConfig {
-	return cm.ResourceConfigForPod(pod, enforceCPULimits, cpuPeriod, enforceMemoryQoS) // no memoryReservationPolicy before 1.36
-}
-
 // singleProcessOOMKill came in 1.32, podLogsDirectory in 1.30.
 func newKubeGenericRuntimeManager(c PodCase, s runtimeSettings) (kuberuntime.KubeGenericRuntime, error) {
 	maxParallel := int32(0)
-	throttlingFactor := 0.9 // memoryThrottlingFactor's default before 1.37 (not a pointer yet)
-	if c.MemoryThrottlingFactor != nil {
-		throttlingFactor = *c.MemoryThrottlingFactor
-	}
 	manager, err := kuberuntime.NewKubeGenericRuntimeManager(&record.FakeRecorder{},
 		proberesults.NewManager(), proberesults.NewManager(), proberesults.NewManager(), s.root,
 		s.machine, nil, &kubecontainer.RealOS{}, nil, nil, flowcontrol.NewBackOff(time.Second, time.Minute),
 		false, &maxParallel, 5, 10, "", "", c.CPUCFSQuota, s.period, s.runtime, s.images,
-		s.containers, nil, nil, false, "", func() v1.ResourceList { return s.allocatable }, throttlingFactor, nil,
+		s.containers, nil, nil, false, "", func() v1.ResourceList { return s.allocatable }, throttlingFactorOf(c), nil,
 		trace.NewNoopTracerProvider()) // otel/trace/noop came after the v1.19 these releases use
 	return manager, err
 }

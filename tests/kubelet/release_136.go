@@ -48,16 +48,12 @@ func resourceConfigForPod(pod *v1.Pod, enforceCPULimits bool, cpuPeriod uint64, 
 
 func newKubeGenericRuntimeManager(c PodCase, s runtimeSettings) (kuberuntime.KubeGenericRuntime, error) {
 	maxParallel := int32(0)
-	throttlingFactor := 0.9 // memoryThrottlingFactor's default before 1.37 (not a pointer yet)
-	if c.MemoryThrottlingFactor != nil {
-		throttlingFactor = *c.MemoryThrottlingFactor
-	}
 	manager, _, err := kuberuntime.NewKubeGenericRuntimeManager(context.Background(), &record.FakeRecorder{},
 		proberesults.NewManager(), proberesults.NewManager(), proberesults.NewManager(), s.root, s.root+"/logs",
 		s.machine, nil, 110, &kubecontainer.RealOS{}, nil, nil, flowcontrol.NewBackOff(time.Second, time.Minute),
 		false, &maxParallel, 5, 10, string(kubeletconfig.NeverVerifyPreloadedImages), nil, "", "",
 		c.SingleProcessOOMKill, c.CPUCFSQuota, s.period, s.runtime, s.images, s.containers, nil, nil, false, "",
-		func() v1.ResourceList { return s.allocatable }, throttlingFactor,
+		func() v1.ResourceList { return s.allocatable }, throttlingFactorOf(c),
 		kubeletconfig.MemoryReservationPolicy(c.MemoryReservationPolicy), nil, noop.NewTracerProvider(), nil, nil, nil)
 	return manager, err
 }

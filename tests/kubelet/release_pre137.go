@@ -1,6 +1,6 @@
 //go:build k8s129 || k8s130 || k8s131 || k8s132 || k8s133 || k8s134 || k8s135 || k8s136
 
-// What kubelet 1.35 and 1.36 share and 1.37 changed: cadvisor's package, the node status setter's callbacks, the
+// What kubelet 1.29 to 1.36 share and 1.37 changed: cadvisor's package, the node status setter's callbacks, the
 // CPU manager's Allocate and the fakes' constructors (without a logger), the container manager's exclusive CPU
 // methods (without one either).
 package main
@@ -48,4 +48,12 @@ func newFakeContainerManager() *cm.FakeContainerManager { return cm.NewFakeConta
 
 func admit(handler lifecycle.PodAdmitHandler, pod *v1.Pod, others []*v1.Pod) lifecycle.PodAdmitResult {
 	return handler.Admit(&lifecycle.PodAdmitAttributes{Pod: pod, OtherPods: others})
+}
+
+// throttlingFactorOf: the case's memoryThrottlingFactor, else its default before 1.37 (not a pointer yet).
+func throttlingFactorOf(c PodCase) float64 {
+	if c.MemoryThrottlingFactor != nil {
+		return *c.MemoryThrottlingFactor
+	}
+	return 0.9
 }
