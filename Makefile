@@ -196,10 +196,13 @@ $(JUDGE_DIR)/judge-1.37: $(JUDGE_SOURCES)
 	@mkdir -p $(JUDGE_DIR)
 	cd tests/kubelet && $(GO) build -trimpath -o $@ .
 
-# An earlier release: go.1.XY.mod, built with -tags k8s1XY.
+# Another release: go.1.XY.mod, built with -tags k8s1XY. A release whose modules need a newer Go than the machine's
+# names the toolchain the go command fetches from the module proxy (once a machine): 1.38 needs Go 1.27.
+JUDGE_TOOLCHAIN_1.38 := go1.27.3
 $(JUDGE_DIR)/judge-1.%: $(JUDGE_SOURCES)
 	@mkdir -p $(JUDGE_DIR)
-	cd tests/kubelet && $(GO) build -trimpath -tags k8s1$* -modfile=go.1.$*.mod -o $@ .
+	cd tests/kubelet && $(if $(JUDGE_TOOLCHAIN_1.$*),GOTOOLCHAIN=$(JUDGE_TOOLCHAIN_1.$*)) \
+	  $(GO) build -trimpath -tags k8s1$* -modfile=go.1.$*.mod -o $@ .
 
 judges: $(foreach r,$(JUDGE_RELEASES),$(JUDGE_DIR)/judge-$(r))
 

@@ -133,7 +133,7 @@ options:
     choices: [None, TieredReservation]
   kubelet_version:
     description:
-      - The kubelet release whose rules apply (1.22 to 1.37), such as C(1.34) or C(v1.34.2).
+      - The kubelet release whose rules apply (1.22 to 1.38; 1.38 from its beta), such as C(1.34) or C(v1.34.2).
     type: str
     default: '1.37'
   profile:

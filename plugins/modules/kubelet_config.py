@@ -108,7 +108,7 @@ options:
     default: 50-kubenode.conf
   kubelet_version:
     description:
-      - The kubelet release whose rules and messages apply (1.22 to 1.37).
+      - The kubelet release whose rules and messages apply (1.22 to 1.38; 1.38 from its beta).
       - A C(featureGates) name this release does not know is refused (C(unrecognized feature gate)), unless
         it is already in the node's kubelet configuration or listed in O(extra_feature_gates).
     type: str

@@ -268,7 +268,7 @@ options:
       - A release named here that differs from the node's is refused with both named, unless
         O(allow_kubelet_version_mismatch) (a plan made ahead of an upgrade). A node whose kubelet is newer or
         older than the supported range is refused, never planned with another release's rules.
-      - When no kubelet can be asked, the newest supported release, with a warning that says so.
+      - When no kubelet can be asked, the newest GA release (1.37), with a warning that says so.
       - The result's RV(plan.kubelet_version_source) says where the release came from.
     type: str
     default: auto
@@ -429,7 +429,7 @@ plan:
       type: str
       sample: '1.33'
     kubelet_version_source:
-      description: Where that release came from (the node's kubelet binary, the operator, or the newest supported
+      description: Where that release came from (the node's kubelet binary, the operator, or the newest GA
         release when no kubelet could be asked).
       type: str
       sample: /usr/bin/kubelet --version of the kubelet.service unit (Kubernetes v1.33.4)

@@ -48,6 +48,14 @@ options:
         C(cgroup_driver) and C(kubelet_version) the node's unless given), validated as that module validates
         them. The plan is computed here, as node_cgroups computes it, in the same round trip.
     type: dict
+  upgrade_to:
+    description:
+      - A kubelet release to preview an upgrade to, such as C(1.38). The node is planned for the release it runs
+        and for this one from the same reading, and RV(upgrade) says what the target kubelet would write
+        differently, what in the node's kubelet configuration it refuses, and what would keep it from starting.
+      - The preview reads nothing more and changes nothing; the drift is still against the node's own release.
+      - Needs O(settings): a O(plan) is computed for one release.
+    type: str
   services:
     description:
       - Services that must run in the kube-reserved slice (systemd driver), as
@@ -187,6 +195,18 @@ impact:
     memory: []
     pods_unknown: null
     effects: []
+upgrade:
+  description:
+    - With O(upgrade_to), what that kubelet release would do on this node (null without it) - C(release) the node's,
+      C(target); C(cgroup_changes) every control file of kubepods, the QoS tiers and the reserved cgroups the target
+      writes differently (C(now) and C(target), null where one writes none); C(allocatable) the node's
+      Allocatable before and after when it changes; C(blockers) what would keep the target kubelet from starting
+      (its refusals of the node's kubelet configuration, among them feature gates it no longer knows or has locked,
+      and C(failCgroupV1) on a cgroup v1 node); C(ready) when there is none.
+  returned: always
+  type: dict
+  sample: {release: '1.34', target: '1.35', ready: false, cgroup_changes: [],
+           blockers: ['kubelet 1.35 refuses to start on this cgroup v1 node: failCgroupV1 is true ...'], allocatable: null}
 drift:
   description:
     - Every difference, as C(item) (the cgroup, unit, service or file), C(check) (the control file, property or
@@ -229,7 +249,7 @@ from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import audit
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import audit, upgrade_preview
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
@@ -258,14 +278,16 @@ def argument_spec():
     spec['kubelet_settings'] = dict(type='dict', default={})
     spec['kubelet_config_path'] = dict(type='path')
     spec['kubelet_config_dropin'] = dict(type='bool')
-    spec.update(settings=dict(type='dict'), check_kubelet_config=dict(type='bool', default=True))
+    spec.update(settings=dict(type='dict'), check_kubelet_config=dict(type='bool', default=True),
+                upgrade_to=dict(type='str'))
     return spec
 
 
 def node_spec(params):
     """The NodeSpec node_cgroups would work from: the plan given, or its options as settings (validated, with
     node_cgroups' defaults: the node's kubelet release and cgroup driver)."""
-    values = dict((name, params[name]) for name in argument_spec() if name not in KUBELET_FILE_OPTIONS)
+    values = dict((name, params[name]) for name in argument_spec()
+                  if name not in KUBELET_FILE_OPTIONS and name != 'upgrade_to')
     if params['settings'] is not None:
         plan_options = dict((name, option) for name, option in node_argument_spec().items()
                             if name in plan_argument_spec())
@@ -294,11 +316,17 @@ def main():
         module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
     host = DryHost(runner(module))  # an audit writes nothing
     try:
+        if params['upgrade_to'] and params['plan'] is not None:
+            raise KubenodeError('previews an upgrade from settings (the plan options, planned for both releases), '
+                                'not from a plan, which is for one release', field='upgrade_to',
+                                value=params['upgrade_to'])
         spec = node_spec(params)
         node = read_node(spec, host.systemctl, module.run_command)
         result = audit(host, spec, node, params['allow_driver_mismatch'])
         result['impact'] = read_impact(spec, node, result['plan'])
         result['plan'] = result['plan'].as_dict()
+        # The preview plans for the target from the same snapshot, never with the configuration change.
+        result['upgrade'] = upgrade_preview(spec, node, params['upgrade_to']) if params['upgrade_to'] else None
         result['generation'] = generations.read_latest(spec.generations_dir)
         if result['generation']:
             result['generation']['summary'] = generations.describe(result['generation'])

@@ -111,7 +111,7 @@ options:
     description: KubeletConfiguration C(podPidsLimit); positive values limit each pod cgroup.
     type: int
   kubelet_version:
-    description: The kubelet release whose rules apply (1.22 to 1.37).
+    description: The kubelet release whose rules apply (1.22 to 1.38; 1.38 from its beta).
     type: str
     default: '1.37'
   cgroup_mode:

@@ -2,7 +2,8 @@
 # gen_mod.sh RELEASE [MODFILE]: a go.mod (default go.mod) that links k8s.io/kubernetes RELEASE (1.37.2), with a replace
 # line for every staging module kubernetes requires at v0.0.0, pinned to the matching v0.Y.Z; then go mod tidy, run
 # in a copy holding only the files this release builds (a plain `go mod tidy` here would see
-# every release's files and raise shared dependencies above what that kubelet release ships with).
+# every release's files and raise shared dependencies above what that kubelet release ships with). A release that
+# needs a newer Go than the machine's: GOTOOLCHAIN=go1.27.3 bash gen_mod.sh 1.38.0-beta.0 go.1.38.mod.
 set -euo pipefail
 release="$1"; modfile="${2:-go.mod}"
 cd "$(dirname "$0")"
@@ -13,7 +14,8 @@ tmp="$(mktemp)"; trap 'rm -f "$tmp"' EXIT
 {
   echo "module kubenode.example/kubelet-judge"
   echo
-  echo "go 1.26.0"
+  # The judge's own code needs Go 1.26; a release whose kubernetes module asks for more (1.38: Go 1.27) gets its line.
+  awk -v floor=1.26.0 '/^go /{print $2; print floor; exit}' "$gomod" | sort -V | tail -1 | sed 's/^/go /'
   echo
   echo "require k8s.io/kubernetes v$release"
   echo
@@ -50,6 +52,18 @@ cp "$tmp" "$work/go.mod"
 sed -i '/^\/\/go:build/d' "$work"/release_*.go
 # -e: a test of a kubernetes package may import a module the proxy does not serve at this release
 # (k8s.io/legacy-cloud-providers v0.29.6); the judge builds without it, and a build that needs one fails.
+(cd "$work" && go mod tidy -e 2>&1 | tee "$work/tidy.log" >&2)
+# A dependency the proxy refuses at the version kubernetes asks for (sigs.k8s.io/structured-merge-diff/v7 v7.0.1 for
+# 1.38.0-beta.0: "403 Forbidden: This module version is not available"): linked at its newest served patch below it.
+grep -o '[a-z0-9./-]*@v[0-9][^:]*: reading https://[^ ]*: 403' "$work/tidy.log" | sed 's/: reading.*//' | sort -u |
+  while IFS=@ read -r module version; do
+    patch="$( { (cd / && go list -m -versions "$module" 2>/dev/null) | tr ' ' '\n'; echo "$version"; } |
+      grep "^${version%.*}\." | sort -V -u | awk -v v="$version" '$0 == v { print below; exit } { below = $0 }')" || true
+    if [ -n "$patch" ]; then
+      echo "gen_mod.sh: the proxy refuses $module@$version; $patch instead" >&2
+      (cd "$work" && go mod edit -replace "$module=$module@$patch")
+    fi
+  done
 (cd "$work" && go mod tidy -e)
 cp "$work/go.mod" "$modfile"
 cp "$work/go.sum" "${modfile%.mod}.sum"

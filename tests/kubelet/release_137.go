@@ -1,28 +1,19 @@
-//go:build !(k8s129 || k8s130 || k8s131 || k8s132 || k8s133 || k8s134 || k8s135 || k8s136)
+//go:build !(k8s129 || k8s130 || k8s131 || k8s132 || k8s133 || k8s134 || k8s135 || k8s136 || k8s138)
 
-// The calls whose signatures are kubelet 1.37's (go.mod). Unexported steps are reached with go:linkname, which calls
-// kubelet's own compiled function; each names the file it lives in.
+// NewKubeGenericRuntimeManager's arguments in kubelet 1.37 (go.mod).
 package main
 
 import (
 	"context"
 	"time"
-	_ "unsafe" // go:linkname
 
-	cadvisorapi "github.com/google/cadvisor/lib/model"
 	"go.opentelemetry.io/otel/trace/noop"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/flowcontrol"
-	"k8s.io/klog/v2"
 	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
-	"k8s.io/kubernetes/pkg/kubelet/cm"
-	"k8s.io/kubernetes/pkg/kubelet/cm/cpumanager"
-	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
-	"k8s.io/kubernetes/pkg/kubelet/lifecycle"
-	"k8s.io/kubernetes/pkg/kubelet/nodestatus"
 	proberesults "k8s.io/kubernetes/pkg/kubelet/prober/results"
 )
 
@@ -30,58 +21,6 @@ import (
 const Release = "v1.37.2"
 
 func initRelease() {}
-
-// cm/container_manager.go: whether any container of the pod (init containers included) holds exclusive CPUs.
-//
-//go:linkname podHasExclusiveCPUsOf k8s.io/kubernetes/pkg/kubelet/cm.podHasExclusiveCPUs
-func podHasExclusiveCPUsOf(logger klog.Logger, cr cpuAllocationReader, pod *v1.Pod) bool
-
-//go:linkname containerHasExclusiveCPUsOf k8s.io/kubernetes/pkg/kubelet/cm.containerHasExclusiveCPUs
-func containerHasExclusiveCPUsOf(logger klog.Logger, cr cpuAllocationReader, pod *v1.Pod, container *v1.Container) bool
-
-func podHasExclusiveCPUs(cr cpuAllocationReader, pod *v1.Pod) bool {
-	return podHasExclusiveCPUsOf(klog.Background(), cr, pod)
-}
-
-// cadvisor's machine description, whose package moved between releases.
-type (
-	machineInfo      = cadvisorapi.MachineInfo
-	machineCore      = cadvisorapi.Core
-	machineNode      = cadvisorapi.Node
-	machineHugePages = cadvisorapi.HugePagesInfo
-)
-
-func nodeStatusSetter(info *machineInfo, storage, reservation v1.ResourceList, maxPods int) nodestatus.Setter {
-	return nodestatus.MachineInfo("node", maxPods, 0, func() (*machineInfo, error) { return info, nil },
-		func(klog.Logger, bool) v1.ResourceList { return storage },
-		func(klog.Logger) (v1.ResourceList, v1.ResourceList, []string) { return nil, nil, nil },
-		func() v1.ResourceList { return reservation }, func(string, string, string) {}, func() *bool { return nil },
-		true)
-}
-
-func resourceConfigForPod(pod *v1.Pod, enforceCPULimits bool, cpuPeriod uint64, enforceMemoryQoS bool, policy string) *cm.ResourceConfig {
-	return cm.ResourceConfigForPod(pod, enforceCPULimits, cpuPeriod, enforceMemoryQoS, kubeletconfig.MemoryReservationPolicy(policy))
-}
-
-func newTopologyStore() topologymanager.Store {
-	return topologymanager.NewFakeManager(klog.Background())
-}
-
-func allocate(manager cpumanager.Manager, pod *v1.Pod, container *v1.Container) error {
-	return manager.Allocate(context.Background(), pod, container, lifecycle.AddOperation)
-}
-
-func (m exclusiveCPUsContainerManager) ContainerHasExclusiveCPUs(logger klog.Logger, pod *v1.Pod, container *v1.Container) bool {
-	return containerHasExclusiveCPUsOf(logger, m.cpus, pod, container)
-}
-
-func (m exclusiveCPUsContainerManager) PodHasExclusiveCPUs(logger klog.Logger, pod *v1.Pod) bool {
-	return podHasExclusiveCPUsOf(logger, m.cpus, pod)
-}
-
-func newFakeContainerManager() *cm.FakeContainerManager {
-	return cm.NewFakeContainerManager(klog.Background())
-}
 
 func newKubeGenericRuntimeManager(c PodCase, s runtimeSettings) (kuberuntime.KubeGenericRuntime, error) {
 	maxParallel := int32(0)
@@ -93,10 +32,4 @@ func newKubeGenericRuntimeManager(c PodCase, s runtimeSettings) (kuberuntime.Kub
 		func() v1.ResourceList { return s.allocatable }, c.MemoryThrottlingFactor,
 		kubeletconfig.MemoryReservationPolicy(c.MemoryReservationPolicy), nil, noop.NewTracerProvider(), nil, nil, nil)
 	return manager, err
-}
-
-// lifecycle.PodAdmitHandler.Admit takes a context and the operation from 1.37.
-func admit(handler lifecycle.PodAdmitHandler, pod *v1.Pod, others []*v1.Pod) lifecycle.PodAdmitResult {
-	return handler.Admit(context.Background(), &lifecycle.PodAdmitAttributes{Pod: pod, OtherPods: others,
-		Operation: lifecycle.AddOperation})
 }

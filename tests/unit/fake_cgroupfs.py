@@ -132,7 +132,7 @@ class FakeCgroupfs(object):
                                          os.path.join(self.base, 'run/systemd/system.control')],
                 'persist_script': os.path.join(self.base, 'usr/local/libexec/kubenode-cgroups-restore'),
                 'lock_path': os.path.join(self.base, 'run/lock/kubenode-cgroups.lock'),
-                # Not there unless a test puts one: the release is then the newest supported, with a warning.
+                # Not there unless a test puts one: the release is then the newest GA release, with a warning.
                 'kubelet_binary': os.path.join(self.base, 'usr/bin/kubelet'),
                 'kubelet_root_dir': os.path.join(self.base, 'var/lib/kubelet'),
                 'kubelet_config_paths': [os.path.join(self.base, 'var/lib/kubelet/config.yaml'),

@@ -299,7 +299,7 @@ class PlanOptions(OptionSet):
         ('capacity', None),  # {resource: quantity}; required
         ('online_cpus', None),  # [cpu id]; None: 0..capacity.cpu-1
         ('max_pods', None),
-        ('kubelet_version', None),  # None: the newest supported release
+        ('kubelet_version', None),  # None: the newest GA release
         ('feature_gates', None),
         ('extra_feature_gates', ()),
         ('cgroup_driver', 'cgroupfs'),

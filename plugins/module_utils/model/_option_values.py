@@ -21,7 +21,10 @@ MEASURED_PROFILE = 'measured'
 PROFILE_CHOICES = PROFILES + (MEASURED_PROFILE,)
 
 OLDEST_MINOR = 22
-NEWEST_MINOR = 37
-DEFAULT_KUBELET_VERSION = '1.%d' % NEWEST_MINOR
+# 1.38 from its beta (k8s.io/kubernetes v1.38.0-beta.0, judged by its own code): a node that runs it on the day it
+# ships is planned, not refused. A run that cannot ask the node's kubelet plans for the newest GA release.
+NEWEST_MINOR = 38
+NEWEST_GA_MINOR = 37
+DEFAULT_KUBELET_VERSION = '1.%d' % NEWEST_GA_MINOR
 # kubelet_version's value that reads the release from the node's kubelet.
 AUTO = 'auto'

@@ -194,9 +194,9 @@ def node_kubelet_release(requested, found, allow_mismatch=False, field='kubelet_
         else:
             why = ('%s --version of %s answered %r' % (found['binary'], found['started_by'], found['output'][:80])
                    if found else 'no kubelet unit, process or binary found')
-        return DEFAULT_KUBELET_VERSION, 'the newest supported release, as %s' % why, [
+        return DEFAULT_KUBELET_VERSION, 'the newest GA release, as %s' % why, [
             'the kubelet release could not be read from this node (%s): planned with kubelet %s\'s rules, the newest '
-            'supported; set %s if the node will run another release' % (why, DEFAULT_KUBELET_VERSION, field)]
+            'GA release; set %s if the node will run another release' % (why, DEFAULT_KUBELET_VERSION, field)]
     return kubelet_rules(requested, field).version, 'set by the operator; %s' % (
         'the node\'s kubelet could not be asked' if not found or found.get('not_asked')
         else 'the node\'s kubelet gave no release'), []

@@ -59,7 +59,7 @@ class KubeletConfigRequest(OptionSet):
     names as node_cgroups' kubelet_config suboptions) and what the node shows."""
 
     DEFAULTS = (
-        ('kubelet_version', None),  # the release whose rules validate the result; None: the newest supported
+        ('kubelet_version', None),  # the release whose rules validate the result; None: the newest GA release
         ('plan', None),  # a node plan whose settings are written (kc.settings_from_plan)
         ('kubelet_settings', None),  # KubeletConfiguration keys written over the plan's
         ('kubelet_config_path', None),  # None: the file kubelet is started with, else a known one

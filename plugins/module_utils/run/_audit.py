@@ -22,7 +22,9 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_steps as steps
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import Record, drift
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import detect_drivers
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import node_kubelet_release
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_config_file as kc_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules, node_kubelet_release
 
 
 def kubelet_validate_drift(node_run, kernel):
@@ -116,3 +118,49 @@ def audit(host, spec, node, allow_driver_mismatch):
     result = compare(host, spec, node, run, allow_driver_mismatch)
     result['drift'] = problems + result['drift']
     return result
+
+
+def cgroup_file_changes(now, target, files_key):
+    """[{cgroup, file, now, target}]: every control file value two plans give differently (None: not written)."""
+    changes = []
+    for key in sorted(set(now.cgroups) | set(target.cgroups)):
+        before = (now.cgroup(key) or {}).get(files_key) or {}
+        after = (target.cgroup(key) or {}).get(files_key) or {}
+        changes += [{'cgroup': key, 'file': name, 'now': before.get(name), 'target': after.get(name)}
+                    for name in sorted(set(before) | set(after)) if before.get(name) != after.get(name)]
+    return changes
+
+
+def upgrade_preview(spec, node, target):
+    """What kubelet `target` would do on this node, from the snapshot the audit read (nothing more is read, nothing
+    written): the node's own release and the target planned alike and compared control file by control file
+    (kubepods, the QoS tiers, the reserved cgroups) and in Allocatable; the node's kubelet configuration validated
+    as the target validates it at start (ValidateKubeletConfiguration, its feature gate registry); and what would
+    keep the target from starting (those refusals, failCgroupV1 on a cgroup v1 node). ready: nothing would."""
+    rules = kubelet_rules(target, field='upgrade_to')
+    now = ops.plan_run(spec.with_changes(allow_kubelet_version_mismatch=True), node, with_kubelet_config=False)
+    blockers = []
+    try:
+        ahead = ops.plan_run(spec.with_changes(kubelet_version=rules.version, allow_kubelet_version_mismatch=True),
+                             node, with_kubelet_config=False)
+    except KubenodeError as error:
+        # The plan's own options (its feature gates) are what the target refuses.
+        ahead = None
+        blockers.append('the plan: %s' % error)
+    paths, dropin_dir = kubelet_config_paths(spec, node, now)
+    config = kc_file.current_config(paths, dropin_dir, node.files) if kc.HAS_YAML else {}
+    if config:
+        try:
+            kc.validate(config, rules, capacity=spec.capacity or node.capacity, allow_driver_mismatch=True)
+        except KubenodeError as error:
+            blockers.append('the kubelet configuration: %s' % error)
+    refusal = kc.cgroup_v1_refusal(node.layout.mode, rules, config)
+    if refusal:
+        blockers.append(refusal)
+    files_key = 'v2_files' if node.layout.mode == 'v2' else 'v1_files'
+    changes = cgroup_file_changes(now.plan, ahead.plan, files_key) if ahead else []
+    allocatable = None
+    if ahead and dict(ahead.plan.allocatable or {}) != dict(now.plan.allocatable or {}):
+        allocatable = {'now': dict(now.plan.allocatable), 'target': dict(ahead.plan.allocatable)}
+    return {'release': now.rules.version, 'target': rules.version, 'ready': not blockers, 'blockers': blockers,
+            'cgroup_changes': changes, 'allocatable': allocatable}

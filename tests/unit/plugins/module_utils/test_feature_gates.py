@@ -102,3 +102,29 @@ def test_kubelet_1_37_refuses_values_its_registry_refuses(gates, refused):
     with pytest.raises(KubenodeError) as error:
         parse_feature_gates(gates, 'featureGates', rules)
     assert refused in str(error.value)
+
+
+@pytest.mark.parametrize('gates, refused', [
+    # GA gates 1.38 removed from its registry: kubelet 1.38 no longer starts with them
+    ({'NodeSwap': True}, 'unrecognized feature gate: NodeSwap'),
+    ({'InPlacePodVerticalScaling': True}, 'unrecognized feature gate: InPlacePodVerticalScaling'),
+    # still registered in 1.38, locked since 1.37
+    ({'DisableCPUQuotaWithExclusiveCPUs': False}, 'cannot set feature gate DisableCPUQuotaWithExclusiveCPUs to false'),
+    # new in 1.38
+    ({'AtomicWriteVolumeUserFields': False}, None),
+])
+def test_kubelet_1_38_beta_refuses_what_its_registry_refuses(gates, refused):
+    rules = kubelet_rules('v1.38.0-beta.0')
+    assert rules.minor == 38
+    if refused is None:
+        assert parse_feature_gates(gates, 'featureGates', rules) == gates
+        return
+    with pytest.raises(KubenodeError) as error:
+        parse_feature_gates(gates, 'featureGates', rules)
+    assert refused in str(error.value)
+
+
+def test_kubelet_1_37_does_not_know_a_gate_1_38_added():
+    with pytest.raises(KubenodeError) as error:
+        parse_feature_gates({'AtomicWriteVolumeUserFields': True}, 'featureGates', kubelet_rules('1.37'))
+    assert 'unrecognized feature gate: AtomicWriteVolumeUserFields' in str(error.value)

@@ -389,7 +389,7 @@ def test_a_release_the_node_does_not_run_is_refused_unless_planned_for_an_upgrad
 
 
 @pytest.mark.parametrize('answer, fragment', [
-    ('Kubernetes v1.38.0', 'newer than the newest release this collection supports (1.22 to 1.37)'),
+    ('Kubernetes v1.39.0', 'newer than the newest release this collection supports (1.22 to 1.38)'),
     ('Kubernetes v1.21.14', 'older than the oldest release this collection supports'),
 ])
 def test_a_node_outside_the_supported_range_is_refused(run_module, tmp_path, monkeypatch, answer, fragment):
@@ -408,7 +408,7 @@ def test_no_kubelet_to_ask_plans_the_newest_release_and_says_so(run_module, tmp_
     kubeadm_node(tree, tmp_path)
     result = run_module(node_cgroups, node_args(tree, tmp_path), check_mode=True)
     assert result['plan']['kubelet_version'] == '1.37'
-    assert result['plan']['kubelet_version_source'].startswith('the newest supported release, as ')
+    assert result['plan']['kubelet_version_source'].startswith('the newest GA release, as ')
     assert any(w.startswith('the kubelet release could not be read from this node') for w in warnings)
     named = run_module(node_cgroups, node_args(tree, tmp_path, kubelet_version='1.34'), check_mode=True)
     assert named['plan']['kubelet_version'] == '1.34'

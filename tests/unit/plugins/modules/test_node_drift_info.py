@@ -213,3 +213,46 @@ def test_a_reserved_cgroup_kubelet_would_refuse_at_start_is_named_as_kubelets_ch
     found = [d for d in drift_of(run_module, tree, files, plan)['drift'] if d['check'] == 'kubelet Validate']
     assert [(d['item'], d['planned']) for d in found] == [('system_reserved', 'every hierarchy and controller')]
     assert (broken in found[0]['live']) if tree.mode == 'v1' else ('memory' in found[0]['live'])
+
+
+def test_an_upgrade_preview_names_what_the_target_writes_and_what_stops_it(run_module, node):
+    """A node converged for kubelet 1.34, previewed for 1.37: the values 1.37 writes differently, a gate the node's
+    configuration sets that 1.37 locks, and on cgroup v1 the failCgroupV1 default that stops kubelet from 1.35.
+    Nothing is written."""
+    tree, files = node
+    converge(run_module, tree, files)
+    settings = dict(SETTINGS, kubelet_version='1.34')
+    audit = dict(files, settings=settings, cgroupfs_path=tree.root, proc_path=tree.proc)
+    before = snapshot(tree.root)
+    same = run_module(node_drift_info, dict(audit, upgrade_to='1.34'))['upgrade']
+    assert same == {'release': '1.34', 'target': '1.34', 'ready': True, 'blockers': [], 'cgroup_changes': [],
+                    'allocatable': None}
+    preview = run_module(node_drift_info, dict(audit, upgrade_to='1.37'))
+    assert preview['drift'] == []  # the drift stays against the node's own release
+    upgrade = preview['upgrade']
+    assert (upgrade['release'], upgrade['target']) == ('1.34', '1.37')
+    if tree.mode == 'v2':
+        # MemoryQoS is on by default from 1.37: the enforced system-reserved cgroup's memory.min is its reservation,
+        # kubepods' memory.min is written (0)
+        assert {'cgroup': 'system_reserved', 'file': 'memory.min', 'now': '0', 'target': str(1024 ** 3)} \
+            in upgrade['cgroup_changes']
+        assert {'cgroup': 'kubepods', 'file': 'memory.min', 'now': None, 'target': '0'} in upgrade['cgroup_changes']
+        assert upgrade['ready'] and upgrade['blockers'] == []
+    else:
+        assert not upgrade['ready']
+        assert any('failCgroupV1 is true' in blocker for blocker in upgrade['blockers'])
+    # A gate the node's configuration sets that 1.37 has locked: kubelet 1.37 would not start with it.
+    with open(files['kubelet_config_path'], 'a') as handle:
+        handle.write('featureGates: {InPlacePodVerticalScaling: false}\n')
+    upgrade = run_module(node_drift_info, dict(audit, upgrade_to='1.37'))['upgrade']
+    assert not upgrade['ready']
+    assert any(blocker.startswith('the kubelet configuration: ') and 'InPlacePodVerticalScaling' in blocker
+               for blocker in upgrade['blockers'])
+    assert snapshot(tree.root) == before
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_drift_info, dict(audit, upgrade_to='1.40'))
+    assert failure.value.result['msg'].startswith('upgrade_to: kubelet 1.40 is not supported')
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_drift_info, dict(files, plan={'cgroup_driver': 'cgroupfs'}, upgrade_to='1.37',
+                                         cgroupfs_path=tree.root, proc_path=tree.proc))
+    assert failure.value.result['msg'].startswith('upgrade_to: previews an upgrade from settings')

@@ -108,3 +108,25 @@ def test_the_report_is_written_atomically_and_left_alone_when_unchanged(tmp_path
     assert sorted(os.path.basename(p) for p in written) == ['index.html', 'report.md']
     assert _fleet_report.write(str(tmp_path / 'r'), texts) == []
     assert sorted(os.listdir(str(tmp_path / 'r'))) == ['index.html', 'report.md']
+
+
+def test_an_upgrade_preview_adds_the_ready_column():
+    """node_audit_upgrade_to: the fleet table says, node by node, whether the target kubelet would start there."""
+    ready = entry('node1')
+    ready['summary'] = dict(ready['summary'], upgrade={
+        'release': '1.34', 'target': '1.35', 'ready': True, 'blockers': [], 'allocatable': None,
+        'cgroup_changes': [{'cgroup': 'kubepods', 'file': 'memory.min', 'now': None, 'target': '0'}]})
+    stopped = entry('node2')
+    stopped['summary'] = dict(stopped['summary'], upgrade={
+        'release': '1.34', 'target': '1.35', 'ready': False, 'cgroup_changes': [], 'allocatable': None,
+        'blockers': ['kubelet 1.35 refuses to start on this cgroup v1 node: failCgroupV1 is true']})
+    texts = _fleet_report.render([ready, stopped, entry('node3')], True)
+    md, html = texts['report.md'], texts['index.html']
+    rows = [line for line in md.splitlines() if line.startswith('| node')]
+    assert rows[0] == '| node | status | impact on running pods | ready for 1.35 |'
+    assert '| node1 | applied | none known (pods unknown) | yes, 1 cgroup value(s) change |' in md
+    assert '| node2 | applied | none known (pods unknown) | no: kubelet 1.35 refuses to start on this cgroup v1 node: failCgroupV1 is true |' in md
+    assert '| node3 | applied | none known (pods unknown) | - |' in md
+    assert '<th>ready for 1.35</th>' in html and '<td class="bad">no: kubelet 1.35 refuses' in html
+    # Without a preview the table keeps its three columns.
+    assert '| node | status | impact on running pods |\n' in _fleet_report.render([entry('node1')], True)['report.md']
