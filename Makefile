@@ -178,7 +178,7 @@ matrix: link $(PIP_BOOTSTRAP)
 JUDGE_DIR := $(CACHE)/judge
 # Every release a judge is built for, newest first (make judge-all); make judge (and make test) judges the newest two
 # and one older release that the seed chooses, so that every release is judged every few runs.
-JUDGE_ALL := 1.37 1.36 1.35 1.34 1.33 1.32 1.31
+JUDGE_ALL := 1.38 1.37 1.36 1.35 1.34 1.33 1.32 1.31
 N ?= 4000
 ifeq ($(strip $(SEED)),)
 SEED := $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')

@@ -54,7 +54,7 @@ options:
         and for this one from the same reading, and RV(upgrade) says what the target kubelet would write
         differently, what in the node's kubelet configuration it refuses, and what would keep it from starting.
       - The preview reads nothing more and changes nothing; the drift is still against the node's own release.
-      - Needs O(settings): a O(plan) is computed for one release.
+      - Needs O(settings), since a O(plan) is computed for one release.
     type: str
   services:
     description:

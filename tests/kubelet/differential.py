@@ -33,6 +33,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._feature_ga
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _admission as adm
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._impact import admission_rules
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import parse_pod, plan_pods
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
 
@@ -649,10 +650,8 @@ def ours_admission(case):
         pod = parse_pod(data, data['metadata']['name'])
         static = (data['metadata'].get('annotations') or {}).get('kubernetes.io/config.source') == 'file'
         candidates.append(adm.Candidate(pod, 'file' if static else 'api', created=data['metadata']['creationTimestamp'],
-                                        running=True))
-    rules = adm.AdmissionRules(rules.gate(gates, 'PodLevelResources'), rules.pod_level_hugepages,
-                               rules.gate(gates, 'PodLevelResourcesFixKubeletQOSClass'),
-                               rules.preemption_counts_pod_requests)
+                                        running=True, uid=data['metadata'].get('uid')))
+    rules = admission_rules(rules, gates)
     results = adm.admit(candidates, allocatable, rules)
     return {'order': [r['pod'].split('/', 1)[1] for r in results],
             'results': dict((r['pod'].split('/', 1)[1], r) for r in results)}

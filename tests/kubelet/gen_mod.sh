@@ -62,6 +62,11 @@ grep -o '[a-z0-9./-]*@v[0-9][^:]*: reading https://[^ ]*: 403' "$work/tidy.log" 
     if [ -n "$patch" ]; then
       echo "gen_mod.sh: the proxy refuses $module@$version; $patch instead" >&2
       (cd "$work" && go mod edit -replace "$module=$module@$patch")
+    elif [ -d "stub/$module" ]; then
+      # Refused at every version (sigs.k8s.io/iptables-wrappers): the stub beside this script (its go.mod says why).
+      echo "gen_mod.sh: the proxy refuses every version of $module; stub/$module instead" >&2
+      mkdir -p "$work/stub/$module" && cp -r "stub/$module/." "$work/stub/$module/"
+      (cd "$work" && go mod edit -replace "$module=./stub/$module")
     fi
   done
 (cd "$work" && go mod tidy -e)

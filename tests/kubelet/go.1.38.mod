@@ -130,6 +130,7 @@ require (
 	k8s.io/mount-utils v0.0.0 // indirect
 	k8s.io/streaming v0.38.0-beta.0 // indirect
 	sigs.k8s.io/apiserver-network-proxy/konnectivity-client v0.37.0 // indirect
+	sigs.k8s.io/iptables-wrappers v1.0.0 // indirect
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v7 v7.0.1 // indirect
@@ -169,5 +170,7 @@ replace (
 	k8s.io/sample-apiserver => k8s.io/sample-apiserver v0.38.0-beta.0
 	k8s.io/streaming => k8s.io/streaming v0.38.0-beta.0
 )
+
+replace sigs.k8s.io/iptables-wrappers => ./stub/sigs.k8s.io/iptables-wrappers
 
 replace sigs.k8s.io/structured-merge-diff/v7 => sigs.k8s.io/structured-merge-diff/v7 v7.0.0

@@ -36,23 +36,27 @@ class AdmissionRules(object):
     """The feature gates admission depends on: PodLevelResources (requests from the pod's own resources), and
     hugepages as pod-level resources (kubelet 1.33 and later)."""
 
-    __slots__ = ('pod_level', 'pod_level_hugepages', 'only_set_pod_level', 'preemption_counts_pod_requests')
+    __slots__ = ('pod_level', 'pod_level_hugepages', 'only_set_pod_level', 'preemption_counts_pod_requests',
+                 'ties_by_uid')
 
-    def __init__(self, pod_level, pod_level_hugepages, only_set_pod_level=False, preemption_counts_pod_requests=True):
+    def __init__(self, pod_level, pod_level_hugepages, only_set_pod_level=False, preemption_counts_pod_requests=True,
+                 ties_by_uid=False):
         self.pod_level, self.pod_level_hugepages = pod_level, pod_level_hugepages
         # PodLevelResourcesFixKubeletQOSClass (1.37): empty pod-level resources leave the QoS class to the containers.
         self.only_set_pod_level = only_set_pod_level
         # Preemption counts a pod's requests as PodRequests does from kubelet 1.34 (KubeletRules).
         self.preemption_counts_pod_requests = preemption_counts_pod_requests
+        # Pods created in the same second are admitted in UID order from kubelet 1.38 (KubeletRules).
+        self.ties_by_uid = ties_by_uid
 
 
 class Candidate(object):
     """A pod kubelet will admit again at its restart: the parsed pod, where it came from and whether it runs now."""
 
-    __slots__ = ('pod', 'key', 'source', 'created', 'running')
+    __slots__ = ('pod', 'key', 'source', 'created', 'running', 'uid')
 
-    def __init__(self, pod, source, created='', running=None):
-        self.pod, self.source, self.created, self.running = pod, source, created or '', running
+    def __init__(self, pod, source, created='', running=None, uid=''):
+        self.pod, self.source, self.created, self.running, self.uid = pod, source, created or '', running, uid or ''
         self.key = '%s/%s' % (pod.namespace or 'default', pod.name)
 
 
@@ -231,14 +235,17 @@ def pods_to_preempt(candidate, admitted, requirements, rules):
     return best_effort_out + burstable_out + guaranteed_out, []
 
 
-def admission_order(candidates):
+def admission_order(candidates, ties_by_uid=False):
     """HandlePodAdditions' order: the static pods (the file source, which reports first) before the API server's,
-    each source's pods by creation time. Static pods have none, and kubelet's file source hands them over from a map
-    (client-go's UndeltaStore.List): their order is random. They are taken here in the order given (name order), and
-    static_order_risk() says what another order could change."""
+    each source's pods by creation time (sliceutils.PodsByCreationTime), from 1.38 pods of the same time by UID.
+    Static pods have none, and kubelet's file source hands them over from a map (client-go's UndeltaStore.List):
+    their order is random (their UIDs, a hash kubelet computes, are not known here either). They are taken here in
+    the order given (name order), and static_order_risk() says what another order could change."""
+    def created(candidate):
+        return (candidate.created, candidate.uid) if ties_by_uid else candidate.created
     static = [c for c in candidates if c.source != 'api']
     bound = [c for c in candidates if c.source == 'api']
-    return sorted(static, key=lambda c: c.created) + sorted(bound, key=lambda c: c.created)
+    return sorted(static, key=created) + sorted(bound, key=created)
 
 
 def static_order_risk(candidates, allocatable, rules):
@@ -292,7 +299,7 @@ def admit(candidates, allocatable, rules):
     int64} (cpu in millicores, pods the node's maxPods). Returns [{pod, source, running, admitted, reason,
     message, preempts, preempted_by}] in that order."""
     admitted, results, by_key = [], [], {}
-    for candidate in admission_order(candidates):
+    for candidate in admission_order(candidates, rules.ties_by_uid):
         request = fit_request(candidate.pod, rules, allocatable)
         short = insufficient(request, node_requested(admitted, rules, allocatable), len(admitted), allocatable)
         result = {'pod': candidate.key, 'source': candidate.source, 'running': candidate.running, 'admitted': True,

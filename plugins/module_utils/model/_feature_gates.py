@@ -36,7 +36,7 @@ AllBeta 0 -
 # pkg/features of the 1.36 development tree
 AllowDNSOnlyNodeCSR 0 -
 AllowInsecureKubeletCertificateSigningRequests 0 -
-AllowOverwriteTerminationGracePeriodSeconds 32 -
+AllowOverwriteTerminationGracePeriodSeconds 32 37
 AuthorizePodWebsocketUpgradeCreatePermission 35 -
 CustomCPUCFSQuotaPeriod 12 -
 CPUManagerPolicyAlphaOptions 23 -
@@ -64,13 +64,13 @@ DRAPrioritizedList 33 -
 DRAResourceClaimDeviceStatus 32 -
 DRASchedulerFilterTimeout 34 -
 DeploymentReplicaSetTerminatingReplicas 33 -
-DisableAllocatorDualWrite 31 -
+DisableAllocatorDualWrite 31 37
 DisableCPUQuotaWithExclusiveCPUs 33 -
 DisableNodeKubeProxyVersion 29 -
-DynamicResourceAllocation 26 -
+DynamicResourceAllocation 26 37
 EnvFiles 34 -
 EventedPLEG 26 -
-ExecProbeTimeout 20 -
+ExecProbeTimeout 20 37
 ExternalServiceAccountTokenSigner 32 -
 GenericWorkload 35 -
 GitRepoVolumeDriver 33 -
@@ -84,12 +84,12 @@ ImageMaximumGCAge 29 -
 ImageVolume 31 -
 ImageVolumeWithDigest 36 -
 InPlacePodLevelResourcesVerticalScaling 35 -
-InPlacePodVerticalScaling 27 -
+InPlacePodVerticalScaling 27 37
 InPlacePodVerticalScalingAllocatedStatus 32 35
 InPlacePodVerticalScalingExclusiveCPUs 32 -
 InPlacePodVerticalScalingExclusiveMemory 34 -
 InTreePluginPortworxUnregister 23 35
-JobManagedBy 30 -
+JobManagedBy 30 37
 KubeletCgroupDriverFromCRI 28 -
 KubeletCrashLoopBackOffMax 32 -
 KubeletEnsureSecretPulledImages 33 -
@@ -102,24 +102,24 @@ KubeletPodResourcesListUseActivePods 34 -
 KubeletRegistrationGetOnExistsOnly 32 -
 KubeletSeparateDiskGC 29 -
 KubeletServiceAccountTokenForCredentialProviders 33 -
-KubeletTracing 25 -
+KubeletTracing 25 37
 LocalStorageCapacityIsolationFSQuotaMonitoring 15 -
-MatchLabelKeysInPodAffinity 29 -
+MatchLabelKeysInPodAffinity 29 37
 MatchLabelKeysInPodTopologySpread 25 -
 MatchLabelKeysInPodTopologySpreadSelectorMerge 34 -
 MaxUnavailableStatefulSet 24 -
 MemoryManager 21 35
 MemoryQoS 22 -
-MultiCIDRServiceAllocator 27 -
+MultiCIDRServiceAllocator 27 37
 MutableCSINodeAllocatableCount 33 -
 MutablePVNodeAffinity 35 -
 MutablePodResourcesForSuspendedJobs 35 -
 MutableSchedulingDirectivesForSuspendedJobs 35 -
-NFTablesProxyMode 29 -
+NFTablesProxyMode 29 37
 NodeDeclaredFeatures 35 -
 NodeInclusionPolicyInPodTopologySpread 25 -
 NodeLogQuery 27 -
-NodeSwap 22 -
+NodeSwap 22 37
 NominatedNodeNameForExpectation 34 -
 OpportunisticBatching 35 -
 PodAndContainerStatsFromCRI 23 -
@@ -129,13 +129,13 @@ PodLevelResources 32 -
 PodLogsQuerySplitStreams 32 -
 PodObservedGenerationTracking 33 -
 PodReadyToStartContainersCondition 28 -
-PodSchedulingReadiness 26 -
+PodSchedulingReadiness 26 37
 PodTopologyLabelsAdmission 33 -
 PortForwardWebsockets 30 -
-PreferSameTrafficDistribution 33 -
+PreferSameTrafficDistribution 33 37
 ProcMountType 12 -
 QOSReserved 11 -
-RecoverVolumeExpansionFailure 23 -
+RecoverVolumeExpansionFailure 23 37
 RecursiveReadOnlyMounts 30 -
 ReduceDefaultCrashLoopBackOffDecay 33 -
 RelaxedEnvironmentVariableValidation 30 -
@@ -151,20 +151,20 @@ SELinuxMountReadWriteOncePod 25 -
 SchedulerAsyncAPICalls 34 -
 SchedulerAsyncPreemption 32 -
 SchedulerPopFromBackoffQ 33 -
-SeparateTaintEvictionController 29 -
+SeparateTaintEvictionController 29 37
 ServiceAccountNodeAudienceRestriction 32 -
-ServiceAccountTokenJTI 29 -
-ServiceAccountTokenNodeBinding 29 -
-ServiceAccountTokenNodeBindingValidation 29 -
-ServiceAccountTokenPodNodeInfo 29 -
+ServiceAccountTokenJTI 29 37
+ServiceAccountTokenNodeBinding 29 37
+ServiceAccountTokenNodeBindingValidation 29 37
+ServiceAccountTokenPodNodeInfo 29 37
 ServiceTrafficDistribution 30 35
 StatefulSetSemanticRevisionComparison 34 -
 StorageCapacityScoring 33 -
 StorageNamespaceIndex 30 -
 StorageVersionMigrator 30 -
 StrictIPCIDRValidation 33 -
-SupplementalGroupsPolicy 31 -
-SystemdWatchdog 32 -
+SupplementalGroupsPolicy 31 37
+SystemdWatchdog 32 37
 TaintTolerationComparisonOperators 35 -
 TopologyAwareHints 21 35
 TopologyManagerPolicyAlphaOptions 26 -
@@ -175,18 +175,18 @@ UserNamespacesHostNetworkSupport 35 -
 UserNamespacesSupport 25 -
 VolumeAttributesClass 29 -
 VolumeLimitScaling 35 -
-WinDSR 14 -
-WinOverlay 14 -
+WinDSR 14 37
+WinOverlay 14 37
 WindowsCPUAndMemoryAffinity 32 -
 WindowsGracefulNodeShutdown 32 -
-WindowsHostNetwork 26 -
+WindowsHostNetwork 26 37
 CRDObservedGenerationTracking 35 -
-CRDValidationRatcheting 28 -
-CustomResourceFieldSelectors 30 -
+CRDValidationRatcheting 28 37
+CustomResourceFieldSelectors 30 37
 APIResponseCompression 8 -
 APIServerIdentity 20 -
 APIServingWithRoutine 30 -
-AggregatedDiscoveryRemoveBetaType 33 -
+AggregatedDiscoveryRemoveBetaType 33 37
 AllowParsingUserUIDFromCertAuth 33 -
 AllowUnsafeMalformedObjectDeletion 32 -
 CBORServingAndStorage 32 -
@@ -252,7 +252,7 @@ StructuredAuthenticationConfiguration 29 36
 WorkloadAwarePreemption 36 36
 # documented as added in 1.36
 CRIListStreaming 36 -
-ControllerManagerReleaseLeaderElectionLockOnExit 36 -
+ControllerManagerReleaseLeaderElectionLockOnExit 36 37
 DRAListTypeAttributes 36 -
 DRANodeAllocatableResources 36 -
 DRAResourcePoolStatus 36 -
@@ -273,10 +273,10 @@ WorkloadWithJob 36 -
 AtomicFIFO 36 -
 ClientsAllowCBOR 32 -
 ClientsPreferCBOR 32 -
-CloudNodeAdditionalLabelsReconciliation 0 30
+CloudNodeAdditionalLabelsReconciliation 38 -
 ComponentSLIs 0 34
 CompositePodGroup 37 -
-ConditionalAuthorization 0 30
+ConditionalAuthorization 38 -
 ContextualLogging 0 -
 InOrderInformers 33 -
 InOrderInformersBatchProcess 35 -
@@ -549,7 +549,7 @@ KubeletAllocatedPodsEndpoint 37 -
 NFTablesNetlink 37 -
 NodeControllerLeaseCircuitBreaker 37 -
 NodeLifecycleConditions 37 -
-PodGroupPreemptionPolicy 37 -
+PodGroupPreemptionPolicy 37 37
 PodLevelResourcesFixDefaulting 37 -
 PodLevelResourcesFixKubeletQOSClass 37 -
 PodsAPI 36 -
@@ -565,6 +565,21 @@ VolumeBindMountOptions 37 -
 WatchListCompression 37 -
 WebhookRoundTripLoadBalancing 37 -
 ProbeHostPodSecurityStandards 34 34
+AllocatorPoolBufferCap 38 -
+CertificateSigningRequestMLDSA 38 -
+ClientsAllowConnectionPool 38 -
+ConsistentGetFromCache 38 -
+DynamicNodeLocalEphemeralVolumes 38 -
+KubeAPIServerWorkloadsTrust 38 -
+ManagedFieldsOptOut 38 -
+ManagedFieldsOptOutClient 38 -
+OpenAPIV2LazyBuild 38 -
+PodCertificateMLDSA 38 -
+RequestCostAggregation 38 -
+SecurityProfileOCI 38 -
+ServiceAccountTokenMLDSA 38 -
+WatchFromStorageWithoutPrevKV 38 -
+WatchListClientConcurrentDecoding 38 -
 """
 
 
@@ -1101,6 +1116,104 @@ _REGISTRIES = """
 37 WinOverlay on locked GA -
 37 WindowsGracefulNodeShutdown on free BETA GracefulNodeShutdown
 37 WorkloadWithJob off free ALPHA GenericWorkload
+38 APIServerIdentity on free BETA -
+38 AtomicFIFO on free BETA -
+38 AuthorizePodWebsocketUpgradeCreatePermission on locked GA -
+38 CPUManagerPolicyOptions on locked GA -
+38 CSIServiceAccountTokenSecrets on locked GA -
+38 ClusterTrustBundle on free GA -
+38 ClusterTrustBundleProjection on free GA ClusterTrustBundle
+38 CompositePodGroup off free BETA GenericWorkload,TopologyAwareWorkloadScheduling
+38 ContainerRestartRules on free BETA -
+38 DRAAdminAccess on locked GA -
+38 DRAConsumableCapacity on free GA -
+38 DRADeviceBindingConditions on locked GA DRAResourceClaimDeviceStatus
+38 DRADeviceCompatibilityGroups off free ALPHA DRAPartitionableDevices
+38 DRADeviceTaintRules on locked GA DRADeviceTaints
+38 DRADeviceTaints on locked GA -
+38 DRAExtendedResource on locked GA -
+38 DRAFractionalCapacityRange on free GA DRAConsumableCapacity
+38 DRAOptionalNodeOperations off free ALPHA NodeDeclaredFeatures
+38 DRAPartitionableDevices on locked GA -
+38 DRAPartitionableDevicesType off free ALPHA DRAPartitionableDevices,DRAResourcePoolStatus
+38 DRAPrioritizedList on locked GA -
+38 DRAResourceClaimDeviceStatus on locked GA -
+38 DRAResourceClaimGranularStatusAuthorization on free BETA DRAResourceClaimDeviceStatus
+38 DRAResourcePoolStatus off free ALPHA -
+38 DRAWorkloadResourceClaims off free BETA GenericWorkload
+38 DeclarativeValidation on locked GA -
+38 DeclarativeValidationBeta on free BETA DeclarativeValidation
+38 DeclarativeValidationTakeover off locked DEPRECATED DeclarativeValidation
+38 DisableCPUQuotaWithExclusiveCPUs on locked DEPRECATED -
+38 DisableNodeKubeProxyVersion on locked DEPRECATED -
+38 DynamicNodeLocalEphemeralVolumes off free ALPHA NodeDeclaredFeatures
+38 EnvFiles on locked GA -
+38 EventedPLEG off free ALPHA PLEGOnDemandRelist
+38 ExtendWebSocketsToKubelet on locked GA NodeDeclaredFeatures
+38 ExternalServiceAccountTokenSigner on locked GA -
+38 GenericWorkload off free BETA -
+38 GitRepoVolumeDriver off locked DEPRECATED -
+38 GracefulNodeShutdown on free BETA -
+38 GracefulNodeShutdownBasedOnPodPriority on free BETA GracefulNodeShutdown
+38 H2CContainerProbe off free ALPHA NodeDeclaredFeatures
+38 HPAConfigurableTolerance on locked GA -
+38 HPAGeneration on locked GA -
+38 HostnameOverride on locked GA -
+38 ImageMaximumGCAge on locked GA -
+38 ImageVolume on locked GA -
+38 ImageVolumeWithDigest off free ALPHA ImageVolume
+38 InOrderInformers on locked GA -
+38 InPlacePodLevelResourcesVerticalScaling on free BETA NodeDeclaredFeatures,PodLevelResources
+38 InPlacePodVerticalScalingInitContainers on locked GA NodeDeclaredFeatures
+38 InPlacePodVerticalScalingMemoryBackedVolumes off free ALPHA NodeDeclaredFeatures
+38 KubeAPIServerWorkloadsTrust off free ALPHA ClusterTrustBundle,ClusterTrustBundleProjection
+38 KubeletCgroupDriverFromCRI on locked GA -
+38 KubeletFineGrainedAuthz on locked GA -
+38 KubeletPSI on locked GA -
+38 KubeletPodResourcesDynamicResources on locked GA -
+38 KubeletPodResourcesGet on locked GA -
+38 MatchLabelKeysInPodTopologySpread on free BETA -
+38 MatchLabelKeysInPodTopologySpreadSelectorMerge on free BETA MatchLabelKeysInPodTopologySpread
+38 MutableCSINodeAllocatableCount on locked GA -
+38 NodeControllerLeaseCircuitBreaker on free BETA AtomicFIFO
+38 NodeDeclaredFeatures on locked GA -
+38 NodeInclusionPolicyInPodTopologySpread on locked GA -
+38 NodeLogQuery on locked GA -
+38 PLEGOnDemandRelist on locked GA -
+38 PodLevelResourceManagers off free BETA PodLevelResources
+38 PodLevelResources on free BETA -
+38 PodLevelResourcesFixDefaulting on free BETA PodLevelResources
+38 PodLevelResourcesFixKubeletQOSClass on free BETA PodLevelResources
+38 PodObservedGenerationTracking on locked GA -
+38 PodReadyToStartContainersCondition on locked GA -
+38 PortForwardWebsockets on locked GA -
+38 ProcMountType on locked GA UserNamespacesSupport
+38 RecursiveReadOnlyMounts on locked GA -
+38 RelaxedEnvironmentVariableValidation on locked GA -
+38 RelaxedServiceNameValidation on locked GA -
+38 ResourceHealthStatus on free BETA -
+38 ResourceHealthStatusMessage on free BETA ResourceHealthStatus
+38 RestartAllContainersOnContainerExits on free BETA ContainerRestartRules,NodeDeclaredFeatures
+38 SELinuxChangePolicy on locked GA -
+38 SELinuxMountReadWriteOncePod on locked GA -
+38 SeparateCacheWatchRPC off locked DEPRECATED -
+38 StaleControllerConsistencyDaemonSet on free BETA AtomicFIFO
+38 StaleControllerConsistencyHPA on free BETA AtomicFIFO
+38 StaleControllerConsistencyJob on free BETA AtomicFIFO
+38 StaleControllerConsistencyReplicaSet on free BETA AtomicFIFO
+38 StaleControllerConsistencyStatefulSet on free BETA AtomicFIFO
+38 StorageVersionAPI off free ALPHA APIServerIdentity
+38 StrictIPCIDRValidation on locked GA -
+38 TopologyAwareWorkloadScheduling off free BETA GenericWorkload
+38 TopologyManagerPolicyOptions on locked GA -
+38 TranslateStreamCloseWebsocketRequests on locked GA -
+38 UnknownVersionInteroperabilityProxy on free BETA APIServerIdentity
+38 UserNamespacesHostNetworkSupport off free ALPHA NodeDeclaredFeatures,UserNamespacesSupport
+38 UserNamespacesSupport on locked GA -
+38 VolumeAttributesClass on locked GA -
+38 WatchCacheInitializationPostStartHook on locked GA -
+38 WindowsGracefulNodeShutdown on free BETA GracefulNodeShutdown
+38 WorkloadWithJob off free ALPHA GenericWorkload
 """
 
 

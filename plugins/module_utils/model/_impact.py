@@ -34,7 +34,7 @@ def allocatable_values(plan, max_pods):
 def admission_rules(rules, gates):
     return pod_model().admission.AdmissionRules(rules.gate(gates, 'PodLevelResources'), rules.pod_level_hugepages,
                                                 rules.gate(gates, 'PodLevelResourcesFixKubeletQOSClass'),
-                                                rules.preemption_counts_pod_requests)
+                                                rules.preemption_counts_pod_requests, rules.admission_ties_by_uid)
 
 
 def pods_impact(candidates, allocatable, rules, source):

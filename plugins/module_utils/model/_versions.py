@@ -78,6 +78,9 @@ class KubeletRules(object):
         # 1.34 (sidecars, pod-level resources); before, the app containers' sum with each init container's request as
         # a floor (kubernetes 1.33.13's helpers.go).
         self.preemption_counts_pod_requests = minor >= 34
+        # util/sliceutils PodsByCreationTime: from 1.38 pods created in the same second are ordered by UID (before,
+        # sort.Sort left them as they came), so HandlePodAdditions admits them in that order.
+        self.admission_ties_by_uid = minor >= 38
         # qos/helpers.go remainingPodMemReqPerContainer: the unrequested pod-level memory is never negative from 1.37.
         self.remaining_pod_memory_clamped = minor >= 37
         # cmd/kubelet/app parseResourceList: a reserved CPU rounded to the nearest whole millicore from 1.37.

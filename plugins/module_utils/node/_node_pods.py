@@ -110,5 +110,6 @@ def api_pods(pods, field='pods'):
         pod.namespace = pod.namespace or 'default'
         phase = status.get('phase')
         found.append(model.admission.Candidate(pod, 'api', created=str(metadata.get('creationTimestamp') or ''),
-                                               running=(phase == 'Running') if phase else None))
+                                               running=(phase == 'Running') if phase else None,
+                                               uid=str(metadata.get('uid') or '')))
     return found

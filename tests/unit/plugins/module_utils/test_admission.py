@@ -15,6 +15,7 @@ from hypothesis import given, strategies as st
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _admission as adm
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import parse_pod
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
 
 MI = 1048576
 ON = adm.AdmissionRules(pod_level=True, pod_level_hugepages=True)
@@ -225,10 +226,26 @@ def test_empty_pod_level_resources_leave_the_qos_class_to_the_containers_from_1_
     """qos.go ComputePodQOS: with PodLevelResourcesFixKubeletQOSClass (beta, on from 1.37) a pod's resources: {} no
     longer makes it BestEffort; the kubelet judge found the preemption that picked it first (seed 1403884882)."""
     from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import parse_pod, qos_class
-    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
     pod = parse_pod({'spec': {'resources': {}, 'containers': [{'name': 'c', 'resources': {
         'requests': {'cpu': '100m', 'memory': '1Gi'}, 'limits': {'cpu': '100m', 'memory': '1Gi'}}}]}}, 'pod')
     fix_37, fix_36 = (kubelet_rules(v).gate({}, 'PodLevelResourcesFixKubeletQOSClass') for v in ('1.37', '1.36'))
     assert (fix_37, fix_36) == (True, False)
     assert qos_class(pod, True, fix_37) == 'Guaranteed'
     assert qos_class(pod, True, fix_36) == 'BestEffort'
+
+
+def test_pods_created_in_the_same_second_are_admitted_in_uid_order_from_1_38():
+    """sliceutils.PodsByCreationTime breaks a tie by UID from kubelet 1.38: the pod of the lower UID is admitted
+    first and the other is refused; before, kubelet kept the order the API server listed them in."""
+    def bound(name, uid):
+        candidate = memory_pod(name, 600, created='2026-11-26T10:00:00Z')
+        candidate.uid = uid
+        return candidate
+    listed = [bound('listed-first', 'f0000000-0000-4000-8000-000000000000'),
+              bound('lower-uid', '0a000000-0000-4000-8000-000000000000')]
+    ties = adm.AdmissionRules(pod_level=True, pod_level_hugepages=True, ties_by_uid=True)
+    for rules, first in ((ON, 'listed-first'), (ties, 'lower-uid')):
+        results = adm.admit(listed, ALLOCATABLE, rules)
+        assert [r['pod'] for r in results][0] == 'default/' + first
+        assert [r['admitted'] for r in results] == [True, False]
+    assert kubelet_rules('1.37').admission_ties_by_uid is False and kubelet_rules('1.38').admission_ties_by_uid

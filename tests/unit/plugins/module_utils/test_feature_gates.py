@@ -25,12 +25,14 @@ def test_every_window_is_a_gate_name_with_an_ordered_range():
         assert last is None or first <= last, name
 
 
-@pytest.mark.parametrize('name, first', [
-    ('NodeSwap', 22), ('MemoryQoS', 22), ('QOSReserved', OLDEST_MINOR), ('CustomCPUCFSQuotaPeriod', OLDEST_MINOR),
-    ('PodLevelResources', 32), ('KubeletPSI', 33), ('AllAlpha', OLDEST_MINOR), ('AllBeta', OLDEST_MINOR)])
-def test_the_gates_the_core_reads_are_known_from_their_first_release_on(name, first):
+@pytest.mark.parametrize('name, first, last', [
+    # NodeSwap, GA and locked from 1.34, left kubelet 1.38's registry
+    ('NodeSwap', 22, 37), ('MemoryQoS', 22, NEWEST_MINOR), ('QOSReserved', OLDEST_MINOR, NEWEST_MINOR),
+    ('CustomCPUCFSQuotaPeriod', OLDEST_MINOR, NEWEST_MINOR), ('PodLevelResources', 32, NEWEST_MINOR),
+    ('KubeletPSI', 33, NEWEST_MINOR), ('AllAlpha', OLDEST_MINOR, NEWEST_MINOR), ('AllBeta', OLDEST_MINOR, NEWEST_MINOR)])
+def test_the_gates_the_core_reads_are_known_from_their_first_release_on(name, first, last):
     assert [minor for minor in range(OLDEST_MINOR, NEWEST_MINOR + 1) if known_to(name, minor)] == list(
-        range(first, NEWEST_MINOR + 1))
+        range(first, last + 1))
 
 
 @pytest.mark.parametrize('name, known, unknown', [
@@ -111,7 +113,7 @@ def test_kubelet_1_37_refuses_values_its_registry_refuses(gates, refused):
     # still registered in 1.38, locked since 1.37
     ({'DisableCPUQuotaWithExclusiveCPUs': False}, 'cannot set feature gate DisableCPUQuotaWithExclusiveCPUs to false'),
     # new in 1.38
-    ({'AtomicWriteVolumeUserFields': False}, None),
+    ({'DynamicNodeLocalEphemeralVolumes': True}, None),
 ])
 def test_kubelet_1_38_beta_refuses_what_its_registry_refuses(gates, refused):
     rules = kubelet_rules('v1.38.0-beta.0')
@@ -126,5 +128,5 @@ def test_kubelet_1_38_beta_refuses_what_its_registry_refuses(gates, refused):
 
 def test_kubelet_1_37_does_not_know_a_gate_1_38_added():
     with pytest.raises(KubenodeError) as error:
-        parse_feature_gates({'AtomicWriteVolumeUserFields': True}, 'featureGates', kubelet_rules('1.37'))
-    assert 'unrecognized feature gate: AtomicWriteVolumeUserFields' in str(error.value)
+        parse_feature_gates({'DynamicNodeLocalEphemeralVolumes': True}, 'featureGates', kubelet_rules('1.37'))
+    assert 'unrecognized feature gate: DynamicNodeLocalEphemeralVolumes' in str(error.value)
