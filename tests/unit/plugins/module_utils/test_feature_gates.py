@@ -97,7 +97,11 @@ def test_memory_qos_is_on_by_default_from_1_37(version, memory_qos):
     ({'AllAlpha': True, 'AllBeta': True}, None),
 ])
 def test_kubelet_1_37_refuses_values_its_registry_refuses(gates, refused):
-    rules = kubelet_rules('1.37')
+    assert_refused(kubelet_rules('1.37'), gates, refused)
+
+
+def assert_refused(rules, gates, refused):
+    """gates are refused with that message (None: accepted as they are)."""
     if refused is None:
         assert parse_feature_gates(gates, 'featureGates', rules) == gates
         return
@@ -118,12 +122,7 @@ def test_kubelet_1_37_refuses_values_its_registry_refuses(gates, refused):
 def test_kubelet_1_38_beta_refuses_what_its_registry_refuses(gates, refused):
     rules = kubelet_rules('v1.38.0-beta.0')
     assert rules.minor == 38
-    if refused is None:
-        assert parse_feature_gates(gates, 'featureGates', rules) == gates
-        return
-    with pytest.raises(KubenodeError) as error:
-        parse_feature_gates(gates, 'featureGates', rules)
-    assert refused in str(error.value)
+    assert_refused(rules, gates, refused)
 
 
 def test_kubelet_1_37_does_not_know_a_gate_1_38_added():
