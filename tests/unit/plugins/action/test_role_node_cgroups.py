@@ -426,7 +426,7 @@ def test_a_restart_alone_makes_the_task_changed(monkeypatch):
 
 def test_the_plan_lines_name_the_role_variables_as_its_warnings_do(monkeypatch):
     """Issue 51: the warning named node_allocatable_kubelet_binary, the plan line beside it kubelet_binary."""
-    plan = dict(PLAN, kubelet_version_source='the newest supported release, as its binary was not asked: '
+    plan = dict(PLAN, kubelet_version_source='the newest GA release, as its binary was not asked: '
                                              'kubelet_binary is empty, as under a node root')
     result, _calls, _slept = follow_up(monkeypatch, changed(plan=plan, verification=dict(READ_BACK)))
     line = [text for text in result['summary'] if text.startswith('kubelet release:')][0]
