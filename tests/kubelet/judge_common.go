@@ -14,16 +14,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/sets"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	critesting "k8s.io/cri-api/pkg/apis/testing"
-	_ "k8s.io/kubernetes/cmd/kubelet/app" // parseResourceList; its init registers logging's feature gates, as kubelet's does
 	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
 	kubeletscheme "k8s.io/kubernetes/pkg/kubelet/apis/config/scheme"
 	kubeletvalidation "k8s.io/kubernetes/pkg/kubelet/apis/config/validation"
 	"k8s.io/kubernetes/pkg/kubelet/cm"
-	"k8s.io/kubernetes/pkg/kubelet/config"
 	evictionapi "k8s.io/kubernetes/pkg/kubelet/eviction/api"
 	"k8s.io/kubernetes/pkg/kubelet/kubeletconfig/configfiles"
 	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
@@ -39,12 +36,6 @@ func hardEvictionReservation(thresholds []evictionapi.Threshold, capacity v1.Res
 type cpuAllocationReader interface {
 	GetExclusiveCPUs(podUID, containerName string) cpuset.CPUSet
 }
-
-// cmd/kubelet/app/server.go: systemReserved and kubeReserved as kubelet's run() parses them at start (names it
-// reserves, quantities, no negative, CPU rounded to whole millicores).
-//
-//go:linkname parseResourceList k8s.io/kubernetes/cmd/kubelet/app.parseResourceList
-func parseResourceList(m map[string]string) (v1.ResourceList, error)
 
 // nodeAllocatableReservation: containerManagerImpl.GetNodeAllocatableReservation's sum (a method of a manager only
 // NewContainerManager builds, which writes /var/lib/kubelet): system + kube reserved + hardEvictionReservation.
@@ -207,7 +198,7 @@ func allocateCPUs(pod *v1.Pod, policy string) (cpuAllocationReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	ready := config.NewSourcesReady(func(sets.Set[string]) bool { return false })
+	ready := neverReady()
 	if err := startCPUManager(manager, ready); err != nil {
 		return nil, err
 	}

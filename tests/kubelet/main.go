@@ -147,7 +147,7 @@ func knownGates() map[string]interface{} {
 }
 
 // pristine: kubelet's feature gates as registered, before any case set one.
-var pristine featuregate.MutableVersionedFeatureGate
+var pristine mutableGate
 
 // resetGates: every feature gate back to its default, as a kubelet that starts afresh has them: a copy of the
 // registry as it was registered (a SetFromMap that fails leaves some values set, and AllAlpha/AllBeta set gates that
@@ -502,7 +502,7 @@ func judgeConfig(raw []byte) answer {
 		"systemReservedCgroup": config.SystemReservedCgroup, "kubeReservedCgroup": config.KubeReservedCgroup,
 		"systemReserved": config.SystemReserved, "kubeReserved": config.KubeReserved, "evictionHard": config.EvictionHard,
 		"maxPods": config.MaxPods, "cgroupsPerQOS": config.CgroupsPerQOS, "cgroupRoot": config.CgroupRoot,
-		"failCgroupV1": config.FailCgroupV1}
+		"failCgroupV1": failCgroupV1(config)}
 	return answer{"stage": "accepted", "config": keys, "strict_error": strict}
 }
 

@@ -6,7 +6,6 @@ package main
 
 import (
 	"time"
-	_ "unsafe" // go:linkname
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/component-base/featuregate"
@@ -18,12 +17,7 @@ import (
 	"k8s.io/utils/cpuset"
 )
 
-// cmd/kubelet/app/server.go: reservedSystemCPUs parsed against the machine's CPUs (the 32 of cpuMachine); no logger
-// before 1.35. go:linkname does not check a signature: each release's must be the one declared.
-//
-//go:linkname getReservedCPUsOf k8s.io/kubernetes/cmd/kubelet/app.getReservedCPUs
-func getReservedCPUsOf(machineInfo *machineInfo, cpus string) (cpuset.CPUSet, error)
-
+// getReservedCPUsOf (release_130to134.go, release_129_app.go) had no logger before 1.35.
 func getReservedCPUs(cpus string) (cpuset.CPUSet, error) {
 	return getReservedCPUsOf(cpuMachine(), cpus)
 }

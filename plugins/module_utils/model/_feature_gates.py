@@ -34,8 +34,8 @@ _WINDOWS = """
 AllAlpha 0 -
 AllBeta 0 -
 # pkg/features of the 1.36 development tree
-AllowDNSOnlyNodeCSR 0 -
-AllowInsecureKubeletCertificateSigningRequests 0 -
+AllowDNSOnlyNodeCSR 31 -
+AllowInsecureKubeletCertificateSigningRequests 31 -
 AllowOverwriteTerminationGracePeriodSeconds 32 37
 AuthorizePodWebsocketUpgradeCreatePermission 35 -
 CustomCPUCFSQuotaPeriod 12 -
@@ -144,7 +144,6 @@ ReloadKubeletServerCertificateFile 31 -
 ResourceHealthStatus 31 -
 RestartAllContainersOnContainerExits 35 -
 RotateKubeletServerCertificate 7 -
-RuntimeClassInImageCriAPI 29 30
 SELinuxChangePolicy 32 -
 SELinuxMount 30 -
 SELinuxMountReadWriteOncePod 25 -
@@ -198,7 +197,7 @@ DeclarativeValidationTakeover 33 -
 DetectCacheInconsistency 34 -
 KMSv1 0 -
 ListFromCacheSnapshot 33 -
-MutatingAdmissionPolicy 31 -
+MutatingAdmissionPolicy 30 -
 OpenAPIEnums 23 -
 RemoteRequestHeaderUID 32 -
 SeparateCacheWatchRPC 28 -
@@ -280,10 +279,10 @@ ConditionalAuthorization 38 -
 ContextualLogging 0 -
 InOrderInformers 33 -
 InOrderInformersBatchProcess 35 -
-InformerResourceVersion 0 -
+InformerResourceVersion 30 -
 LoggingAlphaOptions 0 -
 LoggingBetaOptions 0 -
-WatchListClient 0 -
+WatchListClient 30 -
 # in the 1.33 tree, gone from the 1.36 one
 AllowServiceLBStatusOnNonLB 0 34
 CronJobsScheduledAnnotation 28 34
@@ -300,8 +299,8 @@ StrictCostEnforcementForVAP 30 34
 StrictCostEnforcementForWebhooks 30 34
 UserNamespacesPodSecurityStandards 29 34
 # added after 1.27 and gone before the 1.33 tree
-AppArmorFields 28 32
-DRAControlPlaneController 28 31
+AppArmorFields 30 32
+DRAControlPlaneController 31 31
 DefaultHostNetworkHostPortsInPodTemplates 0 30
 KMSv2KDF 28 31
 KubeProxyDrainingTerminatingNodes 28 32
@@ -313,12 +312,12 @@ ZeroLimitedNominalConcurrencyShares 28 31
 # in the 1.27 tables, gone before the 1.33 tree
 APIListChunking 8 32
 APIPriorityAndFairness 18 30
-APISelfSubjectReview 26 30
+APISelfSubjectReview 26 29
 AdmissionWebhookMatchConditions 27 32
 AggregatedDiscoveryEndpoint 26 32
 AppArmor 4 32
 CPUManager 8 32
-CSIMigrationAzureFile 15 30
+CSIMigrationAzureFile 15 29
 CSIMigrationRBD 23 30
 CSINodeExpandSecret 25 30
 CloudDualStackNodeIPs 27 31
@@ -327,10 +326,10 @@ CustomResourceValidationExpressions 23 30
 DisableCloudProviders 22 32
 DisableKubeletCloudCredentialProviders 23 32
 EfficientWatchResumption 20 32
-ExpandedDNSConfig 22 30
-ExperimentalHostUserNamespaceDefaulting 5 30
+ExpandedDNSConfig 22 29
+ExperimentalHostUserNamespaceDefaulting 5 29
 HPAContainerMetrics 20 31
-IPTablesOwnershipCleanup 25 30
+IPTablesOwnershipCleanup 25 29
 InTreePluginAWSUnregister 21 30
 InTreePluginAzureDiskUnregister 21 30
 InTreePluginAzureFileUnregister 21 30
@@ -341,19 +340,19 @@ InTreePluginvSphereUnregister 21 30
 JobPodFailurePolicy 25 32
 JobReadyPods 23 30
 KMSv2 25 31
-KubeletPodResources 13 30
-KubeletPodResourcesGetAllocatable 21 30
-LegacyServiceAccountTokenTracking 26 30
+KubeletPodResources 13 29
+KubeletPodResourcesGetAllocatable 21 29
+LegacyServiceAccountTokenTracking 26 29
 MinDomainsInPodTopologySpread 24 31
-MinimizeIPTablesRestore 26 30
+MinimizeIPTablesRestore 26 29
 NewVolumeManagerReconstruction 27 31
 NodeOutOfServiceVolumeDetach 24 31
 PDBUnhealthyPodEvictionPolicy 26 32
-ProxyTerminatingEndpoints 22 30
+ProxyTerminatingEndpoints 22 29
 ReadWriteOncePod 22 30
 RemainingItemCount 15 32
-RemoveSelfLink 16 30
-SecurityContextDeny 27 30
+RemoveSelfLink 16 29
+SecurityContextDeny 27 29
 ServerSideApply 14 31
 ServerSideFieldValidation 23 31
 ServiceNodePortStaticSubrange 27 30
@@ -554,7 +553,7 @@ PodLevelResourcesFixDefaulting 37 -
 PodLevelResourcesFixKubeletQOSClass 37 -
 PodsAPI 36 -
 ResourceHealthStatusMessage 36 -
-RuntimeClassInImageCriApi 31 -
+RuntimeClassInImageCriApi 29 -
 SchedulerPreQueueingHints 37 -
 ServiceCIDRStatusFieldWiping 36 -
 StaleControllerConsistencyHPA 37 -
@@ -589,6 +588,62 @@ WatchListClientConcurrentDecoding 38 -
 # are disabled (component-base featuregate: SetFromMap's checks); AllAlpha and AllBeta set every gate of their stage
 # that is not set by name.
 _REGISTRIES = """
+29 APIListChunking on locked GA -
+29 APIPriorityAndFairness on locked GA -
+29 APISelfSubjectReview on locked GA -
+29 CPUManager on locked GA -
+29 CSIMigrationAzureFile on locked GA -
+29 CSINodeExpandSecret on locked GA -
+29 CustomResourceValidationExpressions on locked GA -
+29 EfficientWatchResumption on locked GA -
+29 ExpandedDNSConfig on locked GA -
+29 ExperimentalHostUserNamespaceDefaulting off locked DEPRECATED -
+29 IPTablesOwnershipCleanup on locked GA -
+29 JobReadyPods on locked GA -
+29 KMSv2 on locked GA -
+29 KMSv2KDF on locked GA -
+29 KubeletPodResources on locked GA -
+29 KubeletPodResourcesGetAllocatable on locked GA -
+29 LegacyServiceAccountTokenTracking on locked GA -
+29 MinimizeIPTablesRestore on locked GA -
+29 NodeOutOfServiceVolumeDetach on locked GA -
+29 ProxyTerminatingEndpoints on locked GA -
+29 ReadWriteOncePod on locked GA -
+29 RemainingItemCount on locked GA -
+29 RemoveSelfLink on locked GA -
+29 ServerSideApply on locked GA -
+29 ServerSideFieldValidation on locked GA -
+29 ServiceNodePortStaticSubrange on locked GA -
+29 WatchBookmark on locked GA -
+30 APIListChunking on locked GA -
+30 APIPriorityAndFairness on locked GA -
+30 AdmissionWebhookMatchConditions on locked GA -
+30 AggregatedDiscoveryEndpoint on locked GA -
+30 CPUManager on locked GA -
+30 CSINodeExpandSecret on locked GA -
+30 CloudDualStackNodeIPs on locked GA -
+30 ConsistentHTTPGetHandlers on locked GA -
+30 CustomResourceValidationExpressions on locked GA -
+30 EfficientWatchResumption on locked GA -
+30 HPAContainerMetrics on locked GA -
+30 JobReadyPods on locked GA -
+30 KMSv2 on locked GA -
+30 KMSv2KDF on locked GA -
+30 LegacyServiceAccountTokenCleanUp on locked GA -
+30 MinDomainsInPodTopologySpread on locked GA -
+30 NewVolumeManagerReconstruction on locked GA -
+30 NodeOutOfServiceVolumeDetach on locked GA -
+30 PodHostIPs on locked GA -
+30 PodSchedulingReadiness on locked GA -
+30 ReadWriteOncePod on locked GA -
+30 RemainingItemCount on locked GA -
+30 ServerSideApply on locked GA -
+30 ServerSideFieldValidation on locked GA -
+30 ServiceNodePortStaticSubrange on locked GA -
+30 StableLoadBalancerNodeSet on locked GA -
+30 ValidatingAdmissionPolicy on locked GA -
+30 WatchBookmark on locked GA -
+30 ZeroLimitedNominalConcurrencyShares on locked GA -
 31 APIListChunking on locked GA -
 31 AdmissionWebhookMatchConditions on locked GA -
 31 AggregatedDiscoveryEndpoint on locked GA -

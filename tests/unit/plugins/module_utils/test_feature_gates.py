@@ -129,3 +129,19 @@ def test_kubelet_1_37_does_not_know_a_gate_1_38_added():
     with pytest.raises(KubenodeError) as error:
         parse_feature_gates({'DynamicNodeLocalEphemeralVolumes': True}, 'featureGates', kubelet_rules('1.37'))
     assert 'unrecognized feature gate: DynamicNodeLocalEphemeralVolumes' in str(error.value)
+
+
+@pytest.mark.parametrize('version, gates, refused', [
+    # Registered from 1.31 on (the 1.30.14 judge's registry has neither): kubelet 1.30 does not start with them.
+    ('1.30', {'AllowDNSOnlyNodeCSR': True}, 'unrecognized feature gate: AllowDNSOnlyNodeCSR'),
+    ('1.31', {'AllowDNSOnlyNodeCSR': True}, None),
+    ('1.30', {'DRAControlPlaneController': True}, 'unrecognized feature gate: DRAControlPlaneController'),
+    # Gone from 1.30's registry, still in 1.29's (the 1.29.6 judge).
+    ('1.30', {'KubeletPodResources': True}, 'unrecognized feature gate: KubeletPodResources'),
+    ('1.29', {'KubeletPodResources': True}, None),
+    # Added in 1.30: kubelet 1.29 does not know it.
+    ('1.29', {'WatchListClient': True}, 'unrecognized feature gate: WatchListClient'),
+    ('1.30', {'WatchListClient': True}, None),
+])
+def test_kubelet_1_29_and_1_30_refuse_what_their_registries_refuse(version, gates, refused):
+    assert_refused(kubelet_rules(version), gates, refused)
