@@ -15,6 +15,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import (
     BINARY_SI, DECIMAL_EXPONENT, DECIMAL_SI, MAX_INT64, NANO, Quantity, QuantityError, canonical_string,
     parse_quantity)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import parse_reservation
 
 
 @pytest.mark.parametrize('text, printed', [
@@ -139,3 +140,18 @@ def test_a_malformed_quantity_is_said_in_kubelets_words_and_in_plain_words(text,
     message = str(error.value)
     assert message.startswith("system_reserved.memory: quantities must match the regular expression '^([+-]?")
     assert message.count(said) == 1
+
+
+@pytest.mark.parametrize('value, rounded_milli', [
+    # q.SetMilli((q.ScaledValue(resource.Micro) + 500) / 1000): ScaledValue rounds up to the microcore first, so
+    # 28.4995m is 28.5m and then 29m (rounding down first would give 28m).
+    ('28499500n', 29),
+    ('28499000n', 28),
+    ('28.5m', 29),
+    ('100m', 100),
+])
+def test_kubelet_1_37_rounds_a_reserved_cpu_up_to_the_microcore_then_to_the_nearest_millicore(value, rounded_milli):
+    rounded = parse_reservation({'cpu': value}, 'system_reserved', round_cpu=True)['cpu']
+    assert rounded.nano == rounded_milli * 1000 * 1000
+    assert parse_reservation({'cpu': value}, 'system_reserved', round_cpu=False)['cpu'].nano == \
+        parse_quantity(value, 'cpu').nano

@@ -9,6 +9,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from types import SimpleNamespace
+
 import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, plan_node
@@ -16,6 +18,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _measurement as measurement
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._drivers import CgroupfsDriver
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import memory_limit_now
 
@@ -60,3 +63,23 @@ def test_a_v1_memory_limit_at_the_kernels_unlimited_value_is_no_limit(tmp_path, 
         (memory / 'memory.limit_in_bytes').write_text(written + '\n')
     layout = CgroupLayout('v1', {'memory': str(tmp_path / 'memory')}, str(tmp_path))
     assert memory_limit_now(layout, str(tmp_path), '/kubepods') == seen
+
+
+def _cgroupfs_run(paths, mode='v2', systemd_running=True):
+    """What CgroupfsDriver.unit_steps reads of a run: its entries, whether systemd is PID 1, the cgroup mode."""
+    entries = [(key, SimpleNamespace(cgroupfs_path=path)) for key, path in paths.items()]
+    return SimpleNamespace(entries=entries, systemd_running=systemd_running,
+                           layout=SimpleNamespace(is_v2=mode == 'v2'))
+
+
+def test_a_cgroupfs_cgroup_systemd_owns_gets_one_warning_and_not_the_v2_one_too():
+    driver = CgroupfsDriver()
+    steps, warnings, placed, changed = driver.unit_steps(
+        _cgroupfs_run({'kubepods': '/kubepods', 'system_reserved': '/system.slice'}), {}, [])
+    assert (steps, placed, changed) == ([], [], set())
+    assert len(warnings) == 1 and warnings[0].startswith('system_reserved: systemd owns /system.slice')
+    # None owned: the v2 warning alone; without systemd as PID 1, or on v1, none.
+    assert [w[:28] for w in driver.unit_steps(_cgroupfs_run({'kubepods': '/kubepods'}), {}, [])[1]] == [
+        'systemd is PID 1 on this cgr']
+    assert driver.unit_steps(_cgroupfs_run({'kubepods': '/kubepods'}, systemd_running=False), {}, [])[1] == []
+    assert driver.unit_steps(_cgroupfs_run({'kubepods': '/kubepods'}, mode='v1'), {}, [])[1] == []

@@ -44,6 +44,16 @@ def test_sidecars_and_init_containers_follow_kubelet(run_module):
     assert sidecar['init'] and sidecar['sidecar'] and not result['containers'][1]['sidecar']
 
 
+def test_sidecars_run_for_the_pods_life_so_they_dominate_its_peak(run_module):
+    # AggregateContainerRequests: every sidecar joins the app containers' sum, and an init container runs beside the
+    # sidecars started before it. max(200m + 100m + 300m, 100m, 250m + 100m, 100m + 300m) = 600m.
+    pod = {'initContainers': [container('proxy', {'cpu': '100m'}, restartPolicy='Always'),
+                              container('setup', {'cpu': '250m'}),
+                              container('agent', {'cpu': '300m'}, restartPolicy='Always')],
+           'containers': [container('app', {'cpu': '200m'})]}
+    assert run(run_module, [pod])['pods'][0]['resources']['cpu_shares'] == 614  # 600m
+
+
 def test_overhead_is_added_to_requests_and_set_limits(run_module):
     pod = {'overhead': {'cpu': '100m', 'memory': '10Mi'},
            'containers': [container('app', {'cpu': '100m', 'memory': '100Mi'}, {'cpu': '200m', 'memory': '200Mi'})]}
