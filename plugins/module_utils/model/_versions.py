@@ -137,8 +137,8 @@ def kubelet_rules(version=None, field='kubelet_version'):
     minor = int(match.group(1))
     if not OLDEST_MINOR <= minor <= NEWEST_MINOR:
         hint = ''
-        if isinstance(version, float) or (OLDEST_MINOR <= minor * 10 <= NEWEST_MINOR and match.group(1) == str(minor)):
-            # YAML reads an unquoted 1.30 as the number 1.3.
+        if OLDEST_MINOR <= minor * 10 <= NEWEST_MINOR and match.group(1) == str(minor):
+            # "1.3": YAML reads an unquoted 1.30 as the number 1.3, and a string of it was made somewhere between.
             hint = ' (an unquoted 1.%d0 in YAML is the number 1.%d: quote it, "1.%d0")' % (minor, minor, minor)
         raise KubenodeError('kubelet 1.%d is not supported; supported releases are 1.%d to 1.%d%s'
                             % (minor, OLDEST_MINOR, NEWEST_MINOR, hint), field=field, value=version)

@@ -9,8 +9,9 @@ PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
 kubelet has one cgroup manager per cgroup version with the driver as a parameter. Here the cgroup version is the
 cgroupfs planner's parameter (_node_cgroups.plan_cgroupfs) and the driver is one of these two objects, which
-_node_steps asks for its part of the steps: none of the run's code tests the driver's name. Each method plans
-from the snapshots it is given and writes nothing.
+_node_steps asks for its part of the steps. The planner (_node_cgroups, which this module imports) reads the
+driver's name twice, where the name is the input it checks: services are placed only in a systemd kube-reserved
+slice (plan_run and service_placement). Each method plans from the snapshots it is given and writes nothing.
 """
 
 from __future__ import absolute_import, division, print_function
