@@ -202,11 +202,14 @@ upgrade:
       writes differently (C(now) and C(target), null where one writes none); C(allocatable) the node's
       Allocatable before and after when it changes; C(blockers) what would keep the target kubelet from starting
       (its refusals of the node's kubelet configuration, among them feature gates it no longer knows or has locked,
-      and C(failCgroupV1) on a cgroup v1 node); C(ready) when there is none.
+      and C(failCgroupV1) on a cgroup v1 node); C(ready) when there is none; C(ignored_keys) the keys of the node's
+      kubelet configuration the target does not know and so ignores (it starts without them), null for a release
+      whose keys the collection has not read (before 1.29).
   returned: always
   type: dict
   sample: {release: '1.34', target: '1.35', ready: false, cgroup_changes: [],
-           blockers: ['kubelet 1.35 refuses to start on this cgroup v1 node: failCgroupV1 is true ...'], allocatable: null}
+           blockers: ['kubelet 1.35 refuses to start on this cgroup v1 node: failCgroupV1 is true ...'], allocatable: null,
+           ignored_keys: []}
 drift:
   description:
     - Every difference, as C(item) (the cgroup, unit, service or file), C(check) (the control file, property or

@@ -23,6 +23,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import Record, drift
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import detect_drivers
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._config_fields import keys_ignored_by
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules, node_kubelet_release
 
@@ -136,7 +137,9 @@ def upgrade_preview(spec, node, target):
     written): the node's own release and the target planned alike and compared control file by control file
     (kubepods, the QoS tiers, the reserved cgroups) and in Allocatable; the node's kubelet configuration validated
     as the target validates it at start (ValidateKubeletConfiguration, its feature gate registry); and what would
-    keep the target from starting (those refusals, failCgroupV1 on a cgroup v1 node). ready: nothing would."""
+    keep the target from starting (those refusals, failCgroupV1 on a cgroup v1 node). ready: nothing would.
+    ignored_keys: the configuration's keys the target does not know, which it ignores (it starts without them: its
+    strict decoding fails and it decodes leniently); None for a release whose keys are not known here."""
     rules = kubelet_rules(target, field='upgrade_to')
     now = ops.plan_run(spec.with_changes(allow_kubelet_version_mismatch=True), node, with_kubelet_config=False)
     blockers = []
@@ -163,4 +166,5 @@ def upgrade_preview(spec, node, target):
     if ahead and dict(ahead.plan.allocatable or {}) != dict(now.plan.allocatable or {}):
         allocatable = {'now': dict(now.plan.allocatable), 'target': dict(ahead.plan.allocatable)}
     return {'release': now.rules.version, 'target': rules.version, 'ready': not blockers, 'blockers': blockers,
-            'cgroup_changes': changes, 'allocatable': allocatable}
+            'cgroup_changes': changes, 'allocatable': allocatable,
+            'ignored_keys': keys_ignored_by(config, rules.minor) if config else []}

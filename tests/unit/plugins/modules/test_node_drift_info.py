@@ -226,7 +226,7 @@ def test_an_upgrade_preview_names_what_the_target_writes_and_what_stops_it(run_m
     before = snapshot(tree.root)
     same = run_module(node_drift_info, dict(audit, upgrade_to='1.34'))['upgrade']
     assert same == {'release': '1.34', 'target': '1.34', 'ready': True, 'blockers': [], 'cgroup_changes': [],
-                    'allocatable': None}
+                    'allocatable': None, 'ignored_keys': []}
     preview = run_module(node_drift_info, dict(audit, upgrade_to='1.37'))
     assert preview['drift'] == []  # the drift stays against the node's own release
     upgrade = preview['upgrade']
@@ -256,3 +256,17 @@ def test_an_upgrade_preview_names_what_the_target_writes_and_what_stops_it(run_m
         run_module(node_drift_info, dict(files, plan={'cgroup_driver': 'cgroupfs'}, upgrade_to='1.37',
                                          cgroupfs_path=tree.root, proc_path=tree.proc))
     assert failure.value.result['msg'].startswith('upgrade_to: previews an upgrade from settings')
+
+
+def test_an_upgrade_preview_names_the_keys_the_target_kubelet_ignores(run_module, node):
+    """A key kubelet 1.38 added (k8s.io/kubelet v0.38.0-beta.0's KubeletConfiguration) in the configuration of a 1.34
+    node: a 1.37 kubelet does not know it and ignores it (its strict decoding fails, it decodes leniently and starts
+    without it), a 1.38 one reads it. Neither keeps kubelet from starting."""
+    tree, files = node
+    converge(run_module, tree, files)
+    with open(files['kubelet_config_path'], 'a') as handle:
+        handle.write('clientCertificateKeyAlgorithm: ECDSA-P256\n')
+    audit = dict(files, settings=dict(SETTINGS, kubelet_version='1.34'), cgroupfs_path=tree.root, proc_path=tree.proc)
+    to_137 = run_module(node_drift_info, dict(audit, upgrade_to='1.37'))['upgrade']
+    assert to_137['ignored_keys'] == ['clientCertificateKeyAlgorithm']
+    assert run_module(node_drift_info, dict(audit, upgrade_to='1.38'))['upgrade']['ignored_keys'] == []
