@@ -44,7 +44,8 @@ def module_dir(version):
     downloaded with the toolchain its judge is built with (the Makefile's JUDGE_TOOLCHAIN_1.38)."""
     for toolchain in ('local', 'go1.27.3'):
         out = subprocess.run(['go', 'mod', 'download', '-json', 'k8s.io/kubelet@' + version], cwd='/',
-                             capture_output=True, text=True, env=dict(os.environ, GOTOOLCHAIN=toolchain)).stdout
+                             capture_output=True, text=True, check=False,
+                             env=dict(os.environ, GOTOOLCHAIN=toolchain)).stdout
         answer = json.loads(out)
         if answer.get('Dir'):
             return answer['Dir']
