@@ -212,7 +212,9 @@ judges: $(foreach r,$(JUDGE_RELEASES),$(JUDGE_DIR)/judge-$(r))
 # `kubelet --version` says the release as a release build does (k8s.io/component-base/version), for the collection
 # reads the release from it.
 KUBELET_DIR := $(CACHE)/kubelet
-KUBELET_RELEASE = $(shell sed -n 's/^[[:space:]]*k8s.io\/kubernetes \(v[0-9.]*\)$$/\1/p' tests/kubelet/go.mod)
+# The k8s.io/kubernetes release a go.mod of tests/kubelet links.
+module_release = $(shell sed -n 's/^[[:space:]]*k8s.io\/kubernetes \(v[0-9.a-z-]*\)$$/\1/p' tests/kubelet/$(1))
+KUBELET_RELEASE = $(call module_release,go.mod)
 version_flags = $(foreach pair,gitVersion=$(1) gitMajor=$(patsubst v%,%,$(word 1,$(subst ., ,$(1)))) \
   gitMinor=$(word 2,$(subst ., ,$(1))) gitTreeState=clean,-X k8s.io/component-base/version.$(pair))
 KUBELET_VERSION_FLAGS = $(call version_flags,$(KUBELET_RELEASE))
@@ -226,7 +228,7 @@ $(KUBELET_DIR)/kubelet: tests/kubelet/go.mod tests/kubelet/go.sum
 # yet: the build and the upgrade add about 5 minutes, and make test must stay under 60 (docs/testing.md).
 KUBELET_UPGRADE ?=
 KUBELET_NEXT := 1.38
-KUBELET_NEXT_RELEASE = $(shell sed -n 's/^[[:space:]]*k8s.io\/kubernetes \(v[0-9.a-z-]*\)$$/\1/p' tests/kubelet/go.$(KUBELET_NEXT).mod)
+KUBELET_NEXT_RELEASE = $(call module_release,go.$(KUBELET_NEXT).mod)
 $(KUBELET_DIR)/kubelet-$(KUBELET_NEXT): tests/kubelet/go.$(KUBELET_NEXT).mod tests/kubelet/go.$(KUBELET_NEXT).sum
 	@mkdir -p $(KUBELET_DIR)
 	cd tests/kubelet && $(if $(JUDGE_TOOLCHAIN_$(KUBELET_NEXT)),GOTOOLCHAIN=$(JUDGE_TOOLCHAIN_$(KUBELET_NEXT))) CGO_ENABLED=0 \
