@@ -204,12 +204,19 @@ upgrade:
       (its refusals of the node's kubelet configuration, among them feature gates it no longer knows or has locked,
       and C(failCgroupV1) on a cgroup v1 node); C(ready) when there is none; C(ignored_keys) the keys of the node's
       kubelet configuration the target does not know and so ignores (it starts without them), null for a release
-      whose keys the collection has not read (before 1.29).
+      whose keys the collection has not read (before 1.29); C(pods) the node's pods as the impact reads them (its
+      static pods, the API server's from O(pods)) - C(source), C(count), and C(changes), every value the target gives
+      a pod differently (C(pod), C(container) null for the pod's QoS class and its pod cgroup's control files, else
+      the container's value kubelet sends over CRI, C(name), C(now), C(target)); the values hold for a pod kubelet
+      creates (a running pod's container cgroups keep what its runtime wrote until it is recreated); C(unknown) why
+      they cannot be said, else null.
   returned: always
   type: dict
   sample: {release: '1.34', target: '1.35', ready: false, cgroup_changes: [],
            blockers: ['kubelet 1.35 refuses to start on this cgroup v1 node: failCgroupV1 is true ...'], allocatable: null,
-           ignored_keys: []}
+           ignored_keys: [], pods: {source: static pods (/etc/kubernetes/manifests), count: 2, unknown: null,
+                                    changes: [{pod: kube-system/web-node1, container: web, name: memory_high,
+                                               now: 429916160, target: null}]}}
 drift:
   description:
     - Every difference, as C(item) (the cgroup, unit, service or file), C(check) (the control file, property or
@@ -258,7 +265,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import runner
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import read_impact
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import kubelet_config_now, read_impact, read_pods
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import kubelet_file_argument_spec, node_argument_spec, plan_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_node
@@ -326,10 +333,11 @@ def main():
         spec = node_spec(params)
         node = read_node(spec, host.systemctl, module.run_command)
         result = audit(host, spec, node, params['allow_driver_mismatch'])
-        result['impact'] = read_impact(spec, node, result['plan'])
+        pods = read_pods(spec, kubelet_config_now(spec, node))
+        result['impact'] = read_impact(spec, node, result['plan'], pods=pods)
         result['plan'] = result['plan'].as_dict()
         # The preview plans for the target from the same snapshot, never with the configuration change.
-        result['upgrade'] = upgrade_preview(spec, node, params['upgrade_to']) if params['upgrade_to'] else None
+        result['upgrade'] = upgrade_preview(spec, node, params['upgrade_to'], pods) if params['upgrade_to'] else None
         result['generation'] = generations.read_latest(spec.generations_dir)
         if result['generation']:
             result['generation']['summary'] = generations.describe(result['generation'])

@@ -24,6 +24,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import detect_drivers
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._config_fields import keys_ignored_by
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import PodSettings, pod_model
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules, node_kubelet_release
 
@@ -132,14 +133,84 @@ def cgroup_file_changes(now, target, files_key):
     return changes
 
 
-def upgrade_preview(spec, node, target):
+# What a container's entry names, not a value kubelet sends for it.
+_CONTAINER_NAMES = ('name', 'init', 'sidecar')
+
+
+def pod_settings(config, plan, mode, release):
+    """The PodSettings (pod_cgroup_info's) of kubelet `release` started with the node's kubelet configuration on this
+    node (its plan's driver, capacity, Allocatable and hugepage sizes; mode: the node's cgroup mode)."""
+    swap = config.get('memorySwap') if isinstance(config.get('memorySwap'), dict) else {}
+    return PodSettings({
+        'kubelet_version': release, 'feature_gates': config.get('featureGates') or {},
+        'cpu_cfs_quota': config.get('cpuCFSQuota'), 'cpu_cfs_quota_period': config.get('cpuCFSQuotaPeriod'),
+        'memory_throttling_factor': config.get('memoryThrottlingFactor'),
+        'memory_reservation_policy': config.get('memoryReservationPolicy'),
+        'qos_reserved': config.get('qosReserved'), 'pod_pids_limit': config.get('podPidsLimit'),
+        'single_process_oom_kill': config.get('singleProcessOOMKill'),
+        'cpu_manager_policy': config.get('cpuManagerPolicy'), 'swap_behavior': swap.get('swapBehavior'),
+        'cgroup_driver': plan.cgroup_driver, 'cgroup_root': config.get('cgroupRoot'), 'cgroup_mode': mode,
+        'memory_capacity': plan.value('capacity', 'memory'),
+        'allocatable_memory': plan.value('allocatable', 'memory'),
+        'hugepage_sizes': sorted(name for name in plan.capacity or {} if name.startswith('hugepages-')),
+        'api_defaults': True,
+    })
+
+
+def pod_value_changes(candidates, now, target, files_key):
+    """[{pod, container, name, now, target}]: every value two releases' PodSettings give a pod differently - its QoS
+    class and pod cgroup's control files (container null), each container's values kubelet sends over CRI. The
+    allocation is each release's own (a pending in-place resize counts only where the release resizes)."""
+    model = pod_model()
+    changes = []
+    for candidate in candidates:
+        values = []
+        for settings in (now, target):
+            qos, _, entry = model.pods.pod_values(model.pods.allocated_pod(candidate.pod, settings), settings)
+            values.append((qos, entry))
+        (qos_now, before), (qos_target, after) = values
+        found = [(None, 'qos_class', qos_now, qos_target)]
+        files_before, files_after = before.get(files_key) or {}, after.get(files_key) or {}
+        found += [(None, name, files_before.get(name), files_after.get(name))
+                  for name in sorted(set(files_before) | set(files_after))]
+        for container_now, container_target in zip(before['containers'], after['containers']):
+            names = sorted((set(container_now) | set(container_target)) - set(_CONTAINER_NAMES))
+            found += [(container_now['name'], name, container_now.get(name), container_target.get(name))
+                      for name in names]
+        changes += [{'pod': candidate.key, 'container': container, 'name': name, 'now': value_now,
+                     'target': value_target}
+                    for container, name, value_now, value_target in found if value_now != value_target]
+    return changes
+
+
+def pods_preview(pods, config, plans, mode, files_key):
+    """The upgrade preview's pods: {source, count, changes} (changes: pod_value_changes), or {unknown: why} when
+    nothing says which pods the node runs or the pods' settings cannot be had for both releases. plans: the node's
+    (release, NodePlan) now and the target's."""
+    if pods is None or not pods.sources:
+        return {'source': None, 'count': 0, 'changes': None,
+                'unknown': 'pods unknown: kubelet reads no staticPodPath and no pods were given from the API server '
+                           '(the pods option)'}
+    if not pods.candidates:
+        return {'source': pods.describe(), 'count': 0, 'changes': [], 'unknown': None}
+    try:
+        settings = [pod_settings(config, plan, mode, release) for release, plan in plans]
+    except KubenodeError as error:
+        return {'source': pods.describe(), 'count': len(pods.candidates), 'changes': None,
+                'unknown': "the pods' values are not known: %s" % error}
+    return {'source': pods.describe(), 'count': len(pods.candidates),
+            'changes': pod_value_changes(pods.candidates, settings[0], settings[1], files_key), 'unknown': None}
+
+
+def upgrade_preview(spec, node, target, pods=None):
     """What kubelet `target` would do on this node, from the snapshot the audit read (nothing more is read, nothing
     written): the node's own release and the target planned alike and compared control file by control file
     (kubepods, the QoS tiers, the reserved cgroups) and in Allocatable; the node's kubelet configuration validated
     as the target validates it at start (ValidateKubeletConfiguration, its feature gate registry); and what would
     keep the target from starting (those refusals, failCgroupV1 on a cgroup v1 node). ready: nothing would.
     ignored_keys: the configuration's keys the target does not know, which it ignores (it starts without them: its
-    strict decoding fails and it decodes leniently); None for a release whose keys are not known here."""
+    strict decoding fails and it decodes leniently); None for a release whose keys are not known here. pods: the
+    NodePods the audit read (_node_impact.read_pods), whose values each release gives are compared (pods_preview)."""
     rules = kubelet_rules(target, field='upgrade_to')
     now = ops.plan_run(spec.with_changes(allow_kubelet_version_mismatch=True), node, with_kubelet_config=False)
     blockers = []
@@ -165,6 +236,12 @@ def upgrade_preview(spec, node, target):
     allocatable = None
     if ahead and dict(ahead.plan.allocatable or {}) != dict(now.plan.allocatable or {}):
         allocatable = {'now': dict(now.plan.allocatable), 'target': dict(ahead.plan.allocatable)}
+    if ahead:
+        pods_ahead = pods_preview(pods, config, [(now.rules.version, now.plan), (rules.version, ahead.plan)],
+                                  node.layout.mode, files_key)
+    else:
+        pods_ahead = {'source': pods.describe() if pods else None, 'count': len(pods.candidates) if pods else 0,
+                      'changes': None, 'unknown': 'the target refuses the plan'}
     return {'release': now.rules.version, 'target': rules.version, 'ready': not blockers, 'blockers': blockers,
-            'cgroup_changes': changes, 'allocatable': allocatable,
+            'cgroup_changes': changes, 'allocatable': allocatable, 'pods': pods_ahead,
             'ignored_keys': keys_ignored_by(config, rules.minor) if config else []}

@@ -46,17 +46,39 @@ def memory_limit_now(layout, root, path):
     return None if value is None or value >= files.V1_UNLIMITED_MEMORY else value
 
 
-def read_impact(spec, node, plan, rules=None):
+class NodePods(object):
+    """The pods kubelet admits again at its restart, read once: candidates (_admission.Candidate) and the words
+    for where they came from (empty when nothing says which pods the node runs)."""
+
+    __slots__ = ('candidates', 'sources')
+
+    def __init__(self, candidates, sources):
+        self.candidates, self.sources = candidates, sources
+
+    def describe(self):
+        """Where the pods came from, in words."""
+        return ' and '.join(self.sources)
+
+
+def read_pods(spec, config):
+    """The node's pods: the static pods of kubelet's staticPodPath (or the static_pod_path option) and the API
+    server's pods of this node (the pods option)."""
+    static_path = spec.static_pod_path or config.get('staticPodPath')
+    candidates = static_pods(static_path, spec.node_root, spec.proc_path) + api_pods(spec.pods)
+    sources = (['static pods (%s)' % static_path] if static_path else []) + (['the API server'] if spec.pods else [])
+    return NodePods(candidates, sources)
+
+
+def read_impact(spec, node, plan, rules=None, pods=None):
     """The impact of a NodePlan on the node a NodeSnapshot shows (spec: the NodeSpec, whose pods option holds the API
     server's pods of this node, and static_pod_path, else kubelet's). rules: the run's KubeletRules, else the
-    plan's release."""
+    plan's release. pods: the NodePods read already (read_pods), else read here."""
     config = kubelet_config_now(spec, node)
     rules = kubelet_rules(rules or plan.kubelet_version)
     # The run validated them already; a preview reads them as they are.
     gates = config.get('featureGates') if isinstance(config.get('featureGates'), dict) else {}
-    static_path = spec.static_pod_path or config.get('staticPodPath')
-    candidates = static_pods(static_path, spec.node_root, spec.proc_path) + api_pods(spec.pods)
-    sources = (['static pods (%s)' % static_path] if static_path else []) + (['the API server'] if spec.pods else [])
+    pods_read = pods or read_pods(spec, config)
+    candidates, sources = pods_read.candidates, pods_read.sources
     max_pods = plan.value('allocatable', 'pods') or config.get('maxPods') or DEFAULT_MAX_PODS
     pods = None
     unknown = None
@@ -65,7 +87,7 @@ def read_impact(spec, node, plan, rules=None):
         # Nothing to admit, no admission rules: the pod model is imported only for pods (_pod_settings.pod_model).
         admission_rules = _impact.admission_rules(rules, gates) if candidates else None
         allocatable = _impact.allocatable_values(plan, max_pods) if candidates else None
-        pods = _impact.pods_impact(candidates, allocatable, admission_rules, ' and '.join(sources))
+        pods = _impact.pods_impact(candidates, allocatable, admission_rules, pods_read.describe())
         if gates.get('QOSReserved'):
             percent = parse_qos_reserved(config.get('qosReserved'), gates, 'qosReserved').get('memory')
             tier_limits = _impact.qos_tier_limits(plan, pods['admission'], candidates, percent, admission_rules)

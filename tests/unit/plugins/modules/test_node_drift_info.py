@@ -225,6 +225,7 @@ def test_an_upgrade_preview_names_what_the_target_writes_and_what_stops_it(run_m
     audit = dict(files, settings=settings, cgroupfs_path=tree.root, proc_path=tree.proc)
     before = snapshot(tree.root)
     same = run_module(node_drift_info, dict(audit, upgrade_to='1.34'))['upgrade']
+    assert same.pop('pods')['unknown'].startswith('pods unknown')
     assert same == {'release': '1.34', 'target': '1.34', 'ready': True, 'blockers': [], 'cgroup_changes': [],
                     'allocatable': None, 'ignored_keys': []}
     preview = run_module(node_drift_info, dict(audit, upgrade_to='1.37'))
@@ -270,3 +271,32 @@ def test_an_upgrade_preview_names_the_keys_the_target_kubelet_ignores(run_module
     to_137 = run_module(node_drift_info, dict(audit, upgrade_to='1.37'))['upgrade']
     assert to_137['ignored_keys'] == ['clientCertificateKeyAlgorithm']
     assert run_module(node_drift_info, dict(audit, upgrade_to='1.38'))['upgrade']['ignored_keys'] == []
+
+
+def api_pod(name, requests, limits):
+    return {'metadata': {'name': name, 'namespace': 'apps', 'uid': name + '-uid'},
+            'spec': {'containers': [{'name': 'app', 'resources': {'requests': requests, 'limits': limits}}]},
+            'status': {'phase': 'Running'}}
+
+
+def test_an_upgrade_preview_names_the_values_the_target_gives_the_pods(run_module, node):
+    """The pods of the node (here the API server's, the pods option) planned by both releases: on cgroup v2 kubelet
+    1.37 turns MemoryQoS on, and under the default memoryReservationPolicy (None) it sends every container
+    memory.min and memory.low 0 where 1.34 sent none; the pod cgroups' files and QoS classes stay. Without pods the
+    preview says so."""
+    tree, files = node
+    converge(run_module, tree, files)
+    audit = dict(files, settings=dict(SETTINGS, kubelet_version='1.34'), cgroupfs_path=tree.root, proc_path=tree.proc)
+    unknown = run_module(node_drift_info, dict(audit, upgrade_to='1.37'))['upgrade']['pods']
+    assert unknown['changes'] is None and unknown['unknown'].startswith('pods unknown')
+    pods = [api_pod('web', {'cpu': '250m', 'memory': '256Mi'}, {'memory': '512Mi'}), api_pod('idle', {}, {})]
+    preview = run_module(node_drift_info, dict(audit, upgrade_to='1.37', pods=pods))['upgrade']['pods']
+    assert (preview['source'], preview['count'], preview['unknown']) == ('the API server', 2, None)
+    changed = dict(((c['pod'], c['container'], c['name']), (c['now'], c['target'])) for c in preview['changes'])
+    if tree.mode == 'v2':
+        assert changed == dict(((pod, 'app', name), (None, 0)) for pod in ('apps/web', 'apps/idle')
+                               for name in ('memory_min', 'memory_low'))
+    else:
+        # kubelet keeps MemoryQoS to cgroup v2: nothing a v1 node's pods get changes.
+        assert changed == {}
+    assert run_module(node_drift_info, dict(audit, upgrade_to='1.34', pods=pods))['upgrade']['pods']['changes'] == []

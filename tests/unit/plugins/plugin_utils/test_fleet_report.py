@@ -115,7 +115,10 @@ def test_an_upgrade_preview_adds_the_ready_column():
     ready = entry('node1')
     ready['summary'] = dict(ready['summary'], upgrade={
         'release': '1.34', 'target': '1.35', 'ready': True, 'blockers': [], 'allocatable': None,
-        'cgroup_changes': [{'cgroup': 'kubepods', 'file': 'memory.min', 'now': None, 'target': '0'}]})
+        'cgroup_changes': [{'cgroup': 'kubepods', 'file': 'memory.min', 'now': None, 'target': '0'}],
+        'pods': {'source': 'the API server', 'count': 1, 'unknown': None, 'changes': [
+            {'pod': 'apps/web', 'container': 'app', 'name': name, 'now': None, 'target': 0}
+            for name in ('memory_min', 'memory_low')]}})
     stopped = entry('node2')
     stopped['summary'] = dict(stopped['summary'], upgrade={
         'release': '1.34', 'target': '1.35', 'ready': False, 'cgroup_changes': [], 'allocatable': None,
@@ -124,7 +127,7 @@ def test_an_upgrade_preview_adds_the_ready_column():
     md, html = texts['report.md'], texts['index.html']
     rows = [line for line in md.splitlines() if line.startswith('| node')]
     assert rows[0] == '| node | status | impact on running pods | ready for 1.35 |'
-    assert '| node1 | applied | none known (pods unknown) | yes, 1 cgroup value(s) change |' in md
+    assert '| node1 | applied | none known (pods unknown) | yes, 1 cgroup value(s) change, 2 pod value(s) change |' in md
     assert '| node2 | applied | none known (pods unknown) | no: kubelet 1.35 refuses to start on this cgroup v1 node: failCgroupV1 is true |' in md
     assert '| node3 | applied | none known (pods unknown) | - |' in md
     assert '<th>ready for 1.35</th>' in html and '<td class="bad">no: kubelet 1.35 refuses' in html
