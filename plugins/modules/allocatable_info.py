@@ -163,7 +163,7 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import plan_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._detect import detect_capacity
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 
 
 def main():
@@ -174,7 +174,7 @@ def main():
             params['capacity'], params['online_cpus'] = detect_capacity(
                 params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
         result = plan_node(PlanOptions.from_options(params)).as_dict()
-    except KubenodeError as error:
+    except (KubenodeError, HostError) as error:
         module.fail_json(msg=str(error))
     module.exit_json(changed=False, **result)
 

@@ -133,7 +133,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgr
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _detect as detect
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_totals import swap_total
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_math import oci_weight_formula
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import default, host_paths_argument_spec, runtime_files_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import (
@@ -173,7 +173,7 @@ def main():
                                                                             '%s_reserved_cgroup' % scope)
         cgroups = dict((key, fs.read_cgroup(layout, root, names.to_driver_path(parts, driver)))
                        for key, parts in wanted.items())
-    except KubenodeError as error:
+    except (KubenodeError, HostError) as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:
         module.fail_json(msg=str(host_error('read', error)))

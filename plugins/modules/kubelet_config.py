@@ -181,7 +181,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kub
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import check_mode_option
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import (
     KUBELET_SERVICE, default, kubelet_file_argument_spec, node_root_argument_spec, paths_under_root,
@@ -217,7 +217,7 @@ def main():
         systemctl = systemd.runner(module) if pid1_is_systemd(params['proc_path']) else None
         found = discovery.discover(params['proc_path'], systemctl, params['kubelet_service'], params['node_root'])
         change = kc_file.prepare(kc_file.KubeletConfigRequest.from_options(params, discovered=found))
-    except KubenodeError as error:
+    except (KubenodeError, HostError) as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:
         module.fail_json(msg=str(host_error('read the kubelet configuration at', error)))

@@ -510,7 +510,7 @@ applied:
 
 from ansible.module_utils.basic import missing_required_lib
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_module import NodeModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import node_cgroups_argument_spec
@@ -541,7 +541,7 @@ def main():
         module.fail_json(msg='kubelet_config is written only with state=present, not with state=absent')
     try:
         result, not_answered = _receipt.answer(module)
-    except KubenodeError as error:  # the node lock, held past lock_timeout
+    except HostError as error:  # the node lock, held past lock_timeout
         module.fail_json(msg=str(error))
     if result is None:
         result = run_planner(module, not_answered)

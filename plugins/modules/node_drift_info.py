@@ -260,7 +260,7 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import audit, upgrade_preview
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
@@ -341,7 +341,7 @@ def main():
         result['generation'] = generations.read_latest(spec.generations_dir)
         if result['generation']:
             result['generation']['summary'] = generations.describe(result['generation'])
-    except KubenodeError as error:
+    except (KubenodeError, HostError) as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:
         module.fail_json(msg=str(host_error('read', error)))

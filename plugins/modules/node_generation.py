@@ -119,7 +119,7 @@ rolled_back:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import detect_layout
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import is_host_root
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import runner
@@ -149,7 +149,7 @@ def main():
             result = way_back.confirm(params, layout, systemctl, module.run_command, module.check_mode)
         else:
             result = way_back.roll_back(params, module.run_command, module.check_mode)
-    except KubenodeError as error:
+    except (KubenodeError, HostError) as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:
         module.fail_json(msg=str(host_error('change', error)))

@@ -164,7 +164,7 @@ cpu_window_minimum:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import detect_layout
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._measurement import measure
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import host_paths_argument_spec, node_root_argument_spec, paths_under_root
@@ -188,7 +188,7 @@ def main():
         params.update(paths_under_root(params['node_root'], params, ('cgroupfs_path', 'proc_path')))
         layout = detect_layout(params['proc_path'], params['cgroupfs_path'])
         result = measure(plan, layout, params['cgroupfs_path'], params['sample_seconds'], params['proc_path'])
-    except KubenodeError as error:
+    except (KubenodeError, HostError) as error:
         module.fail_json(msg=str(error))
     except (IOError, OSError) as error:
         module.fail_json(msg=str(host_error('read', error)))

@@ -56,7 +56,7 @@ def environment(templates=TEMPLATES):
         from ansible.plugins.filter.core import FilterModule as CoreFilters
         from ansible.plugins.filter.mathstuff import FilterModule as MathFilters
         from ansible.plugins.test.core import TestModule as CoreTests
-        from ansible_collections.kubenode.cgroups.plugins.filter.cgroups import FilterModule as OurFilters
+        from ansible_collections.kubenode.cgroups.plugins.plugin_utils._filters import filters as our_filters
         env = Environment(loader=FileSystemLoader(templates), trim_blocks=True, autoescape=False,
                           undefined=_Undefined, extensions=['jinja2.ext.do', 'jinja2.ext.loopcontrols'])
         # Jinja2's own filters and tests stay: ansible-core's versions of default, map, select and defined work on
@@ -64,7 +64,7 @@ def environment(templates=TEMPLATES):
         # are ansible-core's.
         for module in (CoreFilters(), MathFilters()):
             env.filters.update((n, f) for n, f in module.filters().items() if n not in env.filters)
-        env.filters.update(('kubenode.cgroups.' + name, function) for name, function in OurFilters().filters().items())
+        env.filters.update(('kubenode.cgroups.' + name, function) for name, function in our_filters().items())
         env.tests.update((n, t) for n, t in CoreTests().tests().items() if n not in env.tests)
         env.globals['now'] = _now
         # The resource table's row, as the plan lines take it too (_plan_summary): one derivation for both.

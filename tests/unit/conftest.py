@@ -23,7 +23,9 @@ from ansible_collections.kubenode.cgroups.tests.unit.module_runner import Module
 
 # CI draws the same examples every run, so a red build always points at a change;
 # `make fuzz` draws fresh random ones, many more, to look for new counterexamples.
-settings.register_profile('ci', derandomize=True, database=None)
+# No deadline: an example's time is no assertion (speed is bench/'s), and units run beside the VMs, whose load
+# made examples of 0.02 ms take 359 ms (hypothesis' FlakyFailure, 2026-11-29).
+settings.register_profile('ci', derandomize=True, database=None, deadline=None)
 settings.register_profile('fuzz', max_examples=20000, database=None, deadline=None)
 settings.load_profile('ci')
 

@@ -199,11 +199,11 @@ class FakeCgroupfs(object):
         if path in self.failures:
             code = self.failures[path]
             raise _cgroupfs.CgroupWriteError('the kernel refused %s for %s: %s' % (value, path, os.strerror(code)),
-                                             field=path, value=value)
+                                             path=path, value=value)
         name = os.path.basename(path)
         if not os.path.exists(path):
             raise _cgroupfs.CgroupWriteError('the kernel refused %s for %s: %s' % (value, path,
-                                                                                   os.strerror(errno.ENOENT)))
+                                                                                   os.strerror(errno.ENOENT)), path=path, value=value)
         stored = value
         if name == 'cgroup.subtree_control':
             directory = os.path.dirname(path)
@@ -212,7 +212,7 @@ class FakeCgroupfs(object):
             for token in value.split():
                 if token[1:] not in controllers:
                     raise _cgroupfs.CgroupWriteError('the kernel refused %s for %s: %s'
-                                                     % (value, path, os.strerror(errno.ENOENT)))
+                                                     % (value, path, os.strerror(errno.ENOENT)), path=path, value=value)
                 (current.add if token[0] == '+' else current.discard)(token[1:])
             stored = ' '.join(sorted(current))
             self._offer_to_children(directory, current)

@@ -331,146 +331,210 @@ class PlanOptions(OptionSet):
         self.enforce_node_allocatable = list(self.enforce_node_allocatable)
 
 
-def plan_node(options):
-    """Compute the whole node plan (a NodePlan) from PlanOptions."""
-    rules = kubelet_rules(options.kubelet_version)
-    gates = parse_feature_gates(options.feature_gates, rules=rules, accepted=options.extra_feature_gates)
-    driver = names.checked_driver(options.cgroup_driver)
-    cgroups_per_qos = options.cgroups_per_qos
-    cgroup_root = names.checked_cgroup_root(options.cgroup_root or ('/' if cgroups_per_qos else ''))
-    enforce = options.enforce_node_allocatable
-    system_cgroup, kube_cgroup = options.system_reserved_cgroup, options.kube_reserved_cgroup
-    reserved_cpus_text = options.reserved_system_cpus
-    validate_enforcement(enforce, cgroups_per_qos, system_cgroup, kube_cgroup, reserved_cpus_text, rules)
-    memory_qos = rules.gate(gates, 'MemoryQoS')
-    policy = memory_reservation_policy(options.memory_reservation_policy, rules, memory_qos)
-    memory_rules = MemoryRules(memory_qos, policy, parse_qos_reserved(options.qos_reserved, gates),
-                               rules.clears_memory_qos_when_off)
+class NodeConfig(object):
+    """What the plan takes from kubelet's NodeConfig (cm.NodeConfig, validated as kubelet's server.go and
+    validation.go do): the release's rules, the feature gates, the driver, the cgroup root, enforceNodeAllocatable and
+    the reserved cgroups, and the memory QoS rules."""
 
+    __slots__ = ('rules', 'gates', 'driver', 'cgroups_per_qos', 'cgroup_root', 'enforce', 'system_cgroup',
+                 'kube_cgroup', 'memory_qos', 'policy', 'memory_rules')
+
+    def __init__(self, options):
+        self.rules = kubelet_rules(options.kubelet_version)
+        self.gates = parse_feature_gates(options.feature_gates, rules=self.rules, accepted=options.extra_feature_gates)
+        self.driver = names.checked_driver(options.cgroup_driver)
+        self.cgroups_per_qos = options.cgroups_per_qos
+        self.cgroup_root = names.checked_cgroup_root(options.cgroup_root or ('/' if self.cgroups_per_qos else ''))
+        self.enforce = options.enforce_node_allocatable
+        self.system_cgroup, self.kube_cgroup = options.system_reserved_cgroup, options.kube_reserved_cgroup
+        validate_enforcement(self.enforce, self.cgroups_per_qos, self.system_cgroup, self.kube_cgroup,
+                             options.reserved_system_cpus, self.rules)
+        self.memory_qos = self.rules.gate(self.gates, 'MemoryQoS')
+        self.policy = memory_reservation_policy(options.memory_reservation_policy, self.rules, self.memory_qos)
+        self.memory_rules = MemoryRules(self.memory_qos, self.policy, parse_qos_reserved(options.qos_reserved,
+                                                                                         self.gates),
+                                        self.rules.clears_memory_qos_when_off)
+        if self.driver == 'systemd' and self.cgroup_root not in ('', '/'):
+            try:
+                names.to_systemd(self.root_parts())
+            except KubenodeError:
+                raise KubenodeError('has an empty component, which the systemd cgroup driver cannot name as a slice',
+                                    field='cgroup_root', value=self.cgroup_root)
+
+    def root_parts(self):
+        """The cgroup pods go under (kubepods under cgroupRoot, or cgroupRoot itself without cgroupsPerQOS)."""
+        return names.node_allocatable_root(self.cgroup_root, self.cgroups_per_qos)
+
+
+class Reserved(object):
+    """systemReserved and kubeReserved as kubelet parses them (parseResourceList), after what the profile sizes and
+    reservedSystemCPUs replace; the eviction map the profile asks when the operator gives none."""
+
+    __slots__ = ('system', 'kube', 'cpus', 'profile_sized', 'eviction_hard')
+
+    def __init__(self, system, kube, cpus, profile_sized, eviction_hard):
+        self.system, self.kube, self.cpus = system, kube, cpus
+        self.profile_sized, self.eviction_hard = profile_sized, eviction_hard
+
+
+def node_capacity(options):
+    """The node's capacity as kubelet reports it (cadvisor's, plus pods from maxPods when not given)."""
     if options.capacity is None:
         raise KubenodeError('the node capacity is required', field='capacity')
     capacity = parse_capacity(options.capacity)
-    max_pods = options.max_pods
-    if max_pods is not None and 'pods' not in capacity:
-        capacity['pods'] = Quantity.from_int(max_pods)
+    if options.max_pods is not None and 'pods' not in capacity:
+        capacity['pods'] = Quantity.from_int(options.max_pods)
+    return capacity
 
-    system_raw = dict(options.system_reserved or {})
-    kube_raw = dict(options.kube_reserved or {})
+
+def _sized_by_profile(options, capacity, system_raw, kube_raw):
+    """(system, kube, sized, eviction_hard): the raw reservations with what the profile (or the measurement) sizes
+    under the operator's own values; sized: whether a profile sized kubeReserved."""
     eviction_hard = options.eviction_hard
-    profile = options.profile
     capacity_values = {
         'cpu': capacity['cpu'].milli_value() if 'cpu' in capacity else None,
         'memory': capacity['memory'].value() if 'memory' in capacity else None,
     }
-    if profile == MEASURED_PROFILE:
+    if options.profile == MEASURED_PROFILE:
         measured_system, measured_kube = measured_reserved(options.measured_reservation, capacity_values)
         measured_system.update(system_raw)
         measured_kube.update(kube_raw)
-        system_raw, kube_raw = measured_system, measured_kube
-        sized = None
-    else:
-        sized = profile_reservation(profile, capacity_values, max_pods)
-    if sized is not None:
-        profile_kube, profile_eviction = sized
-        profile_kube.update(kube_raw)
-        kube_raw = profile_kube
-        if eviction_hard is None:
-            eviction_hard = profile_eviction
+        return measured_system, measured_kube, False, eviction_hard
+    sized = profile_reservation(options.profile, capacity_values, options.max_pods)
+    if sized is None:
+        return system_raw, kube_raw, False, eviction_hard
+    profile_kube, profile_eviction = sized
+    profile_kube.update(kube_raw)
+    return system_raw, profile_kube, True, profile_eviction if eviction_hard is None else eviction_hard
 
-    reserved_cpus = parse_cpuset(reserved_cpus_text, 'reserved_system_cpus')
+
+def _reserved_cpus(options, capacity):
+    """reservedSystemCPUs parsed, each an online CPU of the node."""
+    text = options.reserved_system_cpus
+    reserved_cpus = parse_cpuset(text, 'reserved_system_cpus')
+    online = options.online_cpus
+    if reserved_cpus and online is None and 'cpu' in capacity:
+        online = list(range(capacity['cpu'].value()))
+    if reserved_cpus and online is not None:
+        outside = sorted(set(reserved_cpus) - set(online))
+        if outside:
+            raise KubenodeError('reserved CPUs %s are not online CPUs of this node (online: %s)'
+                                % (format_cpuset(outside), format_cpuset(online) or 'none'),
+                                field='reserved_system_cpus', value=text)
+    return reserved_cpus
+
+
+def reserved_resources(options, capacity, rules):
+    """The Reserved of the node (server.go: systemReserved and kubeReserved parsed; reservedSystemCPUs' size is
+    systemReserved.cpu and kubeReserved.cpu is dropped unparsed)."""
+    system_raw, kube_raw, sized, eviction_hard = _sized_by_profile(
+        options, capacity, dict(options.system_reserved or {}), dict(options.kube_reserved or {}))
+    reserved_cpus = _reserved_cpus(options, capacity)
     if reserved_cpus:
-        online = options.online_cpus
-        if online is None and 'cpu' in capacity:
-            online = list(range(capacity['cpu'].value()))
-        if online is not None:
-            outside = sorted(set(reserved_cpus) - set(online))
-            if outside:
-                raise KubenodeError('reserved CPUs %s are not online CPUs of this node (online: %s)'
-                                    % (format_cpuset(outside), format_cpuset(online) or 'none'),
-                                    field='reserved_system_cpus', value=reserved_cpus_text)
-        # server.go: the set's size becomes systemReserved.cpu; kubeReserved.cpu is dropped unparsed.
         system_raw['cpu'] = str(len(reserved_cpus))
         kube_raw.pop('cpu', None)
     system = parse_reservation(system_raw, 'system_reserved', rules.rounds_reserved_cpu)
     kube = parse_reservation(kube_raw, 'kube_reserved', rules.rounds_reserved_cpu)
     if reserved_cpus:
         system['cpu'] = cpu_quantity(len(reserved_cpus))
+    return Reserved(system, kube, reserved_cpus, sized, eviction_hard)
 
-    eviction_source = 'operator' if options.eviction_hard is not None else (
-        'profile %s' % profile if eviction_hard is not None else 'kubelet defaults')
+
+def hard_eviction(options, reserved, rules):
+    """{hard, source, defaults_kept} and the thresholds: evictionHard as kubelet resolves it (the operator's, else
+    the profile's, else kubelet's defaults; mergeDefaultEvictionSettings)."""
+    source = 'operator' if options.eviction_hard is not None else (
+        'profile %s' % options.profile if reserved.eviction_hard is not None else 'kubelet defaults')
     eviction_map, defaults_kept = resolve_eviction_hard(
-        eviction_hard, bool(options.merge_default_eviction_settings), rules,
+        reserved.eviction_hard, bool(options.merge_default_eviction_settings), rules,
         keep_defaults=bool(options.keep_default_eviction_signals))
-    thresholds = parse_thresholds(eviction_map)
+    return {'hard': eviction_map, 'source': source, 'defaults_kept': defaults_kept}, parse_thresholds(eviction_map)
 
+
+def node_allocatable(options, capacity, reserved, eviction, thresholds):
+    """GetNodeAllocatableReservation and its validation, and what follows from it: {reservation, eviction
+    reservation, allocatable (the Node's status), absolute (the QoS tiers'), internal_absolute (kubepods')}."""
     cm_capacity = dict((k, v) for k, v in capacity.items() if k not in _NOT_IN_CM_CAPACITY)
     internal_capacity = dict((k, v) for k, v in capacity.items() if k != 'pods')
-    status_capacity = dict((k, v) for k, v in capacity.items() if k != 'pid')
     eviction_reservation = hard_eviction_reservation(thresholds, cm_capacity)
-    reservation = _sum_reservation(cm_capacity, system, kube, eviction_reservation)
+    reservation = _sum_reservation(cm_capacity, reserved.system, reserved.kube, eviction_reservation)
     validate_node_allocatable(cm_capacity, reservation, (
-        ('system', system, 'system_reserved' + (', reserved_system_cpus' if reserved_cpus else '')),
-        ('kube', kube, 'kube_reserved' + (', profile %s' % profile if sized is not None else '')),
+        ('system', reserved.system, 'system_reserved' + (', reserved_system_cpus' if reserved.cpus else '')),
+        ('kube', reserved.kube, 'kube_reserved' + (', profile %s' % options.profile if reserved.profile_sized
+                                                  else '')),
         ('hard eviction', eviction_reservation, 'eviction_hard' + (
-            ', %s' % eviction_source if eviction_source != 'operator' else ''))))
-    allocatable = _scheduling_allocatable(status_capacity, reservation)
-    absolute = _absolute(cm_capacity, system, kube)
-    internal_absolute = _absolute(internal_capacity, system, kube)
+            ', %s' % eviction['source'] if eviction['source'] != 'operator' else ''))))
+    return {'reservation': reservation, 'eviction_reservation': eviction_reservation,
+            'allocatable': _scheduling_allocatable(_status_capacity(capacity), reservation),
+            'absolute': _absolute(cm_capacity, reserved.system, reserved.kube),
+            'internal_absolute': _absolute(internal_capacity, reserved.system, reserved.kube),
+            'internal_capacity': internal_capacity}
 
-    if driver == 'systemd' and cgroup_root not in ('', '/'):
-        try:
-            names.to_systemd(names.node_allocatable_root(cgroup_root, cgroups_per_qos))
-        except KubenodeError:
-            raise KubenodeError('has an empty component, which the systemd cgroup driver cannot name as a slice',
-                                field='cgroup_root', value=cgroup_root)
+
+def _status_capacity(capacity):
+    """The Node's status.capacity: no pid."""
+    return dict((k, v) for k, v in capacity.items() if k != 'pid')
+
+
+def node_cgroups(options, config, capacity, reserved, allocatable):
+    """{key: cgroup entry}: what kubelet writes to kubepods (getCgroupConfig of Allocatable or of the capacity), the
+    QoS tiers (the QoS manager) and the enforced reserved cgroups (enforceNodeAllocatableCgroups)."""
     page_sizes = sorted(hugepage_limits(dict((k, v) for k, v in capacity.items() if is_hugepages(k))))
-    all_cpus = node_cpuset(options, capacity, rules)
+    all_cpus = node_cpuset(options, capacity, config.rules)
     cgroups = {}
-    root_parts = names.node_allocatable_root(cgroup_root, cgroups_per_qos)
-    if cgroups_per_qos or root_parts:
-        source = internal_absolute if cgroups_per_qos and 'pods' in enforce else internal_capacity
-        config = cgroup_config(source)
+    root_parts = config.root_parts()
+    if config.cgroups_per_qos or root_parts:
+        enforced = config.cgroups_per_qos and 'pods' in config.enforce
+        source = allocatable['internal_absolute'] if enforced else allocatable['internal_capacity']
+        values = cgroup_config(source)
         if all_cpus:
-            config['cpuset'] = all_cpus
-        if cgroups_per_qos:
+            values['cpuset'] = all_cpus
+        if config.cgroups_per_qos:
             # The QoS manager's minute loop sets kubepods (the Guaranteed tier) hugetlb unbounded.
-            config['hugetlb'] = dict((size, cgmath.HUGETLB_UNBOUNDED) for size in page_sizes)
-            config.update(kubepods_memory_qos(memory_rules))
-        cgroups['kubepods'] = cgroup_entry(root_parts, driver, config, page_sizes, enforced=True,
-                                           source='allocatable' if source is internal_absolute else 'capacity')
-    if cgroups_per_qos:
-        cgroups.update(qos_tiers(root_parts, driver, page_sizes, absolute, memory_rules))
-    for scope, cgroup_name, reserved in (('system', system_cgroup, system), ('kube', kube_cgroup, kube)):
-        entry = _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy,
-                                 bool(options.keep_reserved_out_of_swap), all_cpus)
+            values['hugetlb'] = dict((size, cgmath.HUGETLB_UNBOUNDED) for size in page_sizes)
+            values.update(kubepods_memory_qos(config.memory_rules))
+        cgroups['kubepods'] = cgroup_entry(root_parts, config.driver, values, page_sizes, enforced=True,
+                                           source='allocatable' if enforced else 'capacity')
+    if config.cgroups_per_qos:
+        cgroups.update(qos_tiers(root_parts, config.driver, page_sizes, allocatable['absolute'], config.memory_rules))
+    for scope, cgroup_name, resources in (('system', config.system_cgroup, reserved.system),
+                                          ('kube', config.kube_cgroup, reserved.kube)):
+        entry = _reserved_cgroup(scope, cgroup_name, resources, config.enforce, config.driver, page_sizes,
+                                 config.memory_qos, config.policy, bool(options.keep_reserved_out_of_swap), all_cpus)
         if entry is not None:
             cgroups['%s_reserved' % scope] = entry
+    return cgroups
 
+
+def plan_node(options):
+    """Compute the whole node plan (a NodePlan) from PlanOptions, in kubelet's steps: its NodeConfig, the capacity,
+    the reservation and hard eviction, Allocatable, and the cgroups it writes."""
+    config = NodeConfig(options)
+    capacity = node_capacity(options)
+    reserved = reserved_resources(options, capacity, config.rules)
+    eviction, thresholds = hard_eviction(options, reserved, config.rules)
+    allocatable = node_allocatable(options, capacity, reserved, eviction, thresholds)
+    cgroups = node_cgroups(options, config, capacity, reserved, allocatable)
+    eviction['reservation'] = report_list(allocatable['eviction_reservation'])
     return NodePlan(
-        kubelet_version=rules.version,
-        cgroup_driver=driver,
+        kubelet_version=config.rules.version,
+        cgroup_driver=config.driver,
         # Written as maxPods by kubelet_config; None when kubelet keeps its own.
-        max_pods=max_pods,
+        max_pods=options.max_pods,
         # Written as reservedSystemCPUs; its size is already systemReserved.cpu above.
-        reserved_system_cpus=format_cpuset(reserved_cpus) if reserved_cpus else None,
-        enforce_node_allocatable=enforce,
-        capacity=report_list(status_capacity),
-        internal_capacity=report_list(internal_capacity),
-        reserved={'system': report_list(system), 'kube': report_list(kube)},
-        eviction={
-            'hard': eviction_map,
-            # Where the map came from, and which of kubelet's default signals were added to it.
-            'source': eviction_source,
-            'defaults_kept': defaults_kept,
-            'reservation': report_list(eviction_reservation),
-        },
-        reservation=report_list(reservation),
-        allocatable=report_list(allocatable),
-        allocatable_absolute=report_list(internal_absolute),
+        reserved_system_cpus=format_cpuset(reserved.cpus) if reserved.cpus else None,
+        enforce_node_allocatable=config.enforce,
+        capacity=report_list(_status_capacity(capacity)),
+        internal_capacity=report_list(allocatable['internal_capacity']),
+        reserved={'system': report_list(reserved.system), 'kube': report_list(reserved.kube)},
+        # Where the eviction map came from, and which of kubelet's default signals were added to it.
+        eviction=eviction,
+        reservation=report_list(allocatable['reservation']),
+        allocatable=report_list(allocatable['allocatable']),
+        allocatable_absolute=report_list(allocatable['internal_absolute']),
         cgroups=cgroups,
-        # Where kubelet puts pods: kubepods under cgroupRoot, or cgroupRoot itself without cgroupsPerQOS.
-        node_allocatable_root=names.describe(root_parts, driver),
-        fail_cgroup_v1_default=rules.fail_cgroup_v1_default,
+        node_allocatable_root=names.describe(config.root_parts(), config.driver),
+        fail_cgroup_v1_default=config.rules.fail_cgroup_v1_default,
     )
 
 

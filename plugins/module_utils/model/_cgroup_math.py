@@ -177,6 +177,61 @@ def _hugepage_unit(size_bytes, field):
     return '%d%s' % (size, units[index])
 
 
+class _Rendered(object):
+    """The v1 and v2 files and the systemd properties rendered so far, by version."""
+
+    __slots__ = ('files', 'properties')
+
+    def __init__(self):
+        self.files = {'v1': {}, 'v2': {}}
+        self.properties = {'v1': {}, 'v2': {}}
+
+    def put(self, row, value, versions=('v1', 'v2'), unit=None, shown=None):
+        """A row's value in its file and property of each version (shown: the property's spelling, if another)."""
+        for version, name, prop in cgfiles.targets(row, versions, unit):
+            if name:
+                self.files[version][name] = value
+            if prop:
+                self.properties[version][prop] = value if shown is None else shown
+
+
+def _render_cpu(config, out):
+    """cpu.shares (v1) and cpu.weight (v2); the CFS quota and period (cpu.cfs_*_us, cpu.max, CPUQuota)."""
+    shares = config.get('cpu_shares')
+    if shares is not None:
+        out.put(cgfiles.CPU_SHARES, str(shares), ('v1',))
+        weight = linear_weight(shares)
+        if weight:
+            out.put(cgfiles.CPU_WEIGHT, str(weight), ('v2',))
+    quota, period = config.get('cpu_quota'), config.get('cpu_period')
+    if quota is None and period is None:
+        return
+    quota = 0 if quota is None else quota
+    period = 0 if period is None else period
+    per_sec, _quota = systemd_cpu_quota(quota, period)
+    shown_quota = 'infinity' if per_sec == USEC_INFINITY else str(per_sec)
+    if period:
+        out.put(cgfiles.CPU_PERIOD, str(period), ('v1',))
+        out.properties['v2'][cgfiles.CPU_PERIOD.property_v2] = str(period)
+    if quota:
+        out.files['v1'][cgfiles.CPU_QUOTA.v1] = str(quota)
+    if quota or period:
+        cpu_max = 'max' if quota <= 0 else str(quota)
+        out.files['v2'][cgfiles.CPU_QUOTA.v2] = '%s %d' % (cpu_max, period) if period else cpu_max
+    out.properties['v1'][cgfiles.CPU_QUOTA.property_v1] = shown_quota
+    out.properties['v2'][cgfiles.CPU_QUOTA.property_v2] = shown_quota
+
+
+def _render_memory(config, out):
+    """The memory limit (libcontainer never writes one of 0; -1 is unlimited)."""
+    memory = config.get('memory')
+    if memory:
+        out.files['v1'][cgfiles.MEMORY_LIMIT.v1] = str(memory)
+        out.files['v2'][cgfiles.MEMORY_LIMIT.v2] = 'max' if memory == -1 else str(memory)
+        out.properties['v1'][cgfiles.MEMORY_LIMIT.property_v1] = 'infinity' if memory == -1 else str(memory)
+        out.properties['v2'][cgfiles.MEMORY_LIMIT.property_v2] = 'infinity' if memory == -1 else str(memory)
+
+
 def resource_files(config, page_sizes):
     """The v1 files, v2 files and systemd properties libcontainer writes for a ResourceConfig.
 
@@ -186,58 +241,24 @@ def resource_files(config, page_sizes):
     page_sizes: every hugepage size on the host, in bytes; sizes not in hugetlb get 0.
     File and property names come from the registry (_cgroup_files).
     """
-    files = {'v1': {}, 'v2': {}}
-    properties = {'v1': {}, 'v2': {}}
-
-    def put(row, value, versions=('v1', 'v2'), unit=None, shown=None):
-        for version, name, prop in cgfiles.targets(row, versions, unit):
-            if name:
-                files[version][name] = value
-            if prop:
-                properties[version][prop] = value if shown is None else shown
-
-    shares = config.get('cpu_shares')
-    if shares is not None:
-        put(cgfiles.CPU_SHARES, str(shares), ('v1',))
-        weight = linear_weight(shares)
-        if weight:
-            put(cgfiles.CPU_WEIGHT, str(weight), ('v2',))
-    quota, period = config.get('cpu_quota'), config.get('cpu_period')
-    if quota is not None or period is not None:
-        quota = 0 if quota is None else quota
-        period = 0 if period is None else period
-        per_sec, _quota = systemd_cpu_quota(quota, period)
-        shown_quota = 'infinity' if per_sec == USEC_INFINITY else str(per_sec)
-        if period:
-            put(cgfiles.CPU_PERIOD, str(period), ('v1',))
-            properties['v2'][cgfiles.CPU_PERIOD.property_v2] = str(period)
-        if quota:
-            files['v1'][cgfiles.CPU_QUOTA.v1] = str(quota)
-        if quota or period:
-            cpu_max = 'max' if quota <= 0 else str(quota)
-            files['v2'][cgfiles.CPU_QUOTA.v2] = '%s %d' % (cpu_max, period) if period else cpu_max
-        properties['v1'][cgfiles.CPU_QUOTA.property_v1] = properties['v2'][cgfiles.CPU_QUOTA.property_v2] = shown_quota
-    memory = config.get('memory')
-    if memory:  # libcontainer never writes a memory limit of 0
-        files['v1'][cgfiles.MEMORY_LIMIT.v1] = str(memory)
-        files['v2'][cgfiles.MEMORY_LIMIT.v2] = 'max' if memory == -1 else str(memory)
-        for version in ('v1', 'v2'):
-            prop = cgfiles.MEMORY_LIMIT.property_v1 if version == 'v1' else cgfiles.MEMORY_LIMIT.property_v2
-            properties[version][prop] = 'infinity' if memory == -1 else str(memory)
+    out = _Rendered()
+    _render_cpu(config, out)
+    _render_memory(config, out)
     pids = config.get('pids')
     if pids is not None:
-        put(cgfiles.PIDS_LIMIT, 'max' if pids < 0 else str(pids or 1), shown='infinity' if pids < 0 else str(pids or 1))
+        out.put(cgfiles.PIDS_LIMIT, 'max' if pids < 0 else str(pids or 1),
+                shown='infinity' if pids < 0 else str(pids or 1))
     hugetlb = config.get('hugetlb')
     if hugetlb is not None:
         for size in sorted(set(page_sizes) | set(hugetlb)):
             unit = hugepage_unit(size)
             limit = str(hugetlb.get(size, 0))
-            put(cgfiles.HUGETLB_LIMIT, limit, unit=unit)
-            put(cgfiles.HUGETLB_RESERVATION, limit, unit=unit)
-    for row in (cgfiles.MEMORY_MIN, cgfiles.MEMORY_LOW, cgfiles.MEMORY_SWAP_MAX):
+            out.put(cgfiles.HUGETLB_LIMIT, limit, unit=unit)
+            out.put(cgfiles.HUGETLB_RESERVATION, limit, unit=unit)
+    for row in (cgfiles.MEMORY_MIN, cgfiles.MEMORY_LOW, cgfiles.MEMORY_SWAP_MAX):  # cgroup v2 only
         if config.get(row.key) is not None:
             value = str(config[row.key])
-            put(row, value, ('v2',), shown='infinity' if value == 'max' else value)
+            out.put(row, value, ('v2',), shown='infinity' if value == 'max' else value)
     if config.get('cpuset'):
-        put(cgfiles.CPUSET_CPUS, config['cpuset'])
-    return {'v1_files': files['v1'], 'v2_files': files['v2'], 'systemd_properties': properties}
+        out.put(cgfiles.CPUSET_CPUS, config['cpuset'])
+    return {'v1_files': out.files['v1'], 'v2_files': out.files['v2'], 'systemd_properties': out.properties}

@@ -2,7 +2,10 @@
 # Copyright (c) 2026, kubenode.cgroups contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The one error type of the calculation core.
+"""The two kinds of error: bad input (KubenodeError: the option and the value, the core's one error) and the host's
+refusals (HostError: a read or write that failed, the node lock not had, systemd or the kernel refusing; the
+operation and the path). An operator mends the first in the inventory and the second on the host; a caller catches
+the kind it can act on.
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
@@ -44,6 +47,19 @@ class KubeletConfigRefused(KubenodeError):
         return cls(error.message, field=error.field, value=error.value)
 
 
+class HostError(Exception):
+    """The host refused: a read or write failed, the node lock was not had in time, systemd or the kernel refused a
+    change. Not bad input: the same options succeed on a host that lets them. operation: what was done ("write",
+    "systemctl restart", "lock"); path: where (a file, a directory, a unit), or None. The message says both."""
+
+    def __init__(self, message, operation=None, path=None):
+        self.message, self.operation, self.path = message, operation, path
+        super(HostError, self).__init__(message)
+
+    def __str__(self):
+        return self.message
+
+
 def _show(value):
     if isinstance(value, str):
         if not value.isprintable():  # a NUL or a newline is shown, not printed
@@ -53,7 +69,7 @@ def _show(value):
 
 
 def host_error(action, error, path=None):
-    """A KubenodeError for a failed read or write on the host: the path and the reason, no traceback."""
-    where = getattr(error, 'filename', None) or path or 'the host'
+    """The HostError for an OSError of a read or write on the host: the path and the reason, no traceback."""
+    where = getattr(error, 'filename', None) or path
     reason = os.strerror(error.errno) if getattr(error, 'errno', None) else str(error) or os.strerror(errno.EIO)
-    return KubenodeError('cannot %s %s: %s' % (action, where, reason))
+    return HostError('cannot %s %s: %s' % (action, where or 'the host', reason), operation=action, path=where)

@@ -248,6 +248,56 @@ def plan_inputs(config):
     return comparable(values)
 
 
+def _plan_of(config, capacity, online_cpus, rules, driver, gates, accepted):
+    """The NodePlan of a kubelet configuration (the reservation, eviction, enforcement and cgroup keys kubelet's
+    container manager takes)."""
+    return plan_node(PlanOptions(
+        capacity=capacity, online_cpus=online_cpus, kubelet_version=rules,
+        system_reserved=config.get('systemReserved'), kube_reserved=config.get('kubeReserved'),
+        eviction_hard=config.get('evictionHard'),
+        merge_default_eviction_settings=config.get('mergeDefaultEvictionSettings'),
+        reserved_system_cpus=config.get('reservedSystemCPUs'),
+        enforce_node_allocatable=config.get('enforceNodeAllocatable'),
+        cgroups_per_qos=config.get('cgroupsPerQOS'), cgroup_root=config.get('cgroupRoot'), cgroup_driver=driver,
+        system_reserved_cgroup=config.get('systemReservedCgroup'),
+        kube_reserved_cgroup=config.get('kubeReservedCgroup'), qos_reserved=config.get('qosReserved'),
+        feature_gates=gates, extra_feature_gates=accepted,
+        memory_reservation_policy=config.get('memoryReservationPolicy'), max_pods=config.get('maxPods')))
+
+
+def _validate_pod_settings(config, rules, gates, accepted, driver):
+    """The keys the pods' values take (soft eviction, memorySwap, CFS quota, memory QoS), as kubelet validates
+    them."""
+    _validate_soft_eviction(config)
+    memory_swap = config.get('memorySwap') or {}
+    if not isinstance(memory_swap, dict):
+        raise KubenodeError('must be a mapping such as {swapBehavior: LimitedSwap}', field='memorySwap',
+                            value=memory_swap)
+    swap_setting(memory_swap.get('swapBehavior'), gates, rules,
+                 field='memorySwap.swapBehavior', gates_field='featureGates')
+    PodSettings({
+        'kubelet_version': rules.version, 'feature_gates': gates, 'extra_feature_gates': accepted,
+        'cpu_cfs_quota': config.get('cpuCFSQuota'), 'cpu_cfs_quota_period': config.get('cpuCFSQuotaPeriod'),
+        'memory_throttling_factor': config.get('memoryThrottlingFactor'),
+        'memory_reservation_policy': config.get('memoryReservationPolicy'),
+        'qos_reserved': config.get('qosReserved'),
+        'cgroup_driver': driver,
+    })
+
+
+def _validate_release_keys(config, rules):
+    """maxPods, and the keys that exist only from a release on."""
+    if config.get('maxPods') is not None and config['maxPods'] < 0:
+        raise KubenodeError('invalid configuration: maxPods (--max-pods) %d must not be a negative number'
+                            % config['maxPods'], field='maxPods', value=config['maxPods'])
+    if config.get('singleProcessOOMKill') is not None and not rules.has_single_process_oom_kill:
+        raise KubenodeError('singleProcessOOMKill exists only from kubelet 1.32', field='singleProcessOOMKill',
+                            value=config['singleProcessOOMKill'])
+    if config.get('failCgroupV1') is not None and not rules.has_fail_cgroup_v1:
+        raise KubenodeError('failCgroupV1 exists only from kubelet 1.31', field='failCgroupV1',
+                            value=config['failCgroupV1'])
+
+
 def validate(config, rules_version, capacity=None, runtime_driver=None, allow_driver_mismatch=False,
              extra_feature_gates=(), gates_on_node=(), planned=None):
     """What kubelet would refuse at start-up, on the merged configuration.
@@ -273,42 +323,9 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
             dict(kubelet_default_settings(planned.plan), **config))):  # what kubelet fills in where left out
         plan = planned.plan
     else:
-        plan = plan_node(PlanOptions(
-            capacity=capacity, online_cpus=online_cpus, kubelet_version=rules,
-            system_reserved=config.get('systemReserved'), kube_reserved=config.get('kubeReserved'),
-            eviction_hard=config.get('evictionHard'),
-            merge_default_eviction_settings=config.get('mergeDefaultEvictionSettings'),
-            reserved_system_cpus=config.get('reservedSystemCPUs'),
-            enforce_node_allocatable=config.get('enforceNodeAllocatable'),
-            cgroups_per_qos=config.get('cgroupsPerQOS'), cgroup_root=config.get('cgroupRoot'), cgroup_driver=driver,
-            system_reserved_cgroup=config.get('systemReservedCgroup'),
-            kube_reserved_cgroup=config.get('kubeReservedCgroup'), qos_reserved=config.get('qosReserved'),
-            feature_gates=gates, extra_feature_gates=accepted,
-            memory_reservation_policy=config.get('memoryReservationPolicy'), max_pods=config.get('maxPods')))
-    _validate_soft_eviction(config)
-    memory_swap = config.get('memorySwap') or {}
-    if not isinstance(memory_swap, dict):
-        raise KubenodeError('must be a mapping such as {swapBehavior: LimitedSwap}', field='memorySwap',
-                            value=memory_swap)
-    swap_setting(memory_swap.get('swapBehavior'), gates, rules,
-                 field='memorySwap.swapBehavior', gates_field='featureGates')
-    PodSettings({
-        'kubelet_version': rules.version, 'feature_gates': gates, 'extra_feature_gates': accepted,
-        'cpu_cfs_quota': config.get('cpuCFSQuota'), 'cpu_cfs_quota_period': config.get('cpuCFSQuotaPeriod'),
-        'memory_throttling_factor': config.get('memoryThrottlingFactor'),
-        'memory_reservation_policy': config.get('memoryReservationPolicy'),
-        'qos_reserved': config.get('qosReserved'),
-        'cgroup_driver': driver,
-    })
-    if config.get('maxPods') is not None and config['maxPods'] < 0:
-        raise KubenodeError('invalid configuration: maxPods (--max-pods) %d must not be a negative number'
-                            % config['maxPods'], field='maxPods', value=config['maxPods'])
-    if config.get('singleProcessOOMKill') is not None and not rules.has_single_process_oom_kill:
-        raise KubenodeError('singleProcessOOMKill exists only from kubelet 1.32', field='singleProcessOOMKill',
-                            value=config['singleProcessOOMKill'])
-    if config.get('failCgroupV1') is not None and not rules.has_fail_cgroup_v1:
-        raise KubenodeError('failCgroupV1 exists only from kubelet 1.31', field='failCgroupV1',
-                            value=config['failCgroupV1'])
+        plan = _plan_of(config, capacity, online_cpus, rules, driver, gates, accepted)
+    _validate_pod_settings(config, rules, gates, accepted, driver)
+    _validate_release_keys(config, rules)
     _validate_cpu_and_topology_managers(config, plan)
     if runtime_driver and runtime_driver['value'] != driver and not allow_driver_mismatch:
         raise KubenodeError('kubelet would use the %s cgroup driver but the container runtime (%s) uses %s; pods '

@@ -95,6 +95,22 @@ def swap_setting(behavior, gates, rules, field='swap_behavior', gates_field='fea
     return node_swap, behavior or NO_SWAP
 
 
+def _oci_runtime(runtime):
+    """{name, version, formula} of the OCI runtime given (the formula it turns CPU shares into cpu.weight by), or
+    None."""
+    if runtime is None:
+        return None
+    if not isinstance(runtime, dict) or not runtime.get('name'):
+        raise KubenodeError('must be a mapping {name: runc or crun, version: "1.3.2"}', field='oci_runtime',
+                            value=runtime)
+    version = runtime.get('version')
+    if version is not None and not isinstance(version, str):
+        raise KubenodeError('must be a string such as "1.3.0" (an unquoted 1.30 in YAML is the number 1.3: '
+                            'quote it)', field='oci_runtime.version', value=version)
+    name, version = str(runtime['name']), version or ''
+    return {'name': name, 'version': version, 'formula': cgmath.oci_weight_formula(name, version)}
+
+
 class PodSettings(object):
     """The node settings that pod and container values depend on."""
 
@@ -105,6 +121,17 @@ class PodSettings(object):
         self.pod_level = self.rules.gate(self.gates, 'PodLevelResources')
         self.only_set_pod_level = self.rules.gate(self.gates, 'PodLevelResourcesFixKubeletQOSClass')
         self.custom_period = self.rules.gate(self.gates, 'CustomCPUCFSQuotaPeriod')
+        self._cpu_settings(params)
+        self._memory_settings(params)
+        self._node_settings(params)
+        self._swap_settings(params)
+        self._oom_settings(params.get('single_process_oom_kill'))
+        self.hugepage_sizes = _hugepage_sizes(params.get('hugepage_sizes'))
+        self._cpu_manager_settings(params)
+        self.oci_runtime = _oci_runtime(params.get('oci_runtime'))
+
+    def _cpu_settings(self, params):
+        """CPU CFS quota and its period (cpuCFSQuota, cpuCFSQuotaPeriod and its gate)."""
         self.cpu_cfs_quota = params.get('cpu_cfs_quota')
         self.cpu_cfs_quota = True if self.cpu_cfs_quota is None else bool(self.cpu_cfs_quota)
         self.cpu_period = parse_duration_us(params.get('cpu_cfs_quota_period') or '100ms', 'cpu_cfs_quota_period')
@@ -115,6 +142,9 @@ class PodSettings(object):
             if not 1000 <= self.cpu_period <= 1000000:
                 raise KubenodeError('cpuCFSQuotaPeriod must be between 1ms and 1sec, inclusive',
                                     field='cpu_cfs_quota_period', value=params.get('cpu_cfs_quota_period'))
+
+    def _memory_settings(self, params):
+        """memory.high's factor, the page size, pids, the node's memory and the memory reservation policy."""
         factor = params.get('memory_throttling_factor')
         if factor is None:
             factor = self.rules.default_memory_throttling_factor
@@ -137,6 +167,9 @@ class PodSettings(object):
         self.policy = memory_reservation_policy(params.get('memory_reservation_policy'), self.rules,
                                                 self.rules.gate(self.gates, 'MemoryQoS'))
         self.qos_reserved = parse_qos_reserved(params.get('qos_reserved'), self.gates)
+
+    def _node_settings(self, params):
+        """The driver, the cgroup root, the cgroup version and MemoryQoS on it."""
         # kubelet's driver and cgroup root, checked as the node plan checks them (_cgroup_names).
         self.driver = names.checked_driver(params.get('cgroup_driver') or 'cgroupfs')
         self.cgroup_root = names.checked_cgroup_root(params.get('cgroup_root') or '/')
@@ -150,9 +183,9 @@ class PodSettings(object):
         self.memory_qos = self.rules.gate(self.gates, 'MemoryQoS') and self.cgroup_version == 'v2'
         self.memory_qos_cleared = self.rules.clears_memory_qos_when_off and self.cgroup_version == 'v2' \
             and not self.memory_qos
-        self._swap_settings(params)
-        self._oom_settings(params.get('single_process_oom_kill'))
-        self.hugepage_sizes = _hugepage_sizes(params.get('hugepage_sizes'))
+
+    def _cpu_manager_settings(self, params):
+        """The CPU manager policy and what it changes in the pods' CPU limits."""
         self.cpu_manager_policy = params.get('cpu_manager_policy') or 'none'
         if self.cpu_manager_policy not in ('none', 'static'):
             raise KubenodeError('must be "none" or "static"', field='cpu_manager_policy',
@@ -163,19 +196,6 @@ class PodSettings(object):
         self.pod_level_resource_managers = self.rules.gate(self.gates, 'PodLevelResourceManagers')
         # InPlacePodVerticalScaling: beta and on from 1.33, GA in 1.35; a pod's allocation can differ from its spec.
         self.in_place_resize = self.rules.gate(self.gates, 'InPlacePodVerticalScaling')
-        self.oci_runtime = None
-        runtime = params.get('oci_runtime')
-        if runtime is not None:
-            if not isinstance(runtime, dict) or not runtime.get('name'):
-                raise KubenodeError('must be a mapping {name: runc or crun, version: "1.3.2"}', field='oci_runtime',
-                                    value=runtime)
-            version = runtime.get('version')
-            if version is not None and not isinstance(version, str):
-                raise KubenodeError('must be a string such as "1.3.0" (an unquoted 1.30 in YAML is the number 1.3: '
-                                    'quote it)', field='oci_runtime.version', value=version)
-            name, version = str(runtime['name']), version or ''
-            self.oci_runtime = {'name': name, 'version': version,
-                                'formula': cgmath.oci_weight_formula(name, version)}
 
     def _oom_settings(self, single_process_oom_kill):
         """Whether containers get memory.oom.group=1 (kubelet.go: singleProcessOOMKill, false by default on cgroup

@@ -26,6 +26,16 @@ class KubeletRules(object):
     def __init__(self, minor):
         self.minor = minor
         self.version = '1.%d' % minor
+        self._eviction_rules(minor)
+        self._memory_rules(minor)
+        self._node_cgroup_rules(minor)
+        self._swap_rules(minor)
+        self._pod_rules(minor)
+        self._cpu_manager_rules(minor)
+        self._gate_rules(minor)
+
+    def _eviction_rules(self, minor):
+        """Hard eviction and what enforceNodeAllocatable takes."""
         # PR #121834: imagefs.inodesFree joined the default hard-eviction set.
         self.eviction_defaults_include_imagefs_inodes = minor >= 30
         # PR #127577: mergeDefaultEvictionSettings.
@@ -34,6 +44,13 @@ class KubeletRules(object):
         self.has_compressible_enforcement = minor >= 32
         # PR #124268: enforceNodeAllocatable [none] allowed without cgroupsPerQOS.
         self.none_enforcement_without_qos = minor >= 31
+        self.known_enforcement_keys = ['pods', 'system-reserved', 'kube-reserved', 'none']
+        if self.has_compressible_enforcement:
+            self.known_enforcement_keys = ['pods', 'system-reserved', 'system-reserved-compressible',
+                                           'kube-reserved', 'kube-reserved-compressible', 'none']
+
+    def _memory_rules(self, minor):
+        """Memory QoS: memory.high, memory.min and memory.low, and what kubelet clears."""
         # memory.high: floor((req + f*(limit-req))/page)*page since 1.27; limit*f before.
         self.memory_high_interpolates = minor >= 27
         # memoryThrottlingFactor: 0.8, 0.9 from 1.27, null (no memory.high) from 1.37 (KEP-2570 "Beta v1.37").
@@ -47,6 +64,9 @@ class KubeletRules(object):
         # PRs #138903 and #139377: with MemoryQoS off, kubelet 1.37 resets memory.min of kubepods and memory.low of
         # the burstable tier to 0 at start, and sends memory.high=max for every container it creates or resizes.
         self.clears_memory_qos_when_off = minor >= 37
+
+    def _node_cgroup_rules(self, minor):
+        """The node's cgroups: their cpuset, cgroup v1, the memory reservation policy."""
         # PR #125923 (1.32): with the none CPU manager policy, getCgroupConfig gives kubepods and each enforced reserved
         # cgroup every CPU of the node as its cpuset (systemd's AllowedCPUs), so that systemd keeps the cpuset cgroup.
         self.cpuset_on_node_cgroups = minor >= 32
@@ -55,6 +75,9 @@ class KubeletRules(object):
         self.fail_cgroup_v1_default = minor >= 35
         # memoryReservationPolicy (None | TieredReservation) from 1.36.
         self.has_memory_reservation_policy = minor >= 36
+
+    def _swap_rules(self, minor):
+        """Swap and the OOM killer."""
         # NodeSwap: beta and on by default with NoSwap as the default behaviour from 1.30, GA (locked) from 1.34.
         self.has_no_swap_behavior = minor >= 30
         self.node_swap_default = minor >= 30
@@ -64,6 +87,9 @@ class KubeletRules(object):
         # PR #117793: memory.oom.group=1 on every container on cgroup v2; PR #126096: singleProcessOOMKill (1.32).
         self.sets_memory_oom_group = minor >= 28
         self.has_single_process_oom_kill = minor >= 32
+
+    def _pod_rules(self, minor):
+        """Pods: pod-level resources, limits, OOM scores, admission and the reserved CPU's rounding."""
         # PR #130577: hugepages-* are pod-level resources (IsSupportedPodLevelResource); PR #131089: a container that
         # names no hugepages gets the pod-level hugepage limits.
         self.pod_level_hugepages = minor >= 33
@@ -85,10 +111,16 @@ class KubeletRules(object):
         self.remaining_pod_memory_clamped = minor >= 37
         # cmd/kubelet/app parseResourceList: a reserved CPU rounded to the nearest whole millicore from 1.37.
         self.rounds_reserved_cpu = minor >= 37
+
+    def _cpu_manager_rules(self, minor):
+        """The static CPU manager policy."""
         # The static CPU manager policy gives no exclusive CPUs to a pod with pod-level resources: in 1.34 and 1.35
         # when PodLevelResources is on, from 1.36 unless PodLevelResourceManagers and PodLevelResources both are (the
         # pod's spec.resources counts even with the gate off); policy_static.go's Allocate.
         self.static_policy_skips_pod_level = 'unless-managers' if minor >= 36 else ('with-gate' if minor >= 34 else None)
+
+    def _gate_rules(self, minor):
+        """The defaults of the feature gates the collection reads, and the locked ones."""
         # The defaults of the gates whose values change what kubelet writes (kube_features.go of each release).
         self.gate_defaults = {
             'MemoryQoS': minor >= 37,
@@ -110,10 +142,6 @@ class KubeletRules(object):
             self.locked_gates['NodeSwap'] = True
         if minor >= 37:
             self.locked_gates['DisableCPUQuotaWithExclusiveCPUs'] = True
-        self.known_enforcement_keys = ['pods', 'system-reserved', 'kube-reserved', 'none']
-        if self.has_compressible_enforcement:
-            self.known_enforcement_keys = ['pods', 'system-reserved', 'system-reserved-compressible',
-                                           'kube-reserved', 'kube-reserved-compressible', 'none']
 
     def gate(self, gates, name):
         """Whether gate name is on: as gates set it, else this release's default."""

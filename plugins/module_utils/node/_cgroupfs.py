@@ -20,7 +20,7 @@ from types import MappingProxyType
 import os
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._mounts import cgroup_mounts
 
 # Controllers kubelet validates (cgroup_v1_manager_linux.go / cgroup_v2_manager_linux.go).
@@ -32,8 +32,12 @@ _V1_KNOWN = V1_REQUIRED + V1_OPTIONAL + ('net_cls', 'net_prio', 'blkio', 'device
                                          'rdma', 'misc')
 
 
-class CgroupWriteError(KubenodeError):
-    """The kernel refused a write; says which file, which value and why."""
+class CgroupWriteError(HostError):
+    """The kernel refused a write or a directory change; says which file, which value and why."""
+
+    def __init__(self, message, path=None, value=None, operation='write'):
+        super(CgroupWriteError, self).__init__(message, operation=operation, path=path)
+        self.value = value
 
 
 def detect_layout(proc_path, cgroupfs_path):
@@ -93,7 +97,7 @@ def write_file(path, value):
             handle.write(value)
     except (IOError, OSError) as error:
         raise CgroupWriteError('the kernel refused %s for %s: %s' % (value, path, os.strerror(error.errno or errno.EIO)),
-                               field=path, value=value)
+                               path=path, value=value)
 
 
 def cgroup_path(root, relative, field='path'):

@@ -17,7 +17,7 @@ import os
 import re
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import BINARY_SI, Quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import parse_cpuset
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_totals import (
@@ -102,6 +102,6 @@ def detect_capacity(proc_path='/proc', sys_path='/sys', kubelet_root_dir='/var/l
         for name, value in hugepages(sys_path).items():
             capacity[name] = _binary(value)
     except (IOError, OSError) as error:
-        raise KubenodeError('cannot detect the node capacity (%s); give capacity to plan without reading the host'
-                            % host_error('read', error), field='capacity')
+        raise HostError('capacity: cannot detect the node capacity (%s); give capacity to plan without reading the '
+                        'host' % host_error('read', error), operation='read', path=getattr(error, 'filename', None))
     return capacity, cpus

@@ -39,7 +39,7 @@ import time
 
 from ansible.module_utils.six.moves import shlex_quote
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import NODE_FILES
 
 KEPT = 3
@@ -378,8 +378,9 @@ class Generation(object):
             '/bin/sh', os.path.join(self.path, 'revert.sh'), 'timeout',
             'not confirmed within %d s' % window])
         if rc != 0:
-            raise KubenodeError('cannot arm the revert of generation %s (systemd-run: %s): nothing was written'
-                                % (self.id, (err or '').strip()), field='confirm_timeout', value=window)
+            raise HostError('confirm_timeout: cannot arm the revert of generation %s (systemd-run: %s): nothing was '
+                            'written (got %d)' % (self.id, (err or '').strip(), window), operation='systemd-run',
+                            path=unit)
         self.armed = True
 
     def _prune(self, ids):

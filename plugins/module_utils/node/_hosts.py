@@ -29,7 +29,7 @@ def _os(function, path):
         function(path)
     except OSError as error:
         raise fs.CgroupWriteError('%s %s failed: %s' % (function.__name__, path, os.strerror(error.errno or errno.EIO)),
-                                  field=path)
+                                  path=path, operation=function.__name__)
 
 
 class DryHost(object):

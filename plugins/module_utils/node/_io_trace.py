@@ -35,7 +35,7 @@ import io
 import json
 import os
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 
 try:
     import builtins
@@ -110,7 +110,7 @@ def ask(name, args, kwargs=None):
         return answer(result) if answer else result
     except (OSError, IOError) as error:
         return _error(error)
-    except (ValueError, KubenodeError) as error:
+    except (ValueError, KubenodeError, HostError) as error:
         # A kept trace holds no read that raised this (that run failed, or refused its trace): the node changed,
         # and the planner, which runs instead, says how.
         return ['raised', type(error).__name__, str(error)]

@@ -283,26 +283,20 @@ def known_layouts(paths=None, root=HOST_ROOT):
     return named
 
 
-def choose(found, path=None, dropin=None, dropin_dir=None, exists=None, option_prefix='', known=None,
-           root=HOST_ROOT):
-    """{path, dropin, dropin_dir, reason, warnings}: the file (or drop-in) to write, from what discover()
-    found and the options, which may each be None (decide from the node). known: the usual places
-    (known_layouts()); root: the node's root, under which everything found lies and everything is written;
-    exists: whether a path exists (os.path.exists, looked up when asked so that a trace, node/_io_trace, sees it).
-
-    An option that names a file or directory kubelet does not read is refused: writing there would
-    change nothing while reporting success; so is one outside the node's root.
-    """
+def _refuse_bad_paths(path, dropin_dir, option_prefix, root):
+    """A relative path would be resolved against wherever the module runs, and ".." can lead out of the directory
+    (or node root) the operator meant: refused before anything is read or written."""
     for option, value in (('kubelet_config_path', path), ('kubelet_dropin_dir', dropin_dir)):
         if value is not None and (not os.path.isabs(value) or '..' in value.split('/')):
-            # A relative path would be resolved against wherever the module runs, and ".." can lead out of
-            # the directory (or node root) the operator meant: refused before anything is read or written.
             raise KubenodeError('must be an absolute path without ".." components', field=option_prefix + option,
                                 value=value)
         refuse_outside_root(root, value, option_prefix + option)
-    source = found.get('source')
-    config, config_dir = found.get('config'), found.get('config_dir')
-    warnings = []
+
+
+def _choose_file(found, path, option_prefix, known, root, exists, warnings):
+    """(file, reason): the --config kubelet runs with, else the operator's path, else the first usual place that
+    exists, else kubeadm's (with a warning)."""
+    source, config = found.get('source'), found.get('config')
     if source and not config:
         raise KubenodeError('%s starts kubelet without --config, so kubelet reads no configuration file; add '
                             '--config=%s to its flags' % (source, path or KUBEADM_CONFIG),
@@ -312,22 +306,25 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=None, option_p
             raise KubenodeError('kubelet never reads this file: %s starts it with --config=%s; leave '
                                 '%skubelet_config_path unset to use that one' % (source, config, option_prefix),
                                 field=option_prefix + 'kubelet_config_path', value=path)
-        chosen, reason = config, 'the --config of %s' % source
-    elif path:
-        chosen, reason = path, 'set by the operator (no kubelet unit or process found)'
-    else:
-        places = known_layouts(known, root)
-        existing = [(place, layout) for place, layout in places if (exists or os.path.exists)(place)]
-        if existing:
-            chosen, reason = existing[0][0], 'no kubelet unit or process found; %s exists (%s layout)' % existing[0]
-        else:
-            chosen, reason = places[0][0], "no kubelet unit, process or configuration found; kubeadm's default path"
-            warnings.append('this host has no kubelet yet (no kubelet.service, no kubelet process, none of %s): '
-                            'the configuration is written to %s, where a kubeadm kubelet reads it'
-                            % (', '.join(place for place, _layout in places), places[0][0]))
-    default_dropin_dir = under_root(root, DEFAULT_DROPIN_DIR)
+        return config, 'the --config of %s' % source
+    if path:
+        return path, 'set by the operator (no kubelet unit or process found)'
+    places = known_layouts(known, root)
+    existing = [(place, layout) for place, layout in places if (exists or os.path.exists)(place)]
+    if existing:
+        return existing[0][0], 'no kubelet unit or process found; %s exists (%s layout)' % existing[0]
+    warnings.append('this host has no kubelet yet (no kubelet.service, no kubelet process, none of %s): '
+                    'the configuration is written to %s, where a kubeadm kubelet reads it'
+                    % (', '.join(place for place, _layout in places), places[0][0]))
+    return places[0][0], "no kubelet unit, process or configuration found; kubeadm's default path"
+
+
+def _choose_dropin(found, chosen, dropin, dropin_dir, option_prefix, root, warnings):
+    """(dropin, the --config-dir, add_config_dir, what the reason adds): whether the change is a drop-in (by
+    default where kubelet has a --config-dir) and where; in kubeadm's layout the --config-dir its flags file gives."""
+    source, config_dir = found.get('source'), found.get('config_dir')
     flags_file = found.get('extra_args_file')
-    add_config_dir = None
+    default_dropin_dir = under_root(root, DEFAULT_DROPIN_DIR)
     if dropin is None:
         dropin = bool(config_dir)
     if not dropin and source and flags_file and chosen.endswith(KUBEADM_CONFIG):
@@ -339,25 +336,44 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=None, option_p
         # kubeadm's layout: kubelet is given its --config-dir where kubeadm never writes (docs/guide.md).
         config_dir = dropin_dir or default_dropin_dir
         add_config_dir = {'file': flags_file, 'dir': config_dir, 'flag_dir': as_node_names(root, config_dir)}
-        reason += ('; a drop-in in --config-dir %s, which %s in %s gives kubelet (kubeadm never writes that file)'
-                   % (config_dir, EXTRA_ARGS_VARIABLE, flags_file))
-    elif dropin:
-        if source and not config_dir:
-            raise KubenodeError('%s starts kubelet without --config-dir, so kubelet would never read a drop-in; '
-                                'add --config-dir to its flags or set %skubelet_config_dropin to false'
-                                % (source, option_prefix), field=option_prefix + 'kubelet_config_dropin', value=True)
-        if config_dir and dropin_dir and os.path.normpath(dropin_dir) != os.path.normpath(config_dir):
-            raise KubenodeError('kubelet never reads drop-ins here: %s starts it with --config-dir=%s; leave '
-                                '%skubelet_dropin_dir unset to use that one' % (source, config_dir, option_prefix),
-                                field=option_prefix + 'kubelet_dropin_dir', value=dropin_dir)
-        reason += '; a drop-in in --config-dir %s' % (config_dir or dropin_dir or default_dropin_dir)
+        return dropin, config_dir, add_config_dir, (
+            '; a drop-in in --config-dir %s, which %s in %s gives kubelet (kubeadm never writes that file)'
+            % (config_dir, EXTRA_ARGS_VARIABLE, flags_file))
+    if not dropin:
+        return dropin, config_dir or dropin_dir or default_dropin_dir, None, ''
+    if source and not config_dir:
+        raise KubenodeError('%s starts kubelet without --config-dir, so kubelet would never read a drop-in; '
+                            'add --config-dir to its flags or set %skubelet_config_dropin to false'
+                            % (source, option_prefix), field=option_prefix + 'kubelet_config_dropin', value=True)
+    if config_dir and dropin_dir and os.path.normpath(dropin_dir) != os.path.normpath(config_dir):
+        raise KubenodeError('kubelet never reads drop-ins here: %s starts it with --config-dir=%s; leave '
+                            '%skubelet_dropin_dir unset to use that one' % (source, config_dir, option_prefix),
+                            field=option_prefix + 'kubelet_dropin_dir', value=dropin_dir)
     chosen_dir = config_dir or dropin_dir or default_dropin_dir
+    return dropin, chosen_dir, None, '; a drop-in in --config-dir %s' % chosen_dir
+
+
+def choose(found, path=None, dropin=None, dropin_dir=None, exists=None, option_prefix='', known=None,
+           root=HOST_ROOT):
+    """{path, dropin, dropin_dir, reason, warnings}: the file (or drop-in) to write, from what discover()
+    found and the options, which may each be None (decide from the node). known: the usual places
+    (known_layouts()); root: the node's root, under which everything found lies and everything is written;
+    exists: whether a path exists (os.path.exists, looked up when asked so that a trace, node/_io_trace, sees it).
+
+    An option that names a file or directory kubelet does not read is refused: writing there would
+    change nothing while reporting success; so is one outside the node's root.
+    """
+    _refuse_bad_paths(path, dropin_dir, option_prefix, root)
+    warnings = []
+    chosen, reason = _choose_file(found, path, option_prefix, known, root, exists, warnings)
+    dropin, chosen_dir, add_config_dir, more = _choose_dropin(found, chosen, dropin, dropin_dir, option_prefix,
+                                                             root, warnings)
     # What the node names (its --config, its --config-dir) is under the root by construction; a chosen file
     # outside it means the root and the node disagree, and nothing is written.
     refuse_outside_root(root, chosen, option_prefix + 'kubelet_config_path')
     refuse_outside_root(root, chosen_dir if dropin else None, option_prefix + 'kubelet_dropin_dir')
-    return {'path': chosen, 'dropin': dropin, 'dropin_dir': chosen_dir, 'reason': reason, 'warnings': warnings,
-            'add_config_dir': add_config_dir}
+    return {'path': chosen, 'dropin': dropin, 'dropin_dir': chosen_dir, 'reason': reason + more,
+            'warnings': warnings, 'add_config_dir': add_config_dir}
 
 
 def with_config_dir(text, directory):

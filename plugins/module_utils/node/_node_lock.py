@@ -20,7 +20,7 @@ import fcntl
 import os
 import time
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError
 
 
 class NodeLock(object):
@@ -35,8 +35,8 @@ class NodeLock(object):
                 os.makedirs(directory, 0o755)
             self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
-            raise KubenodeError('cannot open the node lock: %s' % os.strerror(error.errno or errno.EIO),
-                                field='lock_path', value=self.path)
+            raise HostError('lock_path: cannot open the node lock %s: %s' % (self.path, os.strerror(error.errno or errno.EIO)),
+                            operation='open the node lock', path=self.path)
         deadline = time.time() + self.timeout
         while True:
             try:
@@ -49,9 +49,9 @@ class NodeLock(object):
                 holder = self.holder()
                 os.close(self.fd)
                 self.fd = None
-                raise KubenodeError('another run holds the node lock (pid %s) and did not finish within %s s; '
-                                    'runs on one node must not interleave' % (holder, self.timeout),
-                                    field='lock_path', value=self.path)
+                raise HostError('lock_path: another run holds the node lock (pid %s) and did not finish within %s s; '
+                                'runs on one node must not interleave (got "%s")' % (holder, self.timeout, self.path),
+                                operation='lock', path=self.path)
             time.sleep(self.poll)
         os.ftruncate(self.fd, 0)
         os.pwrite(self.fd, ('%d\n' % os.getpid()).encode('ascii'), 0)

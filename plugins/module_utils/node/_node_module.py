@@ -15,13 +15,13 @@ import contextlib
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError
 
 
 class NodeModule(AnsibleModule):
     """The AnsibleModule of the modules that write a node. AnsibleModule's file methods (atomic_move,
     backup_local) end the module with fail_json on an OSError; inside raising_failures() they raise
-    KubenodeError instead, so that the run can report what it had applied before (an honest partial result)."""
+    HostError instead, so that the run can report what it had applied before (an honest partial result)."""
 
     def __init__(self, *args, **kwargs):
         self._raise_failures = False
@@ -37,5 +37,5 @@ class NodeModule(AnsibleModule):
 
     def fail_json(self, msg, **kwargs):
         if self._raise_failures:
-            raise KubenodeError(msg)
+            raise HostError(msg, operation='write')
         super(NodeModule, self).fail_json(msg=msg, **kwargs)

@@ -25,7 +25,7 @@ import re
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_names import SHIPPED_SLICES
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 
 # Slices systemd ships: a drop-in is added to them instead of a unit of our own, and they are never stopped.
 SLICE_DROPIN_NAME = '50-kubenode-cgroups.conf'
@@ -44,7 +44,8 @@ def checked(systemctl, *args):
     """systemctl that must succeed; its error names the command."""
     rc, out, err = systemctl(*args)
     if rc != 0:
-        raise KubenodeError('systemctl %s failed: %s' % (' '.join(args), (err or out).strip()))
+        raise HostError('systemctl %s failed: %s' % (' '.join(args), (err or out).strip()),
+                        operation='systemctl ' + args[0] if args else 'systemctl', path=args[-1] if len(args) > 1 else None)
     return out
 
 

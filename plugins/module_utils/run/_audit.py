@@ -18,7 +18,7 @@ __metaclass__ = type
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubeletConfigRefused, KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubeletConfigRefused, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_steps as steps
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import Record, drift
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import detect_drivers
@@ -71,9 +71,11 @@ def compare(host, spec, node, run, allow_driver_mismatch, ignore_restarts=()):
         try:
             # Nothing is written, so no target is checked for writing.
             steps.present(node_run, host, done, check_writes=False)
-        except KubenodeError as error:
-            # What the run could not get past, and what it recorded up to there.
-            found.append(drift(error.field or 'node', 'can be made to match the plan', str(error), 'the plan'))
+        except (KubenodeError, HostError) as error:
+            # What the run could not get past (a bad value, or the host refusing a read), and what it recorded up to
+            # there.
+            found.append(drift(getattr(error, 'field', None) or 'node', 'can be made to match the plan', str(error),
+                               'the plan'))
     found = done.record.found + found
     if done.kernel is not None and not node_run.slices_made_at_boot:
         found += kubelet_validate_drift(node_run, done.kernel)

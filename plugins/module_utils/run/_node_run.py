@@ -13,7 +13,7 @@ __metaclass__ = type
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import compare
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_steps as steps
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import read_impact
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import Record
@@ -33,7 +33,7 @@ def resolve(host, spec, run_command):
     is still named first (validate_options)."""
     try:
         node = read_node(spec, host.systemctl, run_command)
-    except (KubenodeError, IOError, OSError):
+    except (KubenodeError, HostError, IOError, OSError):
         ops.validate_options(spec)
         raise
     return node, ops.plan_run(spec, node)
@@ -115,8 +115,8 @@ def apply(host, spec, run_command):
             verification = None
             if spec.verify and done.record.changes and spec.state == 'present' and not spec.check_mode:
                 verification = read_back(host, spec, run, restart_pending, run_command)
-    except (KubenodeError, IOError, OSError) as error:
-        message = str(error) if isinstance(error, KubenodeError) else str(host_error('change', error))
+    except (KubenodeError, HostError, IOError, OSError) as error:
+        message = str(error) if isinstance(error, (KubenodeError, HostError)) else str(host_error('change', error))
         record = done.record if done else Record()
         if record.applied:
             message += (' %d change(s) were applied before this failure (see applied) and the rest were not; '

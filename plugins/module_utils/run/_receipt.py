@@ -35,7 +35,7 @@ import zipfile
 
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _io_trace
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock, NoLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import (
@@ -173,6 +173,6 @@ def keep(module, trace, result):
             json.dump(receipt, handle, sort_keys=True, separators=(',', ':'))
         with module.raising_failures():
             module.atomic_move(temporary, path)
-    except (IOError, OSError, TypeError, ValueError, KubenodeError) as error:
+    except (IOError, OSError, TypeError, ValueError, KubenodeError, HostError) as error:
         return 'the receipt was not kept: %s' % error
     return None

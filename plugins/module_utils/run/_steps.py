@@ -17,7 +17,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_config_file import diff as kubelet_config_diff
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import show
 
@@ -120,6 +120,11 @@ class DriverOrigin(object):
                              'plan for another driver)' % (message, self.driver, self.source), field='node',
                              value=self.driver)
 
+    def blame(self, refusal):
+        """A HostError of a driver step (systemctl) said with the driver's origin, as error() says it: the host
+        refused, and the driver it was asked for may be why."""
+        return HostError(str(self.error(str(refusal))), operation=refusal.operation, path=refusal.path)
+
 
 class Systemctl(object):
     """A systemctl call that changes the node (daemon-reload, start, stop, restart)."""
@@ -145,8 +150,8 @@ class Systemctl(object):
     def apply(self, host):
         try:
             return host.systemctl_change(*self.args)
-        except KubenodeError as error:
-            raise self.origin.error(str(error))
+        except HostError as refusal:
+            raise self.origin.blame(refusal)
 
     def done(self):
         return self.describe()

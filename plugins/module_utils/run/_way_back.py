@@ -20,7 +20,7 @@ __metaclass__ = type
 import os
 import time
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock
@@ -122,11 +122,13 @@ def oom_reason(rose, seconds):
 
 
 def run_revert(run_command, generation, mode, reason):
-    """Run a generation's revert script (it takes the node lock itself); KubenodeError when it fails."""
-    rc, out, err = run_command(['/bin/sh', os.path.join(generation['path'], 'revert.sh'), mode, reason])
+    """Run a generation's revert script (it takes the node lock itself); HostError when it fails."""
+    script = os.path.join(generation['path'], 'revert.sh')
+    rc, out, err = run_command(['/bin/sh', script, mode, reason])
     if rc != 0:
-        raise KubenodeError('the revert of generation %s failed: %s' % (generation['id'], (err or out).strip()),
-                            field='generations_dir', value=generation['path'])
+        raise HostError('generations_dir: the revert of generation %s failed: %s (got "%s")'
+                        % (generation['id'], (err or out).strip(), generation['path']), operation='revert',
+                        path=script)
     return (out or '').strip()
 
 

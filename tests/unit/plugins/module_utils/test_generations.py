@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _boot_persistence as boot
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as gens
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout
@@ -160,9 +160,10 @@ def test_the_revert_is_armed_with_a_transient_timer_before_the_first_write(tmp_p
 def test_a_revert_that_cannot_be_armed_refuses_the_run_before_its_first_write(tmp_path):
     node = Node(tmp_path)
     generation = node.generation(systemd=True, run_command=lambda argv: (1, '', 'Failed to start transient timer'))
-    with pytest.raises(KubenodeError) as error:
+    with pytest.raises(HostError) as error:
         generation.keep_file(str(node.config))
-    assert error.value.field == 'confirm_timeout' and 'Failed to start transient timer' in str(error.value)
+    assert str(error.value).startswith('confirm_timeout: ') and 'Failed to start transient timer' in str(error.value)
+    assert (error.value.operation, error.value.path) == ('systemd-run', gens.TIMER_PREFIX + '000001')
 
 
 def test_confirm_timeout_0_keeps_the_generation_confirmed_with_no_timer(tmp_path):

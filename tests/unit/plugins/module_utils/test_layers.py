@@ -67,3 +67,33 @@ def test_the_check_sees_an_import_that_goes_up(tmp_path):
     bad.write_text('from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs\n'
                    'from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import compare\n')
     assert imported_layers(str(bad)) == {('node', '_cgroupfs'), ('run', '_audit')}
+
+
+PLUGIN_UTILS = os.path.join(MODULE_UTILS, '..', 'plugin_utils')
+PLUGINS = 'ansible_collections.kubenode.cgroups.plugins.'
+
+
+def plugin_kinds(path):
+    """The kinds of the collection's plugins a file imports (module_utils, plugin_utils, filter, action, ...)."""
+    with open(path) as handle:
+        tree = ast.parse(handle.read(), path)
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.append(node.module)
+        elif isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+    return set(name[len(PLUGINS):].split('.')[0] for name in names if name.startswith(PLUGINS))
+
+
+@pytest.mark.parametrize('name', sorted(n for n in os.listdir(PLUGIN_UTILS) if n.endswith('.py')))
+def test_plugin_utils_import_only_the_utils(name):
+    """plugin_utils serve the plugins (filter, action, callback): they import module_utils and each other, never a
+    plugin, whose shell they are under."""
+    assert plugin_kinds(os.path.join(PLUGIN_UTILS, name)) <= {'module_utils', 'plugin_utils'}
+
+
+def test_the_plugin_check_sees_a_plugin_imported(tmp_path):
+    bad = tmp_path / '_bad.py'
+    bad.write_text('def f():\n    from ansible_collections.kubenode.cgroups.plugins.filter.cgroups import FilterModule\n')
+    assert plugin_kinds(str(bad)) == {'filter'}

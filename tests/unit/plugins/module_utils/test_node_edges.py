@@ -16,7 +16,7 @@ import stat
 
 import pytest
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _boot_persistence as boot
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import check_mode_option, replace_file
@@ -32,7 +32,7 @@ def test_a_write_the_kernel_refuses_names_the_file_the_value_and_why(tmp_path):
     path = str(tmp_path / 'gone' / 'memory.max')
     with pytest.raises(fs.CgroupWriteError) as error:
         fs.write_file(path, '1024')
-    assert (error.value.field, error.value.value) == (path, '1024')
+    assert (error.value.path, error.value.value, error.value.operation) == (path, '1024', 'write')
     assert 'the kernel refused 1024 for %s: No such file or directory' % path in str(error.value)
 
 
@@ -40,7 +40,8 @@ def test_a_directory_the_host_cannot_remove_is_named_with_the_reason(tmp_path):
     path = str(tmp_path / 'kubepods')
     with pytest.raises(fs.CgroupWriteError) as error:
         LiveHost(Obj(run_command=None, get_bin_path=lambda *a, **k: None)).rmdir(path)
-    assert 'rmdir %s failed: No such file or directory' % path in str(error.value) and error.value.field == path
+    assert 'rmdir %s failed: No such file or directory' % path in str(error.value) and error.value.path == path
+    assert error.value.operation == 'rmdir' and isinstance(error.value, HostError)
 
 
 def test_a_mount_table_line_without_super_options_is_no_mount(tmp_path):

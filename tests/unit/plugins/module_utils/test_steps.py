@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost, LiveHost
@@ -125,9 +125,10 @@ def test_a_failed_systemctl_step_is_blamed_where_the_driver_came_from(source, fi
     host = LiveHost.__new__(LiveHost)
     DryHost.__init__(host, FakeSystemctl(failing=('start',)))
     record = Record()
-    with pytest.raises(KubenodeError) as failed:
+    with pytest.raises(HostError) as failed:
         perform([Systemctl(DriverOrigin('systemd', source), 'start', 'a.slice')], host, record)
-    assert failed.value.field == field and said in str(failed.value)
+    assert str(failed.value).startswith(field + ': ') and said in str(failed.value)
+    assert (failed.value.operation, failed.value.path) == ('systemctl start', 'a.slice')
     assert record.changes == ['systemctl start a.slice'] and record.applied == []
 
 

@@ -71,7 +71,7 @@ def test_the_lines_show_each_figure_as_the_reports_table_does():
                                  kubelet_version='1.37', kube_reserved={'memory': '3125Mi'},
                                  system_reserved={'memory': '1000Mi'}, eviction_hard={'memory.available': '100Mi'})
                      ).as_dict()
-    from ansible_collections.kubenode.cgroups.plugins.filter.cgroups import quantities_to_human_row
+    from ansible_collections.kubenode.cgroups.plugins.plugin_utils._filters import quantities_to_human_row
     row = quantities_to_human_row([plan['capacity']['memory'], plan['reserved']['system']['memory'],
                                    plan['reserved']['kube']['memory'], plan['eviction']['reservation']['memory'], None,
                                    plan['allocatable']['memory']], 'memory')
