@@ -333,8 +333,9 @@ def main():
         spec = node_spec(params)
         node = read_node(spec, host.systemctl, module.run_command)
         result = audit(host, spec, node, params['allow_driver_mismatch'])
-        pods = read_pods(spec, kubelet_config_now(spec, node))
-        result['impact'] = read_impact(spec, node, result['plan'], pods=pods)
+        config_now = kubelet_config_now(spec, node)
+        pods = read_pods(spec, config_now)
+        result['impact'] = read_impact(spec, node, result['plan'], pods=pods, config=config_now)
         result['plan'] = result['plan'].as_dict()
         # The preview plans for the target from the same snapshot, never with the configuration change.
         result['upgrade'] = upgrade_preview(spec, node, params['upgrade_to'], pods) if params['upgrade_to'] else None

@@ -627,12 +627,21 @@ def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, 
     return entry
 
 
+_OWNED_DEFAULTS = {}
+
+
+def _owned_defaults(rows):
+    """The files and properties of rows at the kernel's defaults, rendered once a process for each set of rows."""
+    if rows not in _OWNED_DEFAULTS:
+        _OWNED_DEFAULTS[rows] = cgmath.resource_files(dict((row.key, row.default) for row in rows), [])
+    return _OWNED_DEFAULTS[rows]
+
+
 def own_unwritten_files(entry, config):
     """Ours, not kubelet's: a reserved cgroup the collection makes or enforces holds in memory.min, memory.low and
     memory.swap.max the plan's value, else the kernel's default, so that a hand-set protection or swap limit there
     is drift the audit reports and a run repairs (cgroup v2; v1 has none of these files)."""
-    defaults = dict((row.key, row.default) for row in cgfiles.OWNED_BY_DEFAULT if config.get(row.key) is None)
-    owned = cgmath.resource_files(defaults, [])
+    owned = _owned_defaults(tuple(row for row in cgfiles.OWNED_BY_DEFAULT if config.get(row.key) is None))
     entry['v2_files'].update(owned['v2_files'])
     entry['systemd_properties']['v2'].update(owned['systemd_properties']['v2'])
     entry['owned_defaults'] = sorted(owned['v2_files'])

@@ -232,9 +232,10 @@ PLAN_INPUT_DEFAULTS = {
 }
 
 
-class PlannedFrom(namedtuple('PlannedFrom', ('inputs', 'plan'))):
+class PlannedFrom(namedtuple('PlannedFrom', ('inputs', 'plan', 'settings'))):
     """A NodePlan with what it was computed from (plan_inputs of the KubeletConfiguration keys it stands for): when
-    the configuration kubelet will read says the same, validating it reuses the plan instead of planning again."""
+    the configuration kubelet will read says the same, validating it reuses the plan instead of planning again.
+    settings: the keys the plan stands for (settings_from_plan), derived once for the change that writes them."""
 
     __slots__ = ()
 

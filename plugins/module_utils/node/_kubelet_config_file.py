@@ -92,7 +92,10 @@ def compute_change(request, option_prefix='', files=NODE_FILES):
     warnings). option_prefix: how the calling module spells the options (node_cgroups nests them under
     kubelet_config), for the errors."""
     rules = kubelet_rules(request.kubelet_version)
-    settings = kc.settings_from_plan(request.plan) if request.plan else {}
+    if request.planned is not None and request.planned.plan is request.plan:
+        settings = dict(request.planned.settings)  # derived once, when the run planned
+    else:
+        settings = kc.settings_from_plan(request.plan) if request.plan else {}
     kc.check_settings(request.kubelet_settings or {}, field=option_prefix + 'kubelet_settings')
     dropin_name = request.kubelet_dropin_name
     if os.path.basename(dropin_name) != dropin_name or not dropin_name.endswith('.conf'):
@@ -105,10 +108,11 @@ def compute_change(request, option_prefix='', files=NODE_FILES):
     dropin_path = os.path.join(choice['dropin_dir'], dropin_name)
     dropins = [(name, load(name, files)[1]) for name in files.matches(dropin_pattern(choice['dropin_dir']))
                if name != dropin_path]
+    # What kubelet reads now (the file and the other drop-ins), merged once.
+    read_now = kc.merge([base] + [d for _n, d in dropins])
     # The services' cgroups as the node's own configuration names them, moved to where this run places them; the
     # operator's settings win over both.
-    placement = kc.service_cgroup_settings(kc.merge([base] + [d for _n, d in dropins]), request.service_slice,
-                                           request.services)
+    placement = kc.service_cgroup_settings(read_now, request.service_slice, request.services)
     settings.update(placement)
     settings.update(request.kubelet_settings or {})
     if placement and discovery.known_layouts([choice['path']])[0][1] == 'kubespray':
@@ -121,13 +125,13 @@ def compute_change(request, option_prefix='', files=NODE_FILES):
     defaults = dict((key, value) for key, value in defaults.items() if key not in (request.kubelet_settings or {}))
     if not choice['dropin']:
         target, current_text, current = choice['path'], base_text, base
-        desired = kc.apply_settings(current, settings, defaults, read=kc.merge([base] + [d for _n, d in dropins]))
+        desired = kc.apply_settings(current, settings, defaults, read=read_now)
         merged = kc.merge([desired] + [d for _n, d in dropins])
     else:
         target = dropin_path
         current_text, current = load(dropin_path, files)
         desired = kc.apply_settings({}, dict((k, v) for k, v in settings.items() if v is not None), defaults,
-                                    read=kc.merge([base] + [d for _n, d in dropins]))
+                                    read=read_now)
         if current.get('featureGates') and 'featureGates' in desired:
             desired['featureGates'] = dict(current['featureGates'], **desired['featureGates'])
         merged = kc.merge([base] + [d for n, d in dropins if n < dropin_path] + [desired]

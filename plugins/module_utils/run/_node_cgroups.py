@@ -330,12 +330,12 @@ def validate_options(spec):
 
 
 class RunPlan(namedtuple('RunPlan', ('driver', 'plan', 'entries', 'kubelet_change', 'warnings', 'planned', 'rules',
-                                     'driver_source'))):
+                                     'driver_source', 'kubelet_config_now'))):
     """What one node_cgroups run is to do, read-only: the driver, the NodePlan, the managed entries
     ((key, PlannedCgroup), ...), the kubelet configuration change (or None), the warnings, what the plan was
     computed from (a kc.PlannedFrom, for the kubelet validation; None for a plan given), the KubeletRules of the
-    node's release (parsed once) and where the driver came from when cgroup_driver is auto (None: the operator
-    named it)."""
+    node's release (parsed once), where the driver came from when cgroup_driver is auto (None: the operator
+    named it) and kubelet's configuration as it reads it now (its file and drop-ins, read and merged once a run)."""
 
     __slots__ = ()
 
@@ -358,11 +358,12 @@ def plan_run(spec, node, with_kubelet_config=True):
         driver_source = next(('%s (%s)' % (drivers[s]['path'], s) for s in ('kubelet', 'containerd', 'crio')
                               if drivers.get(s) and drivers[s]['source'] == 'config' and drivers[s].get('path')),
                              'systemd as PID 1' if node.systemd_running else 'no systemd as PID 1')
+    kubelet_config_now = kc_file.current_config(kubelet_paths, node.kubelet['config_dir'], files) if kc.HAS_YAML else {}
     plan, options = spec.plan, None
     if plan is None:
         from_node = {}
         if spec.max_pods is None:
-            from_node['max_pods'] = kubelet_max_pods(kubelet_paths, node.kubelet['config_dir'], files)
+            from_node['max_pods'] = kubelet_max_pods(kubelet_config_now)
         if spec.capacity is None:
             from_node.update(capacity=node.capacity, online_cpus=node.online_cpus)
         options = spec.plan_options(kubelet_version=rules, cgroup_driver=driver, **from_node)
@@ -384,14 +385,13 @@ def plan_run(spec, node, with_kubelet_config=True):
                             field='services', value=spec.services)
     planned = plan_inputs_of(spec, plan, options)
     kubelet_change = kubelet_change_for(spec, node, plan, rules, planned) if with_kubelet_config else None
-    kubelet_now = kubelet_change['config'] if kubelet_change else (
-        kc_file.current_config(kubelet_paths, node.kubelet['config_dir'], files) if kc.HAS_YAML else {})
+    kubelet_now = kubelet_change['config'] if kubelet_change else kubelet_config_now
     warnings = kubelet_start_checks(spec, rules, node, kubelet_change, kubelet_now)
     not_a_node = not_a_node_warning(spec, node, kubelet_change)
     if not_a_node and kubelet_change:
         kubelet_change['warnings'] = []  # "no kubelet yet, written to kubeadm's path" is in not_a_node
     return RunPlan(driver, plan, tuple(entries), kubelet_change, version_warnings + warnings + not_a_node, planned,
-                   rules, driver_source)
+                   rules, driver_source, kubelet_config_now)
 
 
 def kubelet_change_for(spec, node, plan, rules, planned):
@@ -419,10 +419,25 @@ def service_placement(spec, plan):
     return {'service_slice': entry.get('systemd_path'), 'services': tuple(spec.services)}
 
 
+def settled_change(change, files):
+    """The kubelet configuration change as a node holding what it wrote shows it (changed false), or None when a
+    file it writes holds something else (files: a newer snapshot's)."""
+    flags = change.get('flags_file')
+    try:
+        if files.read(change['path']) != change['after'] or flags and files.read(flags['path']) != flags['after']:
+            return None
+    except LookupError:
+        return None  # a file the newer snapshot did not read: the change is computed from it instead
+    return dict(change, before=change['after'], changed=False, replaced=[], flags_file=None)
+
+
 def replan_kubelet_change(spec, node, run):
-    """The RunPlan of a run, its kubelet configuration change recomputed from a newer snapshot of the node
-    (the read-back after the writes): the plan stands, the planner does not run again."""
-    change = kubelet_change_for(spec, node, run.plan, run.rules, run.planned)
+    """The RunPlan of a run as a newer snapshot of the node shows it (the read-back after the writes): the plan
+    stands, the planner does not run again; the kubelet configuration change is the run's, settled, when each file
+    it writes holds what it wrote, and is computed from the node only when one does not."""
+    change = run.kubelet_change and settled_change(run.kubelet_change, node.files)
+    if run.kubelet_change and change is None:
+        change = kubelet_change_for(spec, node, run.plan, run.rules, run.planned)
     return run._replace(kubelet_change=change, warnings=[])
 
 
@@ -431,13 +446,14 @@ def plan_inputs_of(spec, plan, options):
     kubelet will read says the same, validating it reuses this plan instead of planning again."""
     if options is None:
         return None  # a plan given: what it was computed from is not known here
-    settings = kc.settings_from_plan(plan)
+    plan_settings = kc.settings_from_plan(plan)
+    settings = dict(plan_settings)
     settings.update({
         'maxPods': options.max_pods,
         'cgroupsPerQOS': spec.cgroups_per_qos, 'cgroupRoot': spec.cgroup_root, 'qosReserved': spec.qos_reserved,
         'featureGates': spec.feature_gates, 'memoryReservationPolicy': spec.memory_reservation_policy,
         'mergeDefaultEvictionSettings': spec.merge_default_eviction_settings})
-    return kc.PlannedFrom(kc.plan_inputs(settings), plan)
+    return kc.PlannedFrom(kc.plan_inputs(settings), plan, plan_settings)
 
 
 def kubelet_start_checks(spec, rules, node, kubelet_change, kubelet_now):
@@ -482,7 +498,7 @@ def not_a_node_warning(spec, node, kubelet_change=None):
             % (service_name(spec.kubelet_service), spec.containerd_config_path, written)]
 
 
-def kubelet_max_pods(paths, dropin_dir, files):
-    """kubelet's maxPods: from its configuration, else kubelet's default."""
-    max_pods = (kc_file.current_config(paths, dropin_dir, files) if kc.HAS_YAML else {}).get('maxPods')
+def kubelet_max_pods(config):
+    """kubelet's maxPods: from its configuration (as it reads it now), else kubelet's default."""
+    max_pods = config.get('maxPods')
     return max_pods if isinstance(max_pods, int) and not isinstance(max_pods, bool) else DEFAULT_MAX_PODS

@@ -69,11 +69,12 @@ def read_pods(spec, config):
     return NodePods(candidates, sources)
 
 
-def read_impact(spec, node, plan, rules=None, pods=None):
+def read_impact(spec, node, plan, rules=None, pods=None, config=None):
     """The impact of a NodePlan on the node a NodeSnapshot shows (spec: the NodeSpec, whose pods option holds the API
     server's pods of this node, and static_pod_path, else kubelet's). rules: the run's KubeletRules, else the
-    plan's release. pods: the NodePods read already (read_pods), else read here."""
-    config = kubelet_config_now(spec, node)
+    plan's release. pods: the NodePods read already (read_pods), else read here; config: kubelet's configuration as
+    it reads it now (RunPlan.kubelet_config_now), else read here."""
+    config = kubelet_config_now(spec, node) if config is None else config
     rules = kubelet_rules(rules or plan.kubelet_version)
     # The run validated them already; a preview reads them as they are.
     gates = config.get('featureGates') if isinstance(config.get('featureGates'), dict) else {}

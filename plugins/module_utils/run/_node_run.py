@@ -105,7 +105,7 @@ def apply(host, spec, run_command):
             done = steps.Done(Record(run.warnings))
             keep_generation(host, spec, node, run, node_run, run_command)
             if spec.state == 'present':
-                impact = read_impact(spec, node, run.plan, run.rules)
+                impact = read_impact(spec, node, run.plan, run.rules, config=run.kubelet_config_now)
                 refuse_unaccepted(impact, spec.accept_impact)
                 steps.present(node_run, host, done)
                 restart_pending = steps.find_restarts(node_run, host, done)
