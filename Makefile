@@ -119,6 +119,8 @@ checks-but-sanity:
 # The role's tasks name kubernetes.core's modules (the drain): ansible-lint resolves them.
 lint: venv link $(K8S_CORE)
 	PATH=$(BIN):$$PATH $(BIN)/ansible-lint --nocolor
+	cd $(COLLECTIONS) && MYPYPATH=. $(BIN)/mypy --config-file $(CURDIR)/tests/mypy.ini \
+	  -p ansible_collections.kubenode.cgroups.plugins.module_utils -p ansible_collections.kubenode.cgroups.plugins.plugin_utils
 
 # ansible-test bootstraps pip in its sanity venvs with a script it downloads from a host
 # these machines cannot reach; it uses a cached copy first, so give it an offline one (named for

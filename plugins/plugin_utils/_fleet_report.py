@@ -28,7 +28,7 @@ from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary imp
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), '..', '..', 'roles', 'node_audit', 'templates')
 FILES = (('report.html.j2', 'index.html'), ('report.md.j2', 'report.md'), ('report.json.j2', 'report.json'))
-_ENVIRONMENTS = {}
+_ENVIRONMENTS: dict = {}
 
 
 class _Undefined(StrictUndefined):

@@ -23,7 +23,7 @@ import os
 from ansible.errors import AnsibleActionFail
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-_SPECS = {}
+_SPECS: dict = {}
 
 
 def entry_point_options(role_path, entry_point='main'):

@@ -460,8 +460,8 @@ def node_allocatable(options, capacity, reserved, eviction, thresholds):
     reservation = _sum_reservation(cm_capacity, reserved.system, reserved.kube, eviction_reservation)
     validate_node_allocatable(cm_capacity, reservation, (
         ('system', reserved.system, 'system_reserved' + (', reserved_system_cpus' if reserved.cpus else '')),
-        ('kube', reserved.kube, 'kube_reserved' + (', profile %s' % options.profile if reserved.profile_sized
-                                                  else '')),
+        ('kube', reserved.kube,
+         'kube_reserved' + (', profile %s' % options.profile if reserved.profile_sized else '')),
         ('hard eviction', eviction_reservation, 'eviction_hard' + (
             ', %s' % eviction['source'] if eviction['source'] != 'operator' else ''))))
     return {'reservation': reservation, 'eviction_reservation': eviction_reservation,
@@ -627,7 +627,7 @@ def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, 
     return entry
 
 
-_OWNED_DEFAULTS = {}
+_OWNED_DEFAULTS: dict = {}
 
 
 def _owned_defaults(rows):

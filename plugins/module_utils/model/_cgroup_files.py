@@ -259,7 +259,7 @@ def file_name(row, version, unit=None):
     return name.format(unit=unit) if name and unit else name
 
 
-_TARGETS = {}
+_TARGETS: dict = {}
 
 
 def targets(row, versions, unit=None):

@@ -151,7 +151,7 @@ def systemd_cpu_quota(quota_us, period_us):
     return per_sec, quota_us
 
 
-_UNITS = {}
+_UNITS: dict = {}
 
 
 def hugepage_unit(size_bytes, field='hugepage size'):

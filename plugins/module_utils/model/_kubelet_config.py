@@ -224,7 +224,7 @@ def _normal_quantity(value):
 
 
 # The keys a node plan is computed from, with kubelet's value when a configuration leaves one out.
-PLAN_INPUT_DEFAULTS = {
+PLAN_INPUT_DEFAULTS: dict = {
     'systemReserved': {}, 'kubeReserved': {}, 'evictionHard': None, 'mergeDefaultEvictionSettings': False,
     'enforceNodeAllocatable': ['pods'], 'cgroupDriver': 'cgroupfs', 'maxPods': 110, 'reservedSystemCPUs': '',
     'systemReservedCgroup': '', 'kubeReservedCgroup': '', 'cgroupsPerQOS': True, 'cgroupRoot': '/',

@@ -92,7 +92,7 @@ def thaw(value):
     return value
 
 
-class NodePlan(namedtuple('NodePlan', _FIELDS)):
+class NodePlan(namedtuple('NodePlan', _FIELDS)):  # type: ignore[misc]  # the fields come from _SCHEMA
     """What kubelet computes for one node, read-only: its mappings are ReadOnly views of the ones it was built from
     (which nobody else keeps). A changed view is a new record (_replace)."""
 

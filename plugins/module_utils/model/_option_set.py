@@ -37,7 +37,7 @@ class OptionSet(object):
     name that is not a field is a programming error (TypeError), not an operator's; a NUL byte in any
     string is the operator's (KubenodeError)."""
 
-    DEFAULTS = ()
+    DEFAULTS: tuple = ()
     __slots__ = ()
 
     def __init__(self, **options):

@@ -29,7 +29,7 @@ def _frozen(mapping):
     return MappingProxyType(dict(mapping))
 
 
-class PlannedCgroup(namedtuple('PlannedCgroup', _FIELDS)):
+class PlannedCgroup(namedtuple('PlannedCgroup', _FIELDS)):  # type: ignore[misc]  # _FIELDS, shared with from_dict
     """A cgroup's names (cgroupfs path, systemd path and slice) and the control files and systemd properties the
     plan gives it under each cgroup version. Immutable: a changed view is a new record (at, with_files)."""
 

@@ -218,7 +218,7 @@ def suffix_hint(text):
 FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 FORMAT_IN_WORDS = ': a number and an optional unit, such as 250m or 2 (CPUs), 512Mi or 1G (bytes)'
 
-_PARSED = {}
+_PARSED: dict = {}
 # Enough for every distinct string of a node's options and its pods' requests and limits.
 _PARSED_KEPT = 4096
 

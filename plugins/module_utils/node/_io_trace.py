@@ -37,12 +37,9 @@ import os
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 
-try:
-    import builtins
-except ImportError:  # Python 2: never a target of this collection's modules, but sanity compiles for it
-    import __builtin__ as builtins  # pylint: disable=import-error
+import builtins
 
-_ACTIVE = []  # the Trace recording now, if any (one per process: the module's run)
+_ACTIVE: list = []  # the Trace recording now, if any (one per process: the module's run)
 _WRITE_MODES = frozenset('wax+')
 
 
@@ -116,7 +113,7 @@ def ask(name, args, kwargs=None):
         return ['raised', type(error).__name__, str(error)]
 
 
-_RUNNERS = []  # the run_command of the module replaying (replay's runner)
+_RUNNERS: list = []  # the run_command of the module replaying (replay's runner)
 
 
 def _untraced(function):

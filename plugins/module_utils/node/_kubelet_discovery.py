@@ -366,8 +366,8 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=None, option_p
     _refuse_bad_paths(path, dropin_dir, option_prefix, root)
     warnings = []
     chosen, reason = _choose_file(found, path, option_prefix, known, root, exists, warnings)
-    dropin, chosen_dir, add_config_dir, more = _choose_dropin(found, chosen, dropin, dropin_dir, option_prefix,
-                                                             root, warnings)
+    dropin, chosen_dir, add_config_dir, more = _choose_dropin(
+        found, chosen, dropin, dropin_dir, option_prefix, root, warnings)
     # What the node names (its --config, its --config-dir) is under the root by construction; a chosen file
     # outside it means the root and the node disagree, and nothing is written.
     refuse_outside_root(root, chosen, option_prefix + 'kubelet_config_path')

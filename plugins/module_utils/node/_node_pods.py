@@ -19,7 +19,7 @@ import re
 try:
     import yaml
 except ImportError:  # _kubelet_config reports a missing PyYAML
-    yaml = None
+    yaml = None  # type: ignore[assignment]
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import pod_model
