@@ -25,7 +25,7 @@ import re
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_names import SHIPPED_SLICES
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError
 
 # Slices systemd ships: a drop-in is added to them instead of a unit of our own, and they are never stopped.
 SLICE_DROPIN_NAME = '50-kubenode-cgroups.conf'

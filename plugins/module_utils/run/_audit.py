@@ -168,7 +168,7 @@ def pod_value_changes(candidates, now, target, files_key):
     for candidate in candidates:
         values = []
         for settings in (now, target):
-            qos, _, entry = model.pods.pod_values(model.pods.allocated_pod(candidate.pod, settings), settings)
+            qos, _requests, entry = model.pods.pod_values(model.pods.allocated_pod(candidate.pod, settings), settings)
             values.append((qos, entry))
         (qos_now, before), (qos_target, after) = values
         found = [(None, 'qos_class', qos_now, qos_target)]
