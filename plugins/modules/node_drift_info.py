@@ -265,7 +265,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import runner
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import kubelet_config_now, read_impact, read_pods
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import read_impact, read_pods
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import kubelet_file_argument_spec, node_argument_spec, plan_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_node
@@ -332,13 +332,13 @@ def main():
                                 value=params['upgrade_to'])
         spec = node_spec(params)
         node = read_node(spec, host.systemctl, module.run_command)
-        result = audit(host, spec, node, params['allow_driver_mismatch'])
-        config_now = kubelet_config_now(spec, node)
+        result, run = audit(host, spec, node, params['allow_driver_mismatch'])
+        config_now = run.kubelet_config_now
         pods = read_pods(spec, config_now)
         result['impact'] = read_impact(spec, node, result['plan'], pods=pods, config=config_now)
         result['plan'] = result['plan'].as_dict()
         # The preview plans for the target from the same snapshot, never with the configuration change.
-        result['upgrade'] = upgrade_preview(spec, node, params['upgrade_to'], pods) if params['upgrade_to'] else None
+        result['upgrade'] = upgrade_preview(spec, node, run, params['upgrade_to'], pods) if params['upgrade_to'] else None
         result['generation'] = generations.read_latest(spec.generations_dir)
         if result['generation']:
             result['generation']['summary'] = generations.describe(result['generation'])

@@ -276,14 +276,34 @@ def _validate_pod_settings(config, rules, gates, accepted, driver):
                             value=memory_swap)
     swap_setting(memory_swap.get('swapBehavior'), gates, rules,
                  field='memorySwap.swapBehavior', gates_field='featureGates')
-    PodSettings({
-        'kubelet_version': rules.version, 'feature_gates': gates, 'extra_feature_gates': accepted,
+    # The other options are checked under kubelet's names: podPidsLimit by its type, the swap behaviour above,
+    # singleProcessOOMKill in _validate_release_keys, cpuManagerPolicy with the CPU manager's keys, cgroupRoot in the
+    # node's plan.
+    options = pod_settings_options(config)
+    settings = {name: options[name] for name in _VALIDATED_POD_OPTIONS}
+    settings.update({'kubelet_version': rules.version, 'feature_gates': gates, 'extra_feature_gates': accepted,
+                     'cgroup_driver': driver})
+    PodSettings(settings)
+
+
+_VALIDATED_POD_OPTIONS = ('cpu_cfs_quota', 'cpu_cfs_quota_period', 'memory_throttling_factor',
+                          'memory_reservation_policy', 'qos_reserved')
+
+
+def pod_settings_options(config):
+    """The options of PodSettings (pod_cgroup_info's) a KubeletConfiguration sets, by kubelet's keys: what kubelet
+    reads from its configuration when it computes a pod's and its containers' values."""
+    swap = config.get('memorySwap') if isinstance(config.get('memorySwap'), dict) else {}
+    return {
+        'feature_gates': config.get('featureGates') or {},
         'cpu_cfs_quota': config.get('cpuCFSQuota'), 'cpu_cfs_quota_period': config.get('cpuCFSQuotaPeriod'),
         'memory_throttling_factor': config.get('memoryThrottlingFactor'),
         'memory_reservation_policy': config.get('memoryReservationPolicy'),
-        'qos_reserved': config.get('qosReserved'),
-        'cgroup_driver': driver,
-    })
+        'qos_reserved': config.get('qosReserved'), 'pod_pids_limit': config.get('podPidsLimit'),
+        'single_process_oom_kill': config.get('singleProcessOOMKill'),
+        'cpu_manager_policy': config.get('cpuManagerPolicy'), 'swap_behavior': swap.get('swapBehavior'),
+        'cgroup_root': config.get('cgroupRoot'),
+    }
 
 
 def _validate_release_keys(config, rules):

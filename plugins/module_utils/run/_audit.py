@@ -24,8 +24,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import detect_drivers
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._config_fields import keys_ignored_by
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import PodSettings, pod_model
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_config_file as kc_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import PodSettings, pod_model
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules, node_kubelet_release
 
 
@@ -108,7 +108,7 @@ def release_drift(spec, node):
 
 
 def audit(host, spec, node, allow_driver_mismatch):
-    """compare() for a NodeSpec, the run planned from the one snapshot: once, or twice when kubelet would refuse its
+    """(compare()'s result, the RunPlan) for a NodeSpec, the run planned from the one snapshot: once, or twice when kubelet would refuse its
     configuration (or it cannot be found) - that is drift, and the rest is planned again without it and compared.
     A plan for another release than the node's is drift too, and the rest is compared with the plan's release."""
     problems = release_drift(spec, node)
@@ -121,7 +121,7 @@ def audit(host, spec, node, allow_driver_mismatch):
         run = ops.plan_run(spec, node, with_kubelet_config=False)
     result = compare(host, spec, node, run, allow_driver_mismatch)
     result['drift'] = problems + result['drift']
-    return result
+    return result, run
 
 
 def cgroup_file_changes(now, target, files_key):
@@ -142,21 +142,15 @@ _CONTAINER_NAMES = ('name', 'init', 'sidecar')
 def pod_settings(config, plan, mode, release):
     """The PodSettings (pod_cgroup_info's) of kubelet `release` started with the node's kubelet configuration on this
     node (its plan's driver, capacity, Allocatable and hugepage sizes; mode: the node's cgroup mode)."""
-    swap = config.get('memorySwap') if isinstance(config.get('memorySwap'), dict) else {}
-    return PodSettings({
-        'kubelet_version': release, 'feature_gates': config.get('featureGates') or {},
-        'cpu_cfs_quota': config.get('cpuCFSQuota'), 'cpu_cfs_quota_period': config.get('cpuCFSQuotaPeriod'),
-        'memory_throttling_factor': config.get('memoryThrottlingFactor'),
-        'memory_reservation_policy': config.get('memoryReservationPolicy'),
-        'qos_reserved': config.get('qosReserved'), 'pod_pids_limit': config.get('podPidsLimit'),
-        'single_process_oom_kill': config.get('singleProcessOOMKill'),
-        'cpu_manager_policy': config.get('cpuManagerPolicy'), 'swap_behavior': swap.get('swapBehavior'),
-        'cgroup_driver': plan.cgroup_driver, 'cgroup_root': config.get('cgroupRoot'), 'cgroup_mode': mode,
+    settings = kc.pod_settings_options(config)
+    settings.update({
+        'kubelet_version': release, 'cgroup_driver': plan.cgroup_driver, 'cgroup_mode': mode,
         'memory_capacity': plan.value('capacity', 'memory'),
         'allocatable_memory': plan.value('allocatable', 'memory'),
         'hugepage_sizes': sorted(name for name in plan.capacity or {} if name.startswith('hugepages-')),
         'api_defaults': True,
     })
+    return PodSettings(settings)
 
 
 def pod_value_changes(candidates, now, target, files_key):
@@ -204,7 +198,7 @@ def pods_preview(pods, config, plans, mode, files_key):
             'changes': pod_value_changes(pods.candidates, settings[0], settings[1], files_key), 'unknown': None}
 
 
-def upgrade_preview(spec, node, target, pods=None):
+def upgrade_preview(spec, node, run, target, pods=None):
     """What kubelet `target` would do on this node, from the snapshot the audit read (nothing more is read, nothing
     written): the node's own release and the target planned alike and compared control file by control file
     (kubepods, the QoS tiers, the reserved cgroups) and in Allocatable; the node's kubelet configuration validated
@@ -212,9 +206,11 @@ def upgrade_preview(spec, node, target, pods=None):
     keep the target from starting (those refusals, failCgroupV1 on a cgroup v1 node). ready: nothing would.
     ignored_keys: the configuration's keys the target does not know, which it ignores (it starts without them: its
     strict decoding fails and it decodes leniently); None for a release whose keys are not known here. pods: the
-    NodePods the audit read (_node_impact.read_pods), whose values each release gives are compared (pods_preview)."""
+    NodePods the audit read (_node_impact.read_pods), whose values each release gives are compared (pods_preview).
+    run: the audit's RunPlan, the node's own release planned (the plan does not depend on the kubelet
+    configuration change)."""
     rules = kubelet_rules(target, field='upgrade_to')
-    now = ops.plan_run(spec.with_changes(allow_kubelet_version_mismatch=True), node, with_kubelet_config=False)
+    now = run
     blockers = []
     try:
         ahead = ops.plan_run(spec.with_changes(kubelet_version=rules.version, allow_kubelet_version_mismatch=True),
@@ -223,6 +219,8 @@ def upgrade_preview(spec, node, target, pods=None):
         # The plan's own options (its feature gates) are what the target refuses.
         ahead = None
         blockers.append('the plan: %s' % error)
+    # The file the operator names comes before the usual places here (kubelet_config_paths), as in the audit's
+    # driver detection; the run's kubelet_config_now reads the usual places when kubelet is not running.
     paths, dropin_dir = kubelet_config_paths(spec, node, now)
     config = kc_file.current_config(paths, dropin_dir, node.files) if kc.HAS_YAML else {}
     if config:
