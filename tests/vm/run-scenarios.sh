@@ -16,6 +16,10 @@ mkdir -p "$logs" "$(dirname "$boot_times")"
 : > "$boot_times"
 echo "molecule: $# scenarios in $lanes lane(s) on $cores core(s)"
 queue="$logs/.queue"
+# Each task's seconds (extensions/molecule/shared/callback_plugins/task_times.py), summed up at the end: molecule
+# prints a playbook's output only when it ends, so the logs carry no time of their own.
+export ANSIBLE_CALLBACK_PLUGINS="$here/../../extensions/molecule/shared/callback_plugins"
+export ANSIBLE_CALLBACKS_ENABLED=task_times
 printf '%s\n' "$@" > "$queue"
 
 # The next scenario of the queue, taken under a lock so that two lanes never take the same one.
@@ -31,9 +35,10 @@ run_lane() {
   local scenario start
   while scenario="$(next_scenario)" && [ -n "$scenario" ]; do
     start=$SECONDS
+    rm -f "$logs/$scenario.times.tsv"
     # Molecule looks for a "default" scenario first and logs its absence as CRITICAL, then goes on:
     # that line says nothing about the run, so it is left out of the log.
-    if molecule test -s "$scenario" 2>&1 | grep -v "default/molecule.yml' glob failed" > "$logs/$scenario.log"; then
+    if KUBENODE_TASK_TIMES="$logs/$scenario.times.tsv" molecule test -s "$scenario" 2>&1 | grep -v "default/molecule.yml' glob failed" > "$logs/$scenario.log"; then
       echo "molecule $scenario: passed in $((SECONDS - start)) s"
     else
       echo "molecule $scenario: FAILED after $((SECONDS - start)) s; its output:"
@@ -54,6 +59,9 @@ for pid in "${pids[@]}"; do
 done
 rm -f "$queue" "$queue.lock"
 python3 "$here/boot_times.py" "$boot_times"
+times=()
+for scenario in "$@"; do times+=("$logs/$scenario.times.tsv"); done
+python3 "$here/task_times.py" --top 12 "${times[@]}" || echo "task_times.py could not sum the times up"
 if [ "$failed" -ne 0 ]; then
   echo "molecule: failed (logs in $logs)"
   exit 1
