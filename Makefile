@@ -194,16 +194,19 @@ JUDGE_MUTANTS := memory-high-without-request reserved-cpu-rounding init-containe
 JUDGE_SOURCES := $(wildcard tests/kubelet/*.go tests/kubelet/go.*)
 GO := $(CURDIR)/hacking/go.sh
 
+# Without cgo, as the kubelet and the control plane are built: the judge of 1.37 and they then share their compiled
+# packages (with cgo, every package that imports net is another build), and kubelet's build after the judge's takes
+# seconds.
 $(JUDGE_DIR)/judge-1.37: $(JUDGE_SOURCES)
 	@mkdir -p $(JUDGE_DIR)
-	cd tests/kubelet && $(GO) build -trimpath -o $@ .
+	cd tests/kubelet && CGO_ENABLED=0 $(GO) build -trimpath -o $@ .
 
 # Another release: go.1.XY.mod, built with -tags k8s1XY. A release whose modules need a newer Go than the machine's
 # names the toolchain the go command fetches from the module proxy (once a machine): 1.38 needs Go 1.27.
 JUDGE_TOOLCHAIN_1.38 := go1.27.3
 $(JUDGE_DIR)/judge-1.%: $(JUDGE_SOURCES)
 	@mkdir -p $(JUDGE_DIR)
-	cd tests/kubelet && $(if $(JUDGE_TOOLCHAIN_1.$*),GOTOOLCHAIN=$(JUDGE_TOOLCHAIN_1.$*)) \
+	cd tests/kubelet && $(if $(JUDGE_TOOLCHAIN_1.$*),GOTOOLCHAIN=$(JUDGE_TOOLCHAIN_1.$*)) CGO_ENABLED=0 \
 	  $(GO) build -trimpath -tags k8s1$* -modfile=go.1.$*.mod -o $@ .
 
 judges: $(foreach r,$(JUDGE_RELEASES),$(JUDGE_DIR)/judge-$(r))
