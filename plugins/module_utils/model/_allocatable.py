@@ -277,14 +277,8 @@ def node_cpuset(options, capacity, rules):
 
 def cgroup_entry(parts, driver, config, page_sizes, **extra):
     entry = names.describe(parts, driver)
-    values = dict(config)
-    if 'hugetlb' in values:
-        values['hugetlb'] = dict((cgmath.hugepage_unit(size), limit)
-                                 for size, limit in sorted(values['hugetlb'].items()))
-    if 'cpu_shares' in values:
-        values['cpu_weight'] = cgmath.linear_weight(values['cpu_shares'])
-    entry['resources'] = values
-    entry.update(cgmath.resource_files(config, page_sizes))
+    entry['resources'], rendered = cgmath.cgroup_values(config, page_sizes)
+    entry.update(rendered)
     entry.update(extra)
     return entry
 

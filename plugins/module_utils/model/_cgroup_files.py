@@ -10,9 +10,11 @@ Pure. One row per resource (koordlet's cgroup resource registry, cgroup_resource
 the plan's resources use, the cgroup v1 file and its hierarchy, the cgroup v2 file, the systemd unit setting
 and the property `systemctl show` reports for it (v1 and v2 names), how a value written compares with what
 the kernel shows, whether it is a limit (parents grow before children, shrink after them) and whether a
-kernel may lack it, and the value a new cgroup starts with where the collection owns a file kubelet never writes.
-The plan's file names, the readers, the planner and its comparison, the boot script and
-the systemd overrides all take their names and rules from here; no other module spells a control file.
+kernel may lack it, the value a new cgroup starts with where the collection owns a file kubelet never writes,
+which value of a ResourceConfig (_cgroup_math) the row holds, what it accepts there, and how it is written in its
+files and unit properties. The plan's file names, the rendering of a cgroup's resources, the readers, the planner
+and its comparison, the boot script and the systemd overrides all take their names and rules from here; no other
+module spells a control file.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -140,67 +142,202 @@ SETTING_UNITS = {'as_is': _setting_as_is, 'percent_of_cpu': _setting_percent_of_
                  'cpu_list': _setting_cpu_list}
 
 
+# What a row accepts as its value in a ResourceConfig (_cgroup_math.ResourceConfig.of checks it): the check returns
+# the reason a value is refused, or None.
+
+def _accepts_nothing(value):
+    return 'no value is set for this file: it is computed or only read'
+
+
+def _accepts_int(value):
+    return None if isinstance(value, int) and not isinstance(value, bool) else 'must be an integer'
+
+
+def _accepts_bytes_or_max(value):
+    if value == 'max' or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+        return None
+    return 'must be a number of bytes or "max"'
+
+
+def _accepts_cpu_list(value):
+    return None if isinstance(value, str) and re.match(r'^[0-9,\- ]*$', value) else 'must be a CPU list such as "0-3,6"'
+
+
+def _accepts_per_page_size(value):
+    if isinstance(value, dict) and all(isinstance(size, int) and isinstance(limit, int) and not isinstance(limit, bool)
+                                       for size, limit in value.items()):
+        return None
+    return 'must map hugepage sizes in bytes to limits in bytes'
+
+
+ACCEPTS = {'nothing': _accepts_nothing, 'int': _accepts_int, 'bytes_or_max': _accepts_bytes_or_max,
+           'cpu_list': _accepts_cpu_list, 'per_page_size': _accepts_per_page_size}
+
+
+class Rendered(object):
+    """The v1 and v2 files and the systemd properties of one cgroup rendered so far, by version."""
+
+    __slots__ = ('files', 'properties')
+
+    def __init__(self):
+        self.files = {'v1': {}, 'v2': {}}
+        self.properties = {'v1': {}, 'v2': {}}
+
+    def put(self, row, value, versions=('v1', 'v2'), unit=None, shown=None):
+        """A row's value in its file and property of each version (shown: the property's spelling, if another)."""
+        for version, name, prop in targets(row, versions, unit):
+            if name:
+                self.files[version][name] = value
+            if prop:
+                self.properties[version][prop] = value if shown is None else shown
+
+
+# How a row writes its value of a ResourceConfig into its files and unit properties, as libcontainer and systemd
+# spell it. render(row, resources, out): out is a Rendered.
+
+def _render_nothing(row, resources, out):
+    """A row no cgroup's resources set (read only, or the kernel's to fill)."""
+
+
+def _render_number(row, resources, out):
+    """The value as it is, in every file and property the row has ('max' shows as systemd's infinity)."""
+    value = resources.value_of(row)
+    if value is not None:
+        text = str(value)
+        out.put(row, text, shown='infinity' if text == 'max' else None)
+
+
+def _render_if_set(row, resources, out):
+    """The value, unless it is 0 or empty (a cpu.weight of 0 shares, an empty cpuset are not written)."""
+    value = resources.value_of(row)
+    if value:
+        out.put(row, str(value))
+
+
+def _render_memory_limit(row, resources, out):
+    """libcontainer never writes a limit of 0; -1 is unlimited."""
+    memory = resources.value_of(row)
+    if memory:
+        out.put(row, 'max' if memory == -1 else str(memory), ('v2',), shown='infinity' if memory == -1 else None)
+        out.put(row, str(memory), ('v1',), shown='infinity' if memory == -1 else None)
+
+
+def _render_pids(row, resources, out):
+    """A negative limit is unlimited, 0 is written as 1 (libcontainer's fs and fs2)."""
+    pids = resources.value_of(row)
+    if pids is not None:
+        text = 'max' if pids < 0 else str(pids or 1)
+        out.put(row, text, shown='infinity' if pids < 0 else text)
+
+
+def _render_cpu_period(row, resources, out):
+    """The CFS period, when the quota or the period is set: its v1 file and the property (v2's is in cpu.max)."""
+    if resources.cpu_period:
+        out.put(row, str(resources.cpu_period))
+
+
+def _render_cpu_quota(row, resources, out):
+    """The CFS quota: v1's file, v2's cpu.max (quota and period), and the quota per second systemd shows."""
+    quota, period = resources.cpu_quota, resources.cpu_period
+    if quota is None and period is None:
+        return
+    quota, period = quota or 0, period or 0
+    if quota:
+        out.files['v1'][row.v1] = str(quota)
+    if quota or period:
+        cpu_max = 'max' if quota <= 0 else str(quota)
+        out.files['v2'][row.v2] = '%s %d' % (cpu_max, period) if period else cpu_max
+    for version, _name, prop in targets(row, ('v1', 'v2')):
+        out.properties[version][prop] = resources.cpu_quota_shown
+
+
+def _render_per_page_size(row, resources, out):
+    """One file per hugepage size of the host, 0 for a size the resources do not limit."""
+    for unit, limit in resources.hugetlb_files:
+        out.put(row, limit, unit=unit)
+
+
+RENDERERS = {'nothing': _render_nothing, 'number': _render_number, 'if_set': _render_if_set,
+             'memory_limit': _render_memory_limit, 'pids': _render_pids, 'cpu_period': _render_cpu_period,
+             'cpu_quota': _render_cpu_quota, 'per_page_size': _render_per_page_size}
+
+
 class ControlFile(object):
     """One resource's control files and how they behave. v1/v2 names with '{unit}' stand for one file per
-    hugepage size (2MB). compare, read and setting_units name the row's behaviour (COMPARISONS, READERS,
-    SETTING_UNITS); the row carries the functions themselves."""
+    hugepage size (2MB). compare, read, setting_units, render and accepts name the row's behaviour (COMPARISONS,
+    READERS, SETTING_UNITS, RENDERERS, ACCEPTS); the row carries the functions themselves. source: the
+    ResourceConfig attribute that holds the row's value; 'unified' (kubelet's map of cgroup v2 files) holds it under
+    the row's key."""
 
     __slots__ = ('key', 'v1', 'hierarchy', 'v2', 'setting', 'property_v1', 'property_v2', 'compare', 'limit',
-                 'optional', 'default', 'comparable', 'read', 'setting_units')
+                 'optional', 'default', 'comparable', 'read', 'setting_units', 'source', 'render', 'accepts',
+                 'settable')
 
     def __init__(self, key, v1=None, hierarchy=None, v2=None, setting=None, property_v1=None, property_v2=None,
-                 compare='text', limit=False, optional=False, default=None, read='value', setting_units='as_is'):
+                 compare='text', limit=False, optional=False, default=None, read='value', setting_units='as_is',
+                 source=None, render='nothing', accepts='nothing'):
         self.key, self.v1, self.hierarchy, self.v2 = key, v1, hierarchy, v2
         self.setting, self.property_v1, self.property_v2 = setting, property_v1, property_v2
         self.compare, self.limit, self.optional, self.default = compare, limit, optional, default
         self.comparable = COMPARISONS[compare]
         self.read = READERS[read]
         self.setting_units = SETTING_UNITS[setting_units]
+        self.source = source or key
+        self.render = RENDERERS[render]
+        self.accepts = ACCEPTS[accepts]
+        self.settable = accepts != 'nothing'
 
 
-CPU_SHARES = ControlFile('cpu_shares', v1='cpu.shares', hierarchy='cpu', setting='CPUShares', property_v1='CPUShares')
-CPU_WEIGHT = ControlFile('cpu_weight', v2='cpu.weight', setting='CPUWeight', property_v2='CPUWeight')
+CPU_SHARES = ControlFile('cpu_shares', v1='cpu.shares', hierarchy='cpu', setting='CPUShares', property_v1='CPUShares',
+                         render='number', accepts='int')
+# Computed from the shares (ResourceConfig.cpu_weight): kubelet writes cpu.weight for the shares it computes.
+CPU_WEIGHT = ControlFile('cpu_weight', v2='cpu.weight', setting='CPUWeight', property_v2='CPUWeight', render='if_set')
 # v2 holds quota and period in one file, cpu.max ("max 100000"); systemd shows the quota per second.
 CPU_QUOTA = ControlFile('cpu_quota', v1='cpu.cfs_quota_us', hierarchy='cpu', v2='cpu.max', setting='CPUQuota',
                         property_v1='CPUQuotaPerSecUSec', property_v2='CPUQuotaPerSecUSec', compare='cpu_max',
-                        read='quota', setting_units='percent_of_cpu')
+                        read='quota', setting_units='percent_of_cpu', render='cpu_quota', accepts='int')
 CPU_PERIOD = ControlFile('cpu_period', v1='cpu.cfs_period_us', hierarchy='cpu', setting='CPUQuotaPeriodSec',
-                         property_v1='CPUQuotaPeriodUSec', property_v2='CPUQuotaPeriodUSec', setting_units='time_span')
+                         property_v1='CPUQuotaPeriodUSec', property_v2='CPUQuotaPeriodUSec', setting_units='time_span',
+                         render='cpu_period', accepts='int')
 MEMORY_LIMIT = ControlFile('memory', v1='memory.limit_in_bytes', hierarchy='memory', v2='memory.max',
                            setting='MemoryMax', property_v1='MemoryLimit', property_v2='MemoryMax', compare='memory',
-                           limit=True)
+                           limit=True, render='memory_limit', accepts='int')
 # systemd's cgroup v1 spelling of MemoryMax; its set-property drop-in is 50-MemoryLimit.conf.
 MEMORY_LIMIT_V1_SETTING = 'MemoryLimit'
 # The memory protections and the swap limit: kubelet writes them for kubepods and the QoS tiers with MemoryQoS
 # (and swap for pods), never for a reserved cgroup. The reserved cgroups the collection makes or enforces hold
 # the plan's value or this default, the kernel's for a new cgroup: a hand-set value there is drift, repaired.
 MEMORY_MIN = ControlFile('memory_min', v2='memory.min', setting='MemoryMin', property_v2='MemoryMin', compare='memory',
-                         limit=True, default=0)
+                         limit=True, default=0, source='unified', render='number', accepts='bytes_or_max')
 MEMORY_LOW = ControlFile('memory_low', v2='memory.low', setting='MemoryLow', property_v2='MemoryLow', compare='memory',
-                         limit=True, default=0)
+                         limit=True, default=0, source='unified', render='number', accepts='bytes_or_max')
 MEMORY_SWAP_MAX = ControlFile('memory_swap_max', v2='memory.swap.max', setting='MemorySwapMax',
-                              property_v2='MemorySwapMax', compare='memory', limit=True, default='max')
+                              property_v2='MemorySwapMax', compare='memory', limit=True, default='max',
+                              source='unified', render='number', accepts='bytes_or_max')
 OWNED_BY_DEFAULT = (MEMORY_MIN, MEMORY_LOW, MEMORY_SWAP_MAX)
 PIDS_LIMIT = ControlFile('pids', v1='pids.max', hierarchy='pids', v2='pids.max', setting='TasksMax',
-                         property_v1='TasksMax', property_v2='TasksMax', compare='count', limit=True)
+                         property_v1='TasksMax', property_v2='TasksMax', compare='count', limit=True, render='pids',
+                         accepts='int')
 CPUSET_CPUS = ControlFile('cpuset_cpus', v1='cpuset.cpus', hierarchy='cpuset', v2='cpuset.cpus', setting='AllowedCPUs',
                           property_v1='AllowedCPUs', property_v2='AllowedCPUs', compare='cpuset', limit=True, read='text',
-                          setting_units='cpu_list')
+                          setting_units='cpu_list', source='cpuset', render='if_set', accepts='cpu_list')
 CPUSET_MEMS = ControlFile('cpuset_mems', v1='cpuset.mems', hierarchy='cpuset', compare='cpuset', limit=True,
                           read='nothing')
 HUGETLB_LIMIT = ControlFile('hugetlb', v1='hugetlb.{unit}.limit_in_bytes', hierarchy='hugetlb', v2='hugetlb.{unit}.max',
-                            compare='hugetlb', limit=True, read='per_page_size')
+                            compare='hugetlb', limit=True, read='per_page_size', render='per_page_size',
+                            accepts='per_page_size')
 # Kernels before 5.7 have no reservation files; libcontainer skips them there, and so do we.
 HUGETLB_RESERVATION = ControlFile('hugetlb_reservation', v1='hugetlb.{unit}.rsvd.limit_in_bytes', hierarchy='hugetlb',
                                   v2='hugetlb.{unit}.rsvd.max', compare='hugetlb', limit=True, optional=True,
-                                  read='nothing')
+                                  read='nothing', source='hugetlb', render='per_page_size')
 
 # Read only, for whether the swap controller is there (kubelet's swapControllerAvailable): never planned.
 MEMORY_SWAP_V1 = ControlFile('memory_memsw', v1='memory.memsw.limit_in_bytes', hierarchy='memory', compare='memory',
                              limit=True)
 
-RESOURCES = (CPU_SHARES, CPU_WEIGHT, CPU_QUOTA, CPU_PERIOD, MEMORY_LIMIT, MEMORY_MIN, MEMORY_LOW, MEMORY_SWAP_MAX,
-             PIDS_LIMIT, CPUSET_CPUS, CPUSET_MEMS, HUGETLB_LIMIT, HUGETLB_RESERVATION)
+# In the order a cgroup's files are written (the period before the quota, as libcontainer's fs.CpuGroup does).
+RESOURCES = (CPU_SHARES, CPU_WEIGHT, CPU_PERIOD, CPU_QUOTA, MEMORY_LIMIT, PIDS_LIMIT, HUGETLB_LIMIT, HUGETLB_RESERVATION,
+             MEMORY_MIN, MEMORY_LOW, MEMORY_SWAP_MAX, CPUSET_CPUS, CPUSET_MEMS)
 
 # What a cgroup uses, read by reservation_info and never written: the same row shape, no setting.
 MEMORY_CURRENT = ControlFile('memory_current', v1='memory.usage_in_bytes', hierarchy='memory', v2='memory.current')

@@ -177,88 +177,79 @@ def _hugepage_unit(size_bytes, field):
     return '%d%s' % (size, units[index])
 
 
-class _Rendered(object):
-    """The v1 and v2 files and the systemd properties rendered so far, by version."""
+class ResourceConfig(object):
+    """kubelet's ResourceConfig (pkg/kubelet/cm/types.go): what one cgroup is given. Its values are held as the
+    registry's rows name them (_cgroup_files: each row's source and what it accepts); unified is kubelet's map of
+    cgroup v2 files (memory.min, memory.low, memory.swap.max), by the rows' keys. What the rows write and kubelet
+    derives is computed once here: cpu_weight (getCPUWeight of the shares), cpu_quota_shown (the quota per second
+    systemd shows) and hugetlb_files ((unit, limit) per hugepage size of the host, 0 where none is set)."""
 
-    __slots__ = ('files', 'properties')
+    __slots__ = ('cpu_shares', 'cpu_quota', 'cpu_period', 'memory', 'pids', 'hugetlb', 'cpuset', 'unified',
+                 'cpu_weight', 'cpu_quota_shown', 'hugetlb_files')
 
-    def __init__(self):
-        self.files = {'v1': {}, 'v2': {}}
-        self.properties = {'v1': {}, 'v2': {}}
+    def __init__(self, values, page_sizes=()):
+        unified = dict((key, value) for key, value in values.items() if key not in self.__slots__)
+        self.unified = unified
+        for name in ('cpu_shares', 'cpu_quota', 'cpu_period', 'memory', 'pids', 'hugetlb', 'cpuset'):
+            setattr(self, name, values.get(name))
+        self.cpu_weight = None if self.cpu_shares is None else linear_weight(self.cpu_shares)
+        self.cpu_quota_shown = None
+        if self.cpu_quota is not None or self.cpu_period is not None:
+            per_sec, _quota = systemd_cpu_quota(self.cpu_quota or 0, self.cpu_period or 0)
+            self.cpu_quota_shown = 'infinity' if per_sec == USEC_INFINITY else str(per_sec)
+        hugetlb = self.hugetlb
+        self.hugetlb_files = () if hugetlb is None else tuple(
+            (hugepage_unit(size), str(hugetlb.get(size, 0))) for size in sorted(set(page_sizes) | set(hugetlb)))
 
-    def put(self, row, value, versions=('v1', 'v2'), unit=None, shown=None):
-        """A row's value in its file and property of each version (shown: the property's spelling, if another)."""
-        for version, name, prop in cgfiles.targets(row, versions, unit):
-            if name:
-                self.files[version][name] = value
-            if prop:
-                self.properties[version][prop] = value if shown is None else shown
+    @classmethod
+    def of(cls, config, page_sizes=(), rows=None):
+        """The ResourceConfig of a mapping by the rows' keys (None: not set), each value checked by the row that
+        holds it. page_sizes: every hugepage size on the host, in bytes. rows: the registry's (RESOURCES)."""
+        rows = cgfiles.RESOURCES if rows is None else rows
+        takers = dict((row.key if row.source == 'unified' else row.source, row) for row in rows if row.settable)
+        values = {}
+        for key, value in config.items():
+            if value is None:
+                continue
+            row = takers.get(key)
+            reason = row.accepts(value) if row else 'no control file holds it'
+            if reason:
+                raise KubenodeError(reason, field=key, value=value)
+            values[key] = value
+        return cls(values, page_sizes)
 
+    def __repr__(self):
+        return 'ResourceConfig(%s)' % ', '.join('%s=%r' % (name, getattr(self, name)) for name in self.__slots__)
 
-def _render_cpu(config, out):
-    """cpu.shares (v1) and cpu.weight (v2); the CFS quota and period (cpu.cfs_*_us, cpu.max, CPUQuota)."""
-    shares = config.get('cpu_shares')
-    if shares is not None:
-        out.put(cgfiles.CPU_SHARES, str(shares), ('v1',))
-        weight = linear_weight(shares)
-        if weight:
-            out.put(cgfiles.CPU_WEIGHT, str(weight), ('v2',))
-    quota, period = config.get('cpu_quota'), config.get('cpu_period')
-    if quota is None and period is None:
-        return
-    quota = 0 if quota is None else quota
-    period = 0 if period is None else period
-    per_sec, _quota = systemd_cpu_quota(quota, period)
-    shown_quota = 'infinity' if per_sec == USEC_INFINITY else str(per_sec)
-    if period:
-        out.put(cgfiles.CPU_PERIOD, str(period), ('v1',))
-        out.properties['v2'][cgfiles.CPU_PERIOD.property_v2] = str(period)
-    if quota:
-        out.files['v1'][cgfiles.CPU_QUOTA.v1] = str(quota)
-    if quota or period:
-        cpu_max = 'max' if quota <= 0 else str(quota)
-        out.files['v2'][cgfiles.CPU_QUOTA.v2] = '%s %d' % (cpu_max, period) if period else cpu_max
-    out.properties['v1'][cgfiles.CPU_QUOTA.property_v1] = shown_quota
-    out.properties['v2'][cgfiles.CPU_QUOTA.property_v2] = shown_quota
-
-
-def _render_memory(config, out):
-    """The memory limit (libcontainer never writes one of 0; -1 is unlimited)."""
-    memory = config.get('memory')
-    if memory:
-        out.files['v1'][cgfiles.MEMORY_LIMIT.v1] = str(memory)
-        out.files['v2'][cgfiles.MEMORY_LIMIT.v2] = 'max' if memory == -1 else str(memory)
-        out.properties['v1'][cgfiles.MEMORY_LIMIT.property_v1] = 'infinity' if memory == -1 else str(memory)
-        out.properties['v2'][cgfiles.MEMORY_LIMIT.property_v2] = 'infinity' if memory == -1 else str(memory)
+    def value_of(self, row):
+        """The value a registry row holds (None: not set)."""
+        return self.unified.get(row.key) if row.source == 'unified' else getattr(self, row.source)
 
 
-def resource_files(config, page_sizes):
-    """The v1 files, v2 files and systemd properties libcontainer writes for a ResourceConfig.
+def resource_files(config, page_sizes, rows=None):
+    """The v1 files, v2 files and systemd properties libcontainer writes for a cgroup's resources: each registry
+    row renders its value of the ResourceConfig (_cgroup_files.RENDERERS), in the rows' order.
 
-    config keys (all optional; absent means "not set"): cpu_shares, cpu_quota, cpu_period,
-    memory, pids, hugetlb ({page size bytes: limit}), memory_min, memory_low, memory_swap_max (v2 only; bytes or
-    'max'), cpuset.
-    page_sizes: every hugepage size on the host, in bytes; sizes not in hugetlb get 0.
-    File and property names come from the registry (_cgroup_files).
+    config: a ResourceConfig, or a mapping by the rows' keys (absent or None: not set) - cpu_shares, cpu_quota,
+    cpu_period, memory, pids, hugetlb ({page size bytes: limit}), memory_min, memory_low, memory_swap_max (v2 only;
+    bytes or 'max'), cpuset. page_sizes: every hugepage size on the host, in bytes; sizes not in hugetlb get 0.
+    rows: the registry's (RESOURCES), or more of them.
     """
-    out = _Rendered()
-    _render_cpu(config, out)
-    _render_memory(config, out)
-    pids = config.get('pids')
-    if pids is not None:
-        out.put(cgfiles.PIDS_LIMIT, 'max' if pids < 0 else str(pids or 1),
-                shown='infinity' if pids < 0 else str(pids or 1))
-    hugetlb = config.get('hugetlb')
-    if hugetlb is not None:
-        for size in sorted(set(page_sizes) | set(hugetlb)):
-            unit = hugepage_unit(size)
-            limit = str(hugetlb.get(size, 0))
-            out.put(cgfiles.HUGETLB_LIMIT, limit, unit=unit)
-            out.put(cgfiles.HUGETLB_RESERVATION, limit, unit=unit)
-    for row in (cgfiles.MEMORY_MIN, cgfiles.MEMORY_LOW, cgfiles.MEMORY_SWAP_MAX):  # cgroup v2 only
-        if config.get(row.key) is not None:
-            value = str(config[row.key])
-            out.put(row, value, ('v2',), shown='infinity' if value == 'max' else value)
-    if config.get('cpuset'):
-        out.put(cgfiles.CPUSET_CPUS, config['cpuset'])
+    rows = cgfiles.RESOURCES if rows is None else rows
+    resources = config if isinstance(config, ResourceConfig) else ResourceConfig.of(config, page_sizes, rows)
+    out = cgfiles.Rendered()
+    for row in rows:
+        row.render(row, resources, out)
     return {'v1_files': out.files['v1'], 'v2_files': out.files['v2'], 'systemd_properties': out.properties}
+
+
+def cgroup_values(config, page_sizes):
+    """(the plan's resources of one cgroup, its files and properties): the mapping as given, hugetlb by unit
+    ("2MB") and cpu.weight beside the shares, then resource_files - the ResourceConfig built once for both."""
+    resources = ResourceConfig.of(config, page_sizes)
+    values = dict(config)
+    if 'hugetlb' in values:
+        values['hugetlb'] = dict((hugepage_unit(size), limit) for size, limit in sorted(values['hugetlb'].items()))
+    if 'cpu_shares' in values:
+        values['cpu_weight'] = resources.cpu_weight
+    return values, resource_files(resources, page_sizes)

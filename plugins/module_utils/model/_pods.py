@@ -583,11 +583,9 @@ def pod_values(pod, settings):
     enforce = settings.cpu_cfs_quota and not (
         settings.quota_off_with_exclusive_cpus and pod_has_exclusive_cpus(pod, qos, settings))
     qos, requests, config = resource_config_for_pod(pod, settings, enforce)
-    values = dict(config)
-    values['hugetlb'] = dict((cgmath.hugepage_unit(s), v) for s, v in sorted(config['hugetlb'].items()))
-    values['cpu_weight'] = cgmath.linear_weight(config['cpu_shares'])
+    values, rendered = cgmath.cgroup_values(config, settings.hugepage_sizes)
     entry = {'resources': values}
-    entry.update(cgmath.resource_files(config, settings.hugepage_sizes))
+    entry.update(rendered)
     entry['containers'] = [container_values(pod, c, qos, settings) for c in pod.init_containers + pod.containers]
     return qos, requests, entry
 

@@ -27,7 +27,11 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._mounts impo
 V1_REQUIRED = ('cpu', 'cpuacct', 'cpuset', 'memory', 'pids', 'systemd')
 # A planned hierarchy kubelet does not require (hugetlb): used where it is mounted.
 V1_OPTIONAL = tuple(h for h in files.PLANNED_HIERARCHIES if h not in V1_REQUIRED)
-V2_CONTROLLERS = ('cpu', 'cpuset', 'memory', 'hugetlb', 'pids')
+# kubelet's getSupportedUnifiedControllers (cgroup_manager_linux.go): the v2 controllers its Validate needs of a
+# cgroup it is told to use, where the root offers them, in its order.
+KUBELET_V2_CONTROLLERS = ('cpu', 'cpuset', 'memory', 'hugetlb', 'pids')
+# The v2 controllers a cgroup the collection makes is given: kubelet's, then any other a registry row writes a file of.
+V2_CONTROLLERS = KUBELET_V2_CONTROLLERS + tuple(c for c in files.PLANNED_V2_CONTROLLERS if c not in KUBELET_V2_CONTROLLERS)
 _V1_KNOWN = V1_REQUIRED + V1_OPTIONAL + ('net_cls', 'net_prio', 'blkio', 'devices', 'freezer', 'perf_event',
                                          'rdma', 'misc')
 
@@ -121,7 +125,7 @@ def validate_missing(layout, root, relative, isdir, read):
             return [directory]
         offered = (read(os.path.join(root, files.V2_CONTROLLERS_FILE)) or '').split()
         have = (read(os.path.join(directory, files.V2_CONTROLLERS_FILE)) or '').split()
-        return [c for c in V2_CONTROLLERS if c in offered and c not in have]
+        return [c for c in KUBELET_V2_CONTROLLERS if c in offered and c not in have]
     return [cgroup_path(mount, relative) for hierarchy, mount in sorted(layout.v1_hierarchies.items())
             if hierarchy in V1_REQUIRED + V1_OPTIONAL and not isdir(cgroup_path(mount, relative))]
 

@@ -125,7 +125,8 @@ def _depth(relative):
 
 
 def offered_controllers(root, state):
-    """The v2 controllers kubelet validates that the root offers, in kubelet's order."""
+    """The v2 controllers the root offers that a cgroup of the plan is given (_cgroupfs.V2_CONTROLLERS: kubelet's
+    Validate's, in its order, then any other the registry's rows need)."""
     offered = set((state.read(os.path.join(root, cgfiles.V2_CONTROLLERS_FILE)) or '').split())
     return [c for c in fs.V2_CONTROLLERS if c in offered]
 
