@@ -17,11 +17,15 @@ and its comparison, the boot script and the systemd overrides all take their nam
 module spells a control file.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the values a row renders; _cgroup_math imports this registry
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_math import ResourceConfig
 
 PAGE_SIZE = 4096
 # What v1 memory.limit_in_bytes (and any v1 counter) shows when unlimited: PAGE_COUNTER_MAX in 4 KiB pages.
@@ -29,7 +33,7 @@ V1_UNLIMITED_MEMORY = 9223372036854771712
 _PAGE_UNITS = {'KB': 1 << 10, 'MB': 1 << 20, 'GB': 1 << 30, 'TB': 1 << 40, 'PB': 1 << 50}
 
 
-def file_version(mode):
+def file_version(mode: str | None) -> str:
     """The control files a cgroup mode uses: 'v2' on the unified hierarchy, 'v1' on v1 and hybrid (where kubelet,
     like the collection, works in the v1 hierarchies)."""
     return 'v2' if mode == 'v2' else 'v1'
@@ -38,40 +42,40 @@ def file_version(mode):
 # How a row's values compare: each the kernel's own rendering of what was written, so that a value written and the
 # value the kernel then shows compare equal. comparable(name, value) -> the value as the kernel shows it.
 
-def _unlimited(value):
+def _unlimited(value: str) -> bool:
     return value in ('max', '-1') or (value.isdigit() and int(value) >= V1_UNLIMITED_MEMORY)
 
 
-def _as_text(name, value):
+def _as_text(name: str, value: str) -> str:
     return value
 
 
-def _as_count(name, value):
+def _as_count(name: str, value: str) -> str:
     """pids.max: every unlimited spelling is 'max'."""
     return 'max' if _unlimited(value) else value
 
 
-def _as_memory(name, value):
+def _as_memory(name: str, value: str) -> str:
     """Memory: unlimited spellings are 'max', bytes are rounded down to whole pages (the kernel's page counter)."""
     if _unlimited(value):
         return 'max'
     return str(int(value) // PAGE_SIZE * PAGE_SIZE) if value.isdigit() else value
 
 
-def _as_hugetlb(name, value):
+def _as_hugetlb(name: str, value: str) -> str:
     """hugetlb limits are rounded down to whole huge pages of the file's size."""
-    if not value.isdigit():
-        return value
     page = hugetlb_page_bytes(name)
+    if not value.isdigit() or page is None:
+        return value
     return str(int(value) // page * page)
 
 
-def _as_cpuset(name, value):
+def _as_cpuset(name: str, value: str) -> str:
     """A CPU or memory-node list, ranges expanded: "0-2" and "0,1,2" are the same set."""
     return ','.join(str(c) for c in expand_cpus(value))
 
 
-def _as_cpu_max(name, value):
+def _as_cpu_max(name: str, value: str) -> str:
     """v2 cpu.max holds quota and period; a quota alone keeps the default period. v1's quota file is a number."""
     if name != 'cpu.max':
         return value
@@ -85,19 +89,19 @@ COMPARISONS = {'text': _as_text, 'count': _as_count, 'memory': _as_memory, 'huge
 
 # How a row's file is read into the plan's resources ({key: value}, as cgroup_info reports them).
 
-def _read_value(row, values, name, text, version):
+def _read_value(row: ControlFile, values: dict, name: str, text: str, version: str) -> None:
     values[row.key] = parse(text)
 
 
-def _read_text(row, values, name, text, version):
+def _read_text(row: ControlFile, values: dict, name: str, text: str, version: str) -> None:
     values[row.key] = text
 
 
-def _read_per_page_size(row, values, name, text, version):
+def _read_per_page_size(row: ControlFile, values: dict, name: str, text: str, version: str) -> None:
     values.setdefault(row.key, {})[hugetlb_unit(name)] = parse(text)
 
 
-def _read_quota(row, values, name, text, version):
+def _read_quota(row: ControlFile, values: dict, name: str, text: str, version: str) -> None:
     """v1's quota file is the quota; v2's cpu.max holds the quota ('max': -1, kubelet's unlimited) and the period."""
     if version != 'v2':
         values[row.key] = parse(text)
@@ -107,7 +111,7 @@ def _read_quota(row, values, name, text, version):
         values[CPU_PERIOD.key] = parse(period or '100000')
 
 
-def _read_nothing(row, values, name, text, version):
+def _read_nothing(row: ControlFile, values: dict, name: str, text: str, version: str) -> None:
     """A file the resources leave out (it holds nothing the plan's resources name)."""
 
 
@@ -119,22 +123,22 @@ READERS = {'value': _read_value, 'text': _read_text, 'per_page_size': _read_per_
 _TIME_UNITS = {'us': 1, 'ms': 1000, 's': 1000000}
 
 
-def _setting_as_is(value):
+def _setting_as_is(value: str) -> str:
     return value
 
 
-def _setting_percent_of_cpu(value):
+def _setting_percent_of_cpu(value: str) -> str:
     """CPUQuota=150% -> 1500000: usec per second."""
     return str(int(round(float(value[:-1]) * 10000))) if value.endswith('%') else value
 
 
-def _setting_time_span(value):
+def _setting_time_span(value: str) -> str:
     """CPUQuotaPeriodSec=100ms -> 100000: usec (a bare number is seconds)."""
     match = re.match(r'^([0-9]+)(us|ms|s)?$', value)
     return str(int(match.group(1)) * _TIME_UNITS[match.group(2) or 's']) if match else value
 
 
-def _setting_cpu_list(value):
+def _setting_cpu_list(value: str) -> str:
     return ','.join(str(cpu) for cpu in expand_cpus(value))
 
 
@@ -145,25 +149,25 @@ SETTING_UNITS = {'as_is': _setting_as_is, 'percent_of_cpu': _setting_percent_of_
 # What a row accepts as its value in a ResourceConfig (_cgroup_math.ResourceConfig.of checks it): the check returns
 # the reason a value is refused, or None.
 
-def _accepts_nothing(value):
+def _accepts_nothing(value: object) -> str | None:
     return 'no value is set for this file: it is computed or only read'
 
 
-def _accepts_int(value):
+def _accepts_int(value: object) -> str | None:
     return None if isinstance(value, int) and not isinstance(value, bool) else 'must be an integer'
 
 
-def _accepts_bytes_or_max(value):
+def _accepts_bytes_or_max(value: object) -> str | None:
     if value == 'max' or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
         return None
     return 'must be a number of bytes or "max"'
 
 
-def _accepts_cpu_list(value):
+def _accepts_cpu_list(value: object) -> str | None:
     return None if isinstance(value, str) and re.match(r'^[0-9,\- ]*$', value) else 'must be a CPU list such as "0-3,6"'
 
 
-def _accepts_per_page_size(value):
+def _accepts_per_page_size(value: object) -> str | None:
     if isinstance(value, dict) and all(isinstance(size, int) and isinstance(limit, int) and not isinstance(limit, bool)
                                        for size, limit in value.items()):
         return None
@@ -179,11 +183,12 @@ class Rendered(object):
 
     __slots__ = ('files', 'properties')
 
-    def __init__(self):
-        self.files = {'v1': {}, 'v2': {}}
-        self.properties = {'v1': {}, 'v2': {}}
+    def __init__(self) -> None:
+        self.files: dict[str, dict[str, str]] = {'v1': {}, 'v2': {}}
+        self.properties: dict[str, dict[str, str]] = {'v1': {}, 'v2': {}}
 
-    def put(self, row, value, versions=('v1', 'v2'), unit=None, shown=None):
+    def put(self, row: ControlFile, value: str, versions: tuple[str, ...] = ('v1', 'v2'), unit: str | None = None,
+            shown: str | None = None) -> None:
         """A row's value in its file and property of each version (shown: the property's spelling, if another)."""
         for version, name, prop in targets(row, versions, unit):
             if name:
@@ -195,11 +200,11 @@ class Rendered(object):
 # How a row writes its value of a ResourceConfig into its files and unit properties, as libcontainer and systemd
 # spell it. render(row, resources, out): out is a Rendered.
 
-def _render_nothing(row, resources, out):
+def _render_nothing(row: ControlFile, resources: ResourceConfig, out: Rendered) -> None:
     """A row no cgroup's resources set (read only, or the kernel's to fill)."""
 
 
-def _render_number(row, resources, out):
+def _render_number(row: ControlFile, resources: ResourceConfig, out: Rendered) -> None:
     """The value as it is, in every file and property the row has ('max' shows as systemd's infinity)."""
     value = resources.value_of(row)
     if value is not None:
@@ -207,14 +212,14 @@ def _render_number(row, resources, out):
         out.put(row, text, shown='infinity' if text == 'max' else None)
 
 
-def _render_if_set(row, resources, out):
+def _render_if_set(row: ControlFile, resources: ResourceConfig, out: Rendered) -> None:
     """The value, unless it is 0 or empty (a cpu.weight of 0 shares, an empty cpuset are not written)."""
     value = resources.value_of(row)
     if value:
         out.put(row, str(value))
 
 
-def _render_memory_limit(row, resources, out):
+def _render_memory_limit(row: ControlFile, resources: ResourceConfig, out: Rendered) -> None:
     """libcontainer never writes a limit of 0; -1 is unlimited."""
     memory = resources.value_of(row)
     if memory:
@@ -222,7 +227,7 @@ def _render_memory_limit(row, resources, out):
         out.put(row, str(memory), ('v1',), shown='infinity' if memory == -1 else None)
 
 
-def _render_pids(row, resources, out):
+def _render_pids(row: ControlFile, resources: ResourceConfig, out: Rendered) -> None:
     """A negative limit is unlimited, 0 is written as 1 (libcontainer's fs and fs2)."""
     pids = resources.value_of(row)
     if pids is not None:
@@ -230,28 +235,30 @@ def _render_pids(row, resources, out):
         out.put(row, text, shown='infinity' if pids < 0 else text)
 
 
-def _render_cpu_period(row, resources, out):
+def _render_cpu_period(row: ControlFile, resources: ResourceConfig, out: Rendered) -> None:
     """The CFS period, when the quota or the period is set: its v1 file and the property (v2's is in cpu.max)."""
     if resources.cpu_period:
         out.put(row, str(resources.cpu_period))
 
 
-def _render_cpu_quota(row, resources, out):
+def _render_cpu_quota(row: ControlFile, resources: ResourceConfig, out: Rendered) -> None:
     """The CFS quota: v1's file, v2's cpu.max (quota and period), and the quota per second systemd shows."""
     quota, period = resources.cpu_quota, resources.cpu_period
     if quota is None and period is None:
         return
     quota, period = quota or 0, period or 0
-    if quota:
-        out.files['v1'][row.v1] = str(quota)
-    if quota or period:
-        cpu_max = 'max' if quota <= 0 else str(quota)
-        out.files['v2'][row.v2] = '%s %d' % (cpu_max, period) if period else cpu_max
-    for version, _name, prop in targets(row, ('v1', 'v2')):
-        out.properties[version][prop] = resources.cpu_quota_shown
+    cpu_max = 'max' if quota <= 0 else str(quota)
+    texts = {'v1': str(quota) if quota else None,
+             'v2': ('%s %d' % (cpu_max, period) if period else cpu_max) if quota or period else None}
+    for version, name, prop in targets(row, ('v1', 'v2')):
+        text = texts[version]
+        if name and text is not None:
+            out.files[version][name] = text
+        if prop and resources.cpu_quota_shown is not None:
+            out.properties[version][prop] = resources.cpu_quota_shown
 
 
-def _render_per_page_size(row, resources, out):
+def _render_per_page_size(row: ControlFile, resources: ResourceConfig, out: Rendered) -> None:
     """One file per hugepage size of the host, 0 for a size the resources do not limit."""
     for unit, limit in resources.hugetlb_files:
         out.put(row, limit, unit=unit)
@@ -273,9 +280,11 @@ class ControlFile(object):
                  'optional', 'default', 'comparable', 'read', 'setting_units', 'source', 'render', 'accepts',
                  'settable')
 
-    def __init__(self, key, v1=None, hierarchy=None, v2=None, setting=None, property_v1=None, property_v2=None,
-                 compare='text', limit=False, optional=False, default=None, read='value', setting_units='as_is',
-                 source=None, render='nothing', accepts='nothing'):
+    def __init__(self, key: str, v1: str | None = None, hierarchy: str | None = None, v2: str | None = None,
+                 setting: str | None = None, property_v1: str | None = None, property_v2: str | None = None,
+                 compare: str = 'text', limit: bool = False, optional: bool = False, default: int | str | None = None,
+                 read: str = 'value', setting_units: str = 'as_is', source: str | None = None, render: str = 'nothing',
+                 accepts: str = 'nothing') -> None:
         self.key, self.v1, self.hierarchy, self.v2 = key, v1, hierarchy, v2
         self.setting, self.property_v1, self.property_v2 = setting, property_v1, property_v2
         self.compare, self.limit, self.optional, self.default = compare, limit, optional, default
@@ -374,7 +383,7 @@ PLANNED_V2_CONTROLLERS = tuple(sorted(set(row.v2.split('.')[0] for row in RESOUR
 ROW_BY_SETTING = dict([(row.setting, row) for row in RESOURCES if row.setting] + [(MEMORY_LIMIT_V1_SETTING, MEMORY_LIMIT)])
 
 
-def _pattern(name):
+def _pattern(name: str) -> re.Pattern:
     return re.compile('^%s$' % re.escape(name).replace(re.escape('{unit}'), '(?P<unit>[0-9]+[KMGTP]B)'))
 
 
@@ -382,7 +391,7 @@ _BY_FILE = [(_pattern(name), row, version) for row in RESOURCES for version, nam
             if name]
 
 
-def row_of(file_name):
+def row_of(file_name: str) -> ControlFile | None:
     """The ControlFile a file name belongs to (either version), or None."""
     for pattern, row, _version in _BY_FILE:
         if pattern.match(file_name):
@@ -390,7 +399,7 @@ def row_of(file_name):
     return None
 
 
-def file_name(row, version, unit=None):
+def file_name(row: ControlFile, version: str, unit: str | None = None) -> str | None:
     """The file of row under cgroup version 'v1' or 'v2' (None when that version has none)."""
     name = row.v1 if version == 'v1' else row.v2
     return name.format(unit=unit) if name and unit else name
@@ -399,7 +408,8 @@ def file_name(row, version, unit=None):
 _TARGETS: dict = {}
 
 
-def targets(row, versions, unit=None):
+def targets(row: ControlFile, versions: tuple[str, ...], unit: str | None = None
+            ) -> tuple[tuple[str, str | None, str | None], ...]:
     """((version, file name or None, systemd property or None), ...) of row under each of versions; the
     property only for a file without a unit. Kept once computed: the planner asks for each row many times."""
     key = (row.key, versions, unit)
@@ -412,46 +422,46 @@ def targets(row, versions, unit=None):
     return found
 
 
-def v1_hierarchy(name):
+def v1_hierarchy(name: str) -> str | None:
     """The v1 hierarchy a file lives in (cpu, memory, pids, cpuset, hugetlb), or None."""
     row = row_of(name)
     return row.hierarchy if row else None
 
 
-def is_limit(name):
+def is_limit(name: str) -> bool:
     row = row_of(name)
     return bool(row and row.limit)
 
 
-def may_be_missing(name):
+def may_be_missing(name: str) -> bool:
     """A file some kernels lack, which is skipped there rather than refused."""
     row = row_of(name)
     return bool(row and row.optional)
 
 
-def holds_only_default(name, value):
+def holds_only_default(name: str, value: object) -> bool:
     """True when value is the kernel's own for a file it may lack: a kernel without memory.swap.max (no swap
     accounting) behaves as the default, so writing it there is skipped rather than refused."""
     row = row_of(name)
     return bool(row and row.default is not None and str(value) == str(row.default))
 
 
-def skipped_when_missing(name, value):
+def skipped_when_missing(name: str, value: object) -> bool:
     """A write the kernel may not have a file for: an optional file, or the default of an owned one."""
     return may_be_missing(name) or holds_only_default(name, value)
 
 
-def known_file(name, version):
+def known_file(name: str, version: str) -> bool:
     """True for a control file this registry declares under that cgroup version."""
     return any(pattern.match(name) for pattern, _row, v in _BY_FILE if v == version)
 
 
-def hugetlb_page_bytes(name):
+def hugetlb_page_bytes(name: str) -> int | None:
     match = re.match(r'^hugetlb\.([0-9]+)([KMGTP]B)\.', name)
     return int(match.group(1)) * _PAGE_UNITS[match.group(2)] if match else None
 
 
-def hugetlb_unit(name):
+def hugetlb_unit(name: str) -> str | None:
     """"2MB" of hugetlb.2MB.max; None for any other file."""
     for pattern, row, _version in _BY_FILE:
         match = pattern.match(name)
@@ -460,16 +470,16 @@ def hugetlb_unit(name):
     return None
 
 
-def expand_cpus(text):
+def expand_cpus(text: str | None) -> list[int]:
     """A cpuset list ("0-2,4", or systemd's "0-2 4") as a sorted list of CPU numbers."""
-    cpus = set()
+    cpus: set[int] = set()
     for part in [p for p in re.split(r'[,\s]+', text or '') if p]:
         bounds = part.split('-')
         cpus.update(range(int(bounds[0]), int(bounds[-1]) + 1))
     return sorted(cpus)
 
 
-def parse(value):
+def parse(value: str | None) -> int | str | None:
     """A control file's value: None when empty, 'max' for every unlimited spelling, an int, else the text."""
     if value is None or value == '':
         return None
@@ -481,7 +491,7 @@ def parse(value):
         return value
 
 
-def comparable(name, value):
+def comparable(name: str, value: str | None) -> str | None:
     """A value as the kernel would show it, so that what we write and what it shows compare equal: unlimited
     spellings, memory rounded down to pages, hugetlb to its page size, cpusets expanded, cpu.max's period."""
     if value is None:
@@ -490,7 +500,7 @@ def comparable(name, value):
     return (row.comparable if row else _as_text)(name, value.strip())
 
 
-def limit_order(name, value):
+def limit_order(name: str, value: str | None) -> float | int | None:
     """A limit as a comparable number: unlimited above every other, None when it is no number."""
     parsed = parse(comparable(name, value))
     if parsed == 'max':

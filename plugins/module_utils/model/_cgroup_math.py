@@ -10,12 +10,13 @@ Sources: kubernetes pkg/kubelet/cm/helpers_linux.go and cgroup_manager_linux.go,
 opencontainers/cgroups utils.go, fs, fs2 and systemd packages, systemd's cgroup-util.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import math
 import re
+from typing import Any, Iterable, Mapping
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
@@ -33,13 +34,13 @@ HUGETLB_UNBOUNDED = 1 << 62
 USEC_INFINITY = (1 << 64) - 1
 
 
-def go_div(numerator, denominator):
+def go_div(numerator: int, denominator: int) -> int:
     """Go's integer division: truncates toward zero."""
     quotient = abs(numerator) // abs(denominator)
     return quotient if (numerator >= 0) == (denominator > 0) else -quotient
 
 
-def milli_cpu_to_shares(milli_cpu):
+def milli_cpu_to_shares(milli_cpu: int) -> int:
     """MilliCPUToShares: cpu.shares for a CPU amount in millicores."""
     if milli_cpu == 0:
         return MIN_SHARES
@@ -47,7 +48,7 @@ def milli_cpu_to_shares(milli_cpu):
     return min(max(shares, MIN_SHARES), MAX_SHARES)
 
 
-def milli_cpu_to_quota(milli_cpu, period_us=QUOTA_PERIOD_US, custom_period=False):
+def milli_cpu_to_quota(milli_cpu: int, period_us: int = QUOTA_PERIOD_US, custom_period: bool = False) -> int:
     """MilliCPUToQuota: CFS quota in microseconds; 0 means no quota.
 
     Without the CustomCPUCFSQuotaPeriod feature gate kubelet always uses 100ms.
@@ -59,14 +60,14 @@ def milli_cpu_to_quota(milli_cpu, period_us=QUOTA_PERIOD_US, custom_period=False
     return max(go_div(milli_cpu * period_us, MILLI_CPU_TO_CPU), MIN_QUOTA_PERIOD_US)
 
 
-def container_milli_cpu_to_quota(milli_cpu, period_us):
+def container_milli_cpu_to_quota(milli_cpu: int, period_us: int) -> int:
     """kuberuntime's milliCPUToQuota: the period is already the effective one."""
     if milli_cpu == 0:
         return 0
     return max(go_div(milli_cpu * period_us, MILLI_CPU_TO_CPU), MIN_QUOTA_PERIOD_US)
 
 
-def linear_weight(shares):
+def linear_weight(shares: int) -> int:
     """getCPUWeight in kubelet (every cgroup kubelet writes itself) and ConvertCPUSharesToCgroupV2Value before
     runc 1.3.2 and crun 1.23: cpu.weight = 1 + (shares - 2) * 9999 / 262142, shares clamped to kubelet's range."""
     if shares == 0:
@@ -77,7 +78,7 @@ def linear_weight(shares):
     return 1 + ((shares - 2) * 9999) // 262142
 
 
-def _go_log2(value):
+def _go_log2(value: float) -> float:
     # Go's math.Log2 (frexp + log of the fraction); exact for powers of two.
     fraction, exponent = math.frexp(value)
     if fraction == 0.5:
@@ -85,7 +86,7 @@ def _go_log2(value):
     return math.log(fraction) * (1 / math.log(2)) + exponent
 
 
-def quadratic_weight(shares):
+def quadratic_weight(shares: int) -> int:
     """ConvertCPUSharesToCgroupV2Value in opencontainers/cgroups >= v0.0.3 (runc >= 1.3.2, crun >= 1.23): the
     quadratic fit in log2(shares) that maps the default 1024 shares to the default weight 100."""
     if shares == 0:
@@ -109,7 +110,7 @@ OCI_QUADRATIC_SINCE = {'runc': (1, 3, 2), 'crun': (1, 23, 0)}
 _RELEASE_RE = re.compile(r'^v?([0-9]+)\.([0-9]+)(?:\.([0-9]+))?')
 
 
-def oci_weight_formula(name, version, field='oci_runtime'):
+def oci_weight_formula(name: str, version: object, field: str = 'oci_runtime') -> str:
     """"quadratic" or "linear": how this OCI runtime release turns CPU shares into cpu.weight."""
     if name not in OCI_QUADRATIC_SINCE:
         raise KubenodeError('no known cpu.weight formula for this OCI runtime; known are %s'
@@ -121,7 +122,7 @@ def oci_weight_formula(name, version, field='oci_runtime'):
     return 'quadratic' if release >= OCI_QUADRATIC_SINCE[name] else 'linear'
 
 
-def shares_to_weight(shares, formula='linear', field='formula'):
+def shares_to_weight(shares: int, formula: str = 'linear', field: str = 'formula') -> int:
     """cpu.weight for shares by a formula of WEIGHT_FORMULAS (or its older name, kubelet or oci)."""
     function = WEIGHT_FORMULAS.get(_FORMULA_ALIASES.get(formula, formula))
     if function is None:
@@ -131,14 +132,14 @@ def shares_to_weight(shares, formula='linear', field='formula'):
     return function(shares)
 
 
-def weight_to_shares(weight):
+def weight_to_shares(weight: int) -> int:
     """cpuWeightToCPUShares: how kubelet reads a cpu.weight back."""
     if weight == 0:
         return 0
     return ((weight - 1) * 262142) // 9999 + 2
 
 
-def systemd_cpu_quota(quota_us, period_us):
+def systemd_cpu_quota(quota_us: int, period_us: int) -> tuple[int, int]:
     """(CPUQuotaPerSecUSec, quota written to cgroupfs) as opencontainers/cgroups' systemd driver does."""
     if period_us == 0:
         period_us = QUOTA_PERIOD_US
@@ -154,7 +155,7 @@ def systemd_cpu_quota(quota_us, period_us):
 _UNITS: dict = {}
 
 
-def hugepage_unit(size_bytes, field='hugepage size'):
+def hugepage_unit(size_bytes: int | str, field: str = 'hugepage size') -> str:
     """HugePageUnitSizeFromByteSize: 2097152 -> "2MB", used in hugetlb.<unit>.* file names."""
     unit = _UNITS.get(size_bytes)
     if unit is None:
@@ -162,7 +163,7 @@ def hugepage_unit(size_bytes, field='hugepage size'):
     return unit
 
 
-def _hugepage_unit(size_bytes, field):
+def _hugepage_unit(size_bytes: int | str, field: str) -> str:
     units = ('B', 'KB', 'MB', 'GB', 'TB', 'PB')
     size = int(size_bytes)
     if size <= 0:
@@ -187,13 +188,17 @@ class ResourceConfig(object):
     __slots__ = ('cpu_shares', 'cpu_quota', 'cpu_period', 'memory', 'pids', 'hugetlb', 'cpuset', 'unified',
                  'cpu_weight', 'cpu_quota_shown', 'hugetlb_files')
 
-    def __init__(self, values, page_sizes=()):
-        unified = dict((key, value) for key, value in values.items() if key not in self.__slots__)
-        self.unified = unified
-        for name in ('cpu_shares', 'cpu_quota', 'cpu_period', 'memory', 'pids', 'hugetlb', 'cpuset'):
-            setattr(self, name, values.get(name))
+    def __init__(self, values: Mapping[str, Any], page_sizes: Iterable[int] = ()) -> None:
+        self.unified: dict[str, Any] = dict((key, value) for key, value in values.items() if key not in self.__slots__)
+        self.cpu_shares: int | None = values.get('cpu_shares')
+        self.cpu_quota: int | None = values.get('cpu_quota')
+        self.cpu_period: int | None = values.get('cpu_period')
+        self.memory: int | None = values.get('memory')
+        self.pids: int | None = values.get('pids')
+        self.hugetlb: dict[int, int] | None = values.get('hugetlb')
+        self.cpuset: str | None = values.get('cpuset')
         self.cpu_weight = None if self.cpu_shares is None else linear_weight(self.cpu_shares)
-        self.cpu_quota_shown = None
+        self.cpu_quota_shown: str | None = None
         if self.cpu_quota is not None or self.cpu_period is not None:
             per_sec, _quota = systemd_cpu_quota(self.cpu_quota or 0, self.cpu_period or 0)
             self.cpu_quota_shown = 'infinity' if per_sec == USEC_INFINITY else str(per_sec)
@@ -202,7 +207,8 @@ class ResourceConfig(object):
             (hugepage_unit(size), str(hugetlb.get(size, 0))) for size in sorted(set(page_sizes) | set(hugetlb)))
 
     @classmethod
-    def of(cls, config, page_sizes=(), rows=None):
+    def of(cls, config: Mapping[str, Any], page_sizes: Iterable[int] = (),
+           rows: tuple[cgfiles.ControlFile, ...] | None = None) -> ResourceConfig:
         """The ResourceConfig of a mapping by the rows' keys (None: not set), each value checked by the row that
         holds it. page_sizes: every hugepage size on the host, in bytes. rows: the registry's (RESOURCES)."""
         rows = cgfiles.RESOURCES if rows is None else rows
@@ -218,15 +224,16 @@ class ResourceConfig(object):
             values[key] = value
         return cls(values, page_sizes)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return 'ResourceConfig(%s)' % ', '.join('%s=%r' % (name, getattr(self, name)) for name in self.__slots__)
 
-    def value_of(self, row):
+    def value_of(self, row: cgfiles.ControlFile) -> Any:
         """The value a registry row holds (None: not set)."""
         return self.unified.get(row.key) if row.source == 'unified' else getattr(self, row.source)
 
 
-def resource_files(config, page_sizes, rows=None):
+def resource_files(config: ResourceConfig | Mapping[str, Any], page_sizes: Iterable[int],
+                   rows: tuple[cgfiles.ControlFile, ...] | None = None) -> dict[str, Any]:
     """The v1 files, v2 files and systemd properties libcontainer writes for a cgroup's resources: each registry
     row renders its value of the ResourceConfig (_cgroup_files.RENDERERS), in the rows' order.
 
@@ -243,7 +250,7 @@ def resource_files(config, page_sizes, rows=None):
     return {'v1_files': out.files['v1'], 'v2_files': out.files['v2'], 'systemd_properties': out.properties}
 
 
-def cgroup_values(config, page_sizes):
+def cgroup_values(config: Mapping[str, Any], page_sizes: Iterable[int]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the plan's resources of one cgroup, its files and properties): the mapping as given, hugetlb by unit
     ("2MB") and cpu.weight beside the shares, then resource_files - the ResourceConfig built once for both."""
     resources = ResourceConfig.of(config, page_sizes)

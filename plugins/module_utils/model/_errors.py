@@ -10,12 +10,13 @@ the kind it can act on.
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import errno
 import os
+from typing import Any
 
 _UNSET = object()
 
@@ -23,13 +24,13 @@ _UNSET = object()
 class KubenodeError(ValueError):
     """Bad input. The message names the option and the offending value."""
 
-    def __init__(self, message, field=None, value=_UNSET):
+    def __init__(self, message: str, field: str | None = None, value: Any = _UNSET) -> None:
         self.message = message
         self.field = field
         self.value = value
         super(KubenodeError, self).__init__(self.__str__())
 
-    def __str__(self):
+    def __str__(self) -> str:
         text = self.message
         if self.value is not _UNSET:
             text = '%s (got %s)' % (text, _show(self.value))
@@ -43,7 +44,7 @@ class KubeletConfigRefused(KubenodeError):
     audit reports it as drift and compares the rest; node_cgroups refuses the run."""
 
     @classmethod
-    def from_error(cls, error):
+    def from_error(cls, error: KubenodeError) -> KubeletConfigRefused:
         return cls(error.message, field=error.field, value=error.value)
 
 
@@ -52,15 +53,15 @@ class HostError(Exception):
     change. Not bad input: the same options succeed on a host that lets them. operation: what was done ("write",
     "systemctl restart", "lock"); path: where (a file, a directory, a unit), or None. The message says both."""
 
-    def __init__(self, message, operation=None, path=None):
+    def __init__(self, message: str, operation: str | None = None, path: str | None = None) -> None:
         self.message, self.operation, self.path = message, operation, path
         super(HostError, self).__init__(message)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.message
 
 
-def _show(value):
+def _show(value: object) -> str:
     if isinstance(value, str):
         if not value.isprintable():  # a NUL or a newline is shown, not printed
             value = value.encode('unicode_escape').decode('ascii')
@@ -68,8 +69,9 @@ def _show(value):
     return repr(value)
 
 
-def host_error(action, error, path=None):
+def host_error(action: str, error: BaseException, path: str | None = None) -> HostError:
     """The HostError for an OSError of a read or write on the host: the path and the reason, no traceback."""
     where = getattr(error, 'filename', None) or path
-    reason = os.strerror(error.errno) if getattr(error, 'errno', None) else str(error) or os.strerror(errno.EIO)
+    code = getattr(error, 'errno', None)
+    reason = os.strerror(code) if code else str(error) or os.strerror(errno.EIO)
     return HostError('cannot %s %s: %s' % (action, where or 'the host', reason), operation=action, path=where)
