@@ -13,12 +13,13 @@ modules return (allocatable_info's documented `plan`), and from_dict() reads one
 option of node_cgroups, node_drift_info, reservation_info and kubelet_config), naming the field of a malformed one.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 from collections import namedtuple
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_names import DRIVERS
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
@@ -52,23 +53,23 @@ class ReadOnly(Mapping):
 
     __slots__ = ('_data',)
 
-    def __init__(self, data):
+    def __init__(self, data: Mapping) -> None:
         self._data = data
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:
         return freeze(self._data[key])
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator:
         return iter(self._data)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._data)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return 'ReadOnly(%r)' % (self._data,)
 
 
-def freeze(value):
+def freeze(value: Any) -> Any:
     """value, read-only: a mapping as a ReadOnly view (not copied: the record owns what it is given), a list as a
     tuple."""
     if isinstance(value, ReadOnly):
@@ -80,7 +81,7 @@ def freeze(value):
     return value
 
 
-def thaw(value):
+def thaw(value: Any) -> Any:
     """freeze() undone: plain dicts and lists, as a module returns them (JSON)."""
     if isinstance(value, ReadOnly):
         # The data behind a view of this module's own: copied once, not view by view.
@@ -97,15 +98,19 @@ class NodePlan(namedtuple('NodePlan', _FIELDS)):  # type: ignore[misc]  # the fi
     (which nobody else keeps). A changed view is a new record (_replace)."""
 
     __slots__ = ()
+    # The fields the methods read, declared for the type checker (it cannot see the fields _SCHEMA names).
+    cgroups: Mapping
+    reserved: Mapping | None
+    eviction: Mapping | None
 
-    def __new__(cls, **fields):
+    def __new__(cls, **fields: Any) -> NodePlan:
         unknown = sorted(set(fields) - set(_FIELDS))
         if unknown:
             raise TypeError('NodePlan has no field %s' % ', '.join(unknown))
         return super(NodePlan, cls).__new__(cls, *(freeze(fields.get(name)) for name in _FIELDS))
 
     @classmethod
-    def from_dict(cls, plan, field='plan'):
+    def from_dict(cls, plan: Any, field: str = 'plan') -> NodePlan:
         """The record of a plan given as allocatable_info returns it; a malformed one is refused, naming the field.
         Keys it does not know are left out (a newer collection's plan keeps working)."""
         if isinstance(plan, NodePlan):
@@ -133,7 +138,7 @@ class NodePlan(namedtuple('NodePlan', _FIELDS)):  # type: ignore[misc]  # the fi
                                     field='%s.cgroups.%s' % (field, key), value=entry)
         return cls(**dict((name, plan.get(name)) for name in _FIELDS))
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         """The plan as the modules return it (allocatable_info's `plan`): plain dicts and lists; the release's
         source only where a run set it."""
         result = dict((name, thaw(getattr(self, name))) for name in _FIELDS)
@@ -141,21 +146,21 @@ class NodePlan(namedtuple('NodePlan', _FIELDS)):  # type: ignore[misc]  # the fi
             del result['kubelet_version_source']
         return result
 
-    def cgroup(self, key):
+    def cgroup(self, key: str) -> Mapping | None:
         """The plan's entry of one cgroup (kubepods, burstable, besteffort, system_reserved, kube_reserved), or
         None when the plan has none (its cgroup name not set)."""
         return self.cgroups.get(key)
 
-    def value(self, section, resource):
+    def value(self, section: str, resource: str) -> Any:
         """The integer value of one resource of a quantity section (capacity, allocatable, allocatable_absolute,
         reservation), or None when the section leaves it out."""
         entry = (getattr(self, section) or {}).get(resource)
         return entry['value'] if entry else None
 
-    def reserved_of(self, scope):
+    def reserved_of(self, scope: str) -> Mapping:
         """{resource: entry} reserved for one scope ('system' or 'kube')."""
         return (self.reserved or {}).get(scope) or {}
 
-    def eviction_part(self, name):
+    def eviction_part(self, name: str) -> Any:
         """One part of the eviction plan: hard (the map), source, defaults_kept, reservation."""
         return (self.eviction or {}).get(name)

@@ -10,39 +10,39 @@ Pure. The plan is a NodePlan (_node_plan); a run turns each cgroup it manages in
 which names the field of a malformed plan) and plans its steps from these records.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 from collections import namedtuple
 from types import MappingProxyType
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_files import file_version
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import Mapping
 
-_FIELDS = ('key', 'cgroupfs_path', 'systemd_path', 'systemd_unit', 'v1_files', 'v2_files', 'v1_properties',
-           'v2_properties')
 
-
-def _frozen(mapping):
+def _frozen(mapping: Mapping) -> MappingProxyType:
     return MappingProxyType(dict(mapping))
 
 
-class PlannedCgroup(namedtuple('PlannedCgroup', _FIELDS)):  # type: ignore[misc]  # _FIELDS, shared with from_dict
+class PlannedCgroup(namedtuple('PlannedCgroup', ('key', 'cgroupfs_path', 'systemd_path', 'systemd_unit', 'v1_files',
+                                                 'v2_files', 'v1_properties', 'v2_properties'))):
     """A cgroup's names (cgroupfs path, systemd path and slice) and the control files and systemd properties the
     plan gives it under each cgroup version. Immutable: a changed view is a new record (at, with_files)."""
 
     __slots__ = ()
 
-    def __new__(cls, key, cgroupfs_path, systemd_path=None, systemd_unit=None, v1_files=None, v2_files=None,
-                v1_properties=None, v2_properties=None):
+    def __new__(cls, key: str, cgroupfs_path: str, systemd_path: str | None = None, systemd_unit: str | None = None,
+                v1_files: Mapping | None = None, v2_files: Mapping | None = None, v1_properties: Mapping | None = None,
+                v2_properties: Mapping | None = None) -> PlannedCgroup:
         return super(PlannedCgroup, cls).__new__(
             cls, key, cgroupfs_path, systemd_path, systemd_unit, _frozen(v1_files or {}), _frozen(v2_files or {}),
             _frozen(v1_properties or {}), _frozen(v2_properties or {}))
 
     @classmethod
-    def from_plan(cls, key, entry):
+    def from_plan(cls, key: str, entry: Any) -> PlannedCgroup:
         """The record of a NodePlan's cgroups[key]; an entry that is not one of allocatable_info's is refused,
         naming the field."""
         field = 'plan.cgroups.%s' % key
@@ -65,22 +65,22 @@ class PlannedCgroup(namedtuple('PlannedCgroup', _FIELDS)):  # type: ignore[misc]
         return cls(key, path, entry.get('systemd_path'), entry.get('systemd_unit'), mappings['v1_files'],
                    mappings['v2_files'], properties.get('v1'), properties.get('v2'))
 
-    def files(self, mode):
+    def files(self, mode: str | None) -> Mapping[str, str]:
         """The control files under a cgroup mode ('v2', or 'v1' on v1 and hybrid)."""
         return self.v2_files if file_version(mode) == 'v2' else self.v1_files
 
-    def properties(self, mode):
+    def properties(self, mode: str | None) -> Mapping[str, str]:
         """The systemd properties under a cgroup mode, as `systemctl show` names them."""
         return self.v2_properties if file_version(mode) == 'v2' else self.v1_properties
 
-    def at(self, cgroupfs_path):
+    def at(self, cgroupfs_path: str) -> PlannedCgroup:
         """The same cgroup under another path (the systemd driver's name of it, for the cgroupfs planner)."""
         return self._replace(cgroupfs_path=cgroupfs_path)
 
-    def with_files(self, files):
+    def with_files(self, files: Mapping[str, str]) -> PlannedCgroup:
         """The same cgroup holding only these control files, under either version."""
         return self._replace(v1_files=_frozen(files), v2_files=_frozen(files))
 
-    def names_only(self):
+    def names_only(self) -> PlannedCgroup:
         """The cgroup without values: its names and paths (a cgroup whose values kubelet writes)."""
         return PlannedCgroup(self.key, self.cgroupfs_path, self.systemd_path, self.systemd_unit)

@@ -11,7 +11,7 @@ parsed value up to nano precision), plus the Go Format and, like Go, the input
 string when it is already in canonical shape. Pure Python, no I/O.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
@@ -40,7 +40,7 @@ class QuantityError(KubenodeError):
     pass
 
 
-def _div_away_from_zero(numerator, denominator):
+def _div_away_from_zero(numerator: int, denominator: int) -> int:
     """Integer division rounding away from zero, as Go's quantity scaling does."""
     quotient, remainder = divmod(abs(numerator), denominator)
     if remainder:
@@ -53,72 +53,72 @@ class Quantity(object):
 
     __slots__ = ('nano', 'fmt', '_s')
 
-    def __init__(self, nano, fmt, cached=None):
+    def __init__(self, nano: int, fmt: str, cached: str | None = None) -> None:
         self.nano = nano
         self.fmt = fmt
         self._s = cached
 
     @classmethod
-    def from_int(cls, value, fmt=DECIMAL_SI):
+    def from_int(cls, value: int, fmt: str = DECIMAL_SI) -> Quantity:
         """resource.NewQuantity(value, fmt)."""
         return cls(int(value) * NANO, fmt)
 
     @classmethod
-    def from_milli(cls, milli, fmt=DECIMAL_SI):
+    def from_milli(cls, milli: int, fmt: str = DECIMAL_SI) -> Quantity:
         """resource.NewMilliQuantity(milli, fmt)."""
         return cls(int(milli) * 10 ** 6, fmt)
 
     # Go's Value() and MilliValue(): round away from zero.
-    def value(self):
+    def value(self) -> int:
         return _div_away_from_zero(self.nano, NANO)
 
-    def milli_value(self):
+    def milli_value(self) -> int:
         return _div_away_from_zero(self.nano, 10 ** 6)
 
-    def is_zero(self):
+    def is_zero(self) -> bool:
         return self.nano == 0
 
-    def sign(self):
+    def sign(self) -> int:
         return (self.nano > 0) - (self.nano < 0)
 
-    def add(self, other):
+    def add(self, other: Quantity) -> Quantity:
         # Go: a zero receiver takes the format of what is added to it.
         fmt = other.fmt if self.nano == 0 else self.fmt
         return Quantity(self.nano + other.nano, fmt)
 
-    def sub(self, other):
+    def sub(self, other: Quantity) -> Quantity:
         fmt = other.fmt if self.nano == 0 else self.fmt
         return Quantity(self.nano - other.nano, fmt)
 
-    def with_value(self, value):
+    def with_value(self, value: int) -> Quantity:
         """Go's q.Set(value): keeps the format."""
         return Quantity(int(value) * NANO, self.fmt)
 
-    def cmp(self, other):
+    def cmp(self, other: Quantity) -> int:
         return (self.nano > other.nano) - (self.nano < other.nano)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Quantity) and self.nano == other.nano
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-    def __lt__(self, other):
+    def __lt__(self, other: Quantity) -> bool:
         return self.nano < other.nano
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self.nano)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return 'Quantity(%r)' % str(self)
 
-    def __str__(self):
+    def __str__(self) -> str:
         if self._s is None:
             return canonical_string(self.nano, self.fmt)
         return self._s
 
 
-def canonical_string(nano, fmt):
+def canonical_string(nano: int, fmt: str) -> str:
     """Quantity.String() for an uncached quantity (CanonicalizeBytes)."""
     if nano == 0:
         return '0'
@@ -147,7 +147,7 @@ def canonical_string(nano, fmt):
     return number if exponent == 0 else '%se%d' % (number, exponent)
 
 
-def _split(text):
+def _split(text: str) -> tuple[bool, str, str, str] | None:
     """parseQuantityString: (positive, num, denom, suffix), or None if malformed."""
     positive = True
     pos, end = 0, len(text)
@@ -181,7 +181,7 @@ def _split(text):
     return positive, num, denom, text[suffix_start:]
 
 
-def _interpret_suffix(suffix):
+def _interpret_suffix(suffix: str) -> tuple[int, int, str] | None:
     """(base, exponent, format) or None."""
     if suffix in _DECIMAL_SUFFIXES:
         return 10, _DECIMAL_SUFFIXES[suffix], DECIMAL_SI
@@ -201,7 +201,7 @@ _UNIT_SPELLINGS = {'k': ('k', 3, 'Ki', 10), 'm': ('M', 6, 'Mi', 20), 'g': ('G', 
 _NUMBER_AND_UNIT = re.compile(r'^([+-]?[0-9.]+)\s*([A-Za-z]+)$')
 
 
-def suffix_hint(text):
+def suffix_hint(text: str) -> str:
     """': did you mean 1G (10^9) or 1Gi (2^30)?' for a unit written as people do (1GB, 512mb, 2K, 1gib),
     else ''."""
     match = _NUMBER_AND_UNIT.match(text.strip())
@@ -223,7 +223,7 @@ _PARSED: dict = {}
 _PARSED_KEPT = 4096
 
 
-def parse_quantity(text, field=None):
+def parse_quantity(text: object, field: str | None = None) -> Quantity:
     """resource.ParseQuantity. Raises QuantityError naming the field and the string.
     Quantities are immutable, so a string parsed once is not parsed again (a plan for 110 pods repeats a
     few strings hundreds of times); what fails is not kept, and raises again naming its own field."""
@@ -237,7 +237,7 @@ def parse_quantity(text, field=None):
     return _parse_quantity(text, field)
 
 
-def _parse_quantity(text, field):
+def _parse_quantity(text: object, field: str | None) -> Quantity:
     if isinstance(text, bool):
         raise QuantityError('quantities must be strings or numbers', field=field, value=text)
     if isinstance(text, int):
@@ -279,16 +279,16 @@ def _parse_quantity(text, field):
     return Quantity(nano, fmt, _cached_form(text, num, denom, base, exponent, fmt))
 
 
-def _binary_fast_path(num, denom, exponent):
+def _binary_fast_path(num: str, denom: str, exponent: int) -> bool:
     return exponent >= 0 and not denom and _binary_precision(num, exponent) >= 0
 
 
-def _binary_precision(num, exponent):
+def _binary_precision(num: str, exponent: int) -> int:
     # Go: 15 - len(num) - int32(float32(exponent)*3/10) - 1
     return 15 - len(num) - int(exponent * 3 / 10) - 1
 
 
-def _cached_form(text, num, denom, base, exponent, fmt):
+def _cached_form(text: str, num: str, denom: str, base: int, exponent: int, fmt: str) -> str | None:
     """The input string, when Go's ParseQuantity keeps it for String()."""
     if base == 2:
         if denom or _binary_precision(num, exponent) < 0:
@@ -308,7 +308,7 @@ def _cached_form(text, num, denom, base, exponent, fmt):
     return None
 
 
-def canonical(text, field=None):
+def canonical(text: object, field: str | None = None) -> str:
     """The canonical string form of a quantity string."""
     quantity = parse_quantity(text, field)
     return canonical_string(quantity.nano, quantity.fmt)
