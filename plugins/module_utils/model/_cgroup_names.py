@@ -10,11 +10,12 @@ Source: kubernetes pkg/kubelet/cm/cgroup_manager_linux.go, helpers_linux.go and
 opencontainers/cgroups systemd.ExpandSlice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import posixpath
+from typing import Any, Sequence
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 
@@ -25,12 +26,12 @@ DRIVERS = ('cgroupfs', 'systemd')
 SHIPPED_SLICES = ('-.slice', 'system.slice', 'user.slice', 'machine.slice')
 
 
-def systemd_owned(cgroup_path):
+def systemd_owned(cgroup_path: str) -> bool:
     """A cgroup systemd manages as a unit of its own (system.slice, user.slice, machine.slice)."""
     return any(part in SHIPPED_SLICES for part in cgroup_path.strip('/').split('/'))
 
 
-def new_cgroup_name(base, *components):
+def new_cgroup_name(base: Sequence[str], *components: str) -> list[str]:
     """NewCgroupName: kubelet refuses "/" and "_" inside a component."""
     for component in components:
         if '/' in component or '_' in component:
@@ -38,7 +39,7 @@ def new_cgroup_name(base, *components):
     return list(base) + list(components)
 
 
-def parse_cgroupfs(name):
+def parse_cgroupfs(name: str) -> list[str]:
     """ParseCgroupfsToCgroupName("/a/b") == ["a", "b"]; "/" is the root []."""
     components = name[1:].split('/') if name.startswith('/') else name.split('/')
     if components == ['']:
@@ -46,7 +47,7 @@ def parse_cgroupfs(name):
     return components
 
 
-def parse_systemd(name):
+def parse_systemd(name: str) -> list[str]:
     """ParseSystemdToCgroupName: ONLY the basename counts; "-" nests, "_" stands for "-"."""
     base = posixpath.basename(name.rstrip('/')) if name.rstrip('/') else '/'
     if base.endswith(SLICE_SUFFIX):
@@ -54,13 +55,13 @@ def parse_systemd(name):
     return [part.replace('_', '-') for part in base.split('-')]
 
 
-def to_cgroupfs(parts):
+def to_cgroupfs(parts: Sequence[str]) -> str:
     """CgroupName.ToCgroupfs: "/" + path.Join(parts...)."""
     joined = posixpath.join(*[p for p in parts if p]) if any(parts) else ''
     return '/' + posixpath.normpath(joined).lstrip('/') if joined else '/'
 
 
-def expand_slice(slice_name, field=None):
+def expand_slice(slice_name: str, field: str | None = None) -> str:
     """systemd.ExpandSlice("a-b-c.slice") == "/a.slice/a-b.slice/a-b-c.slice"."""
     if len(slice_name) < len(SLICE_SUFFIX) or not slice_name.endswith(SLICE_SUFFIX) or '/' in slice_name:
         raise KubenodeError('invalid slice name', field=field, value=slice_name)
@@ -76,25 +77,25 @@ def expand_slice(slice_name, field=None):
     return path
 
 
-def systemd_unit(parts):
+def systemd_unit(parts: Sequence[str]) -> str:
     """The slice unit name for a CgroupName, e.g. kubepods-burstable.slice ("-.slice" for the root)."""
     if not parts or parts == ['']:
         return '-.slice'
     return '-'.join(part.replace('-', '_') for part in parts) + SLICE_SUFFIX
 
 
-def to_systemd(parts):
+def to_systemd(parts: Sequence[str]) -> str:
     """CgroupName.ToSystemd."""
     if not parts or parts == ['']:
         return '/'
     return expand_slice(systemd_unit(parts))
 
 
-def to_driver_path(parts, driver):
+def to_driver_path(parts: Sequence[str], driver: str) -> str:
     return to_systemd(parts) if driver == 'systemd' else to_cgroupfs(parts)
 
 
-def node_allocatable_root(cgroup_root, cgroups_per_qos):
+def node_allocatable_root(cgroup_root: str, cgroups_per_qos: bool | None) -> list[str]:
     """The kubepods CgroupName: cgroupRoot (cgroupfs form) plus "kubepods" with cgroupsPerQOS."""
     root = parse_cgroupfs(cgroup_root)
     if cgroups_per_qos:
@@ -102,8 +103,10 @@ def node_allocatable_root(cgroup_root, cgroups_per_qos):
     return root
 
 
-def describe(parts, driver):
+def describe(parts: Sequence[str], driver: str) -> dict[str, Any]:
     """Every form of one cgroup name that users and writers need."""
+    systemd_path: str | None
+    unit: str | None
     try:
         systemd_path, unit = to_systemd(parts), systemd_unit(parts)
     except KubenodeError:
@@ -118,7 +121,7 @@ def describe(parts, driver):
     return result
 
 
-def check_reserved_cgroup(name, driver, field):
+def check_reserved_cgroup(name: object, driver: str, field: str) -> list[str]:
     """Refuse a systemReservedCgroup/kubeReservedCgroup that kubelet would misread.
 
     Returns the CgroupName kubelet uses. Under the systemd driver kubelet keeps only the
@@ -151,14 +154,14 @@ def check_reserved_cgroup(name, driver, field):
     return parsed
 
 
-def checked_driver(driver):
+def checked_driver(driver: object) -> str:
     """kubelet's cgroupDriver: "cgroupfs" or "systemd"."""
     if driver not in DRIVERS:
         raise KubenodeError('must be "cgroupfs" or "systemd"', field='cgroup_driver', value=driver)
     return driver
 
 
-def checked_cgroup_root(cgroup_root):
+def checked_cgroup_root(cgroup_root: str | None) -> str | None:
     """kubelet's cgroupRoot: an absolute cgroupfs path, no ".." in it ("" passes: none)."""
     if cgroup_root and (not cgroup_root.startswith('/') or '..' in cgroup_root.split('/')):
         raise KubenodeError('must be an absolute cgroupfs path such as "/"', field='cgroup_root', value=cgroup_root)
