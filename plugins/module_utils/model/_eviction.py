@@ -11,7 +11,7 @@ hardEvictionReservation), pkg/kubelet/eviction/api/types.go (GetThresholdQuantit
 pkg/kubelet/apis/config/v1beta1/defaults_linux.go.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
@@ -19,10 +19,14 @@ import math
 import re
 import struct
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import (
     BINARY_SI, Quantity, parse_quantity)
+
+if TYPE_CHECKING:  # the rules are passed in: only the type checker needs their class
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import KubeletRules
 
 SIGNALS = (
     'memory.available', 'allocatableMemory.available', 'nodefs.available', 'nodefs.inodesFree',
@@ -36,7 +40,7 @@ _FLOAT_RE = re.compile(r'^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$
 _FLOAT32_MAX = 3.4028234663852886e38
 
 
-def default_eviction_hard(rules):
+def default_eviction_hard(rules: KubeletRules) -> dict[str, str]:
     defaults = {
         'memory.available': '100Mi',
         'nodefs.available': '10%',
@@ -48,7 +52,7 @@ def default_eviction_hard(rules):
     return defaults
 
 
-def _round_to_float32(value):
+def _round_to_float32(value: Fraction) -> float:
     """Round an exact Fraction to the nearest float32 (ties to even), as strconv.ParseFloat(s, 32)."""
     if value == 0:
         return 0.0
@@ -71,11 +75,11 @@ def _round_to_float32(value):
     return -result if negative else result
 
 
-def _to_float32(value):
+def _to_float32(value: float) -> float:
     return struct.unpack('f', struct.pack('f', value))[0]
 
 
-def parse_percentage(text, field):
+def parse_percentage(text: str, field: str) -> float:
     """parsePercentage: float32(ParseFloat(s without "%", 32)) / 100, in float32."""
     number = text.rstrip('%')
     if not _FLOAT_RE.match(number):
@@ -92,20 +96,21 @@ def parse_percentage(text, field):
 class Threshold(object):
     __slots__ = ('signal', 'quantity', 'percentage')
 
-    def __init__(self, signal, quantity=None, percentage=None):
+    def __init__(self, signal: str, quantity: Quantity | None = None, percentage: float | None = None) -> None:
         self.signal = signal
         self.quantity = quantity
         self.percentage = percentage
 
-    def resolve(self, capacity):
+    def resolve(self, capacity: Quantity | None) -> Quantity:
         """GetThresholdQuantity: the quantity, or int64(float64(capacity) * float64(pct))."""
         if self.quantity is not None:
             return self.quantity
         capacity_value = capacity.value() if capacity is not None else 0
-        return Quantity.from_int(int(float(capacity_value) * self.percentage), BINARY_SI)
+        percentage = self.percentage or 0.0  # a threshold holds a quantity or a percentage
+        return Quantity.from_int(int(float(capacity_value) * percentage), BINARY_SI)
 
 
-def parse_threshold(signal, value, field):
+def parse_threshold(signal: str, value: object, field: str) -> Threshold | None:
     """parseThresholdStatement. None for the ignored "0%" and "100%"."""
     if signal not in SIGNALS:
         raise KubenodeError('unsupported eviction signal %s; supported signals are %s'
@@ -132,7 +137,7 @@ def parse_threshold(signal, value, field):
     return Threshold(signal, quantity=quantity)
 
 
-def _flag_form_to_map(text, field):
+def _flag_form_to_map(text: str, field: str) -> dict[str, str]:
     """--eviction-hard's "memory.available<100Mi,nodefs.available<10%" form."""
     result = {}
     for statement in [s for s in text.split(',') if s.strip()]:
@@ -147,7 +152,8 @@ def _flag_form_to_map(text, field):
     return result
 
 
-def resolve_eviction_hard(eviction_hard, merge_defaults, rules, field='eviction_hard', keep_defaults=False):
+def resolve_eviction_hard(eviction_hard: object, merge_defaults: bool | None, rules: KubeletRules,
+                          field: str = 'eviction_hard', keep_defaults: bool = False) -> tuple[dict[str, Any], list[str]]:
     """(the evictionHard map kubelet ends up with, the default signals added to it).
 
     kubelet takes its defaults when evictionHard is unset and resets every signal a given map leaves
@@ -174,7 +180,7 @@ def resolve_eviction_hard(eviction_hard, merge_defaults, rules, field='eviction_
     return resolved, added
 
 
-def parse_thresholds(eviction_map, field='eviction_hard'):
+def parse_thresholds(eviction_map: Mapping[str, Any], field: str = 'eviction_hard') -> list[Threshold]:
     thresholds = []
     for signal in sorted(eviction_map):
         threshold = parse_threshold(signal, eviction_map[signal], field)
@@ -183,7 +189,7 @@ def parse_thresholds(eviction_map, field='eviction_hard'):
     return thresholds
 
 
-def hard_eviction_reservation(thresholds, capacity):
+def hard_eviction_reservation(thresholds: Iterable[Threshold], capacity: Mapping[str, Quantity]) -> dict[str, Quantity]:
     """hardEvictionReservation: only memory.available and nodefs.available reserve anything."""
     reservation = {}
     for threshold in thresholds:
