@@ -107,8 +107,14 @@ demo-vm: venv link vm-image vm-kubelet
 # VM image build beside them; then the VM scenarios, which need both cores.
 test:
 	$(MAKE) --no-print-directory deps vm-deps venv link $(PIP_BOOTSTRAP) $(K8S_CORE)
-	$(MAKE) --no-print-directory -j4 --output-sync=target sanity checks-but-sanity newest vm-image judge vm-kubelet cluster-smoke
-	$(MAKE) --no-print-directory molecule
+	$(MAKE) --no-print-directory -j4 --output-sync=target \
+	  $(addprefix timed-,sanity checks-but-sanity newest vm-image judge vm-kubelet cluster-smoke)
+	$(MAKE) --no-print-directory timed-molecule
+
+# A goal of make test, timed: "make test: GOAL took N s" when it ends, so that a run's log says where its time went.
+timed-%:
+	@start=$$(date +%s); $(MAKE) --no-print-directory $*; status=$$?; \
+	  echo "make test: $* took $$(( $$(date +%s) - start )) s$$([ $$status = 0 ] || echo ', and failed')"; exit $$status
 
 checks:
 	$(MAKE) --no-print-directory -j1 sanity checks-but-sanity
