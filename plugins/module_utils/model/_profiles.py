@@ -29,9 +29,11 @@ so that kubelet receives integer quantity strings:
   not modelled; neither is the retuned 8 GiB tier (machine-config-operator#5847).
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
+
+from typing import Mapping
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_values import PROFILES
@@ -48,7 +50,7 @@ _MEMORY_TIERS = ((0, 4 * GIB, 25), (4 * GIB, 8 * GIB, 20), (8 * GIB, 16 * GIB, 1
 _AKS_CPU_TABLE = {1: 60, 2: 100, 3: 120, 4: 140}
 
 
-def tiered_cpu_millicores(total_milli):
+def tiered_cpu_millicores(total_milli: int) -> int:
     reserved = 0
     for start, end, basis_points in _CPU_TIERS:
         top = total_milli if end is None else min(total_milli, end)
@@ -57,7 +59,7 @@ def tiered_cpu_millicores(total_milli):
     return reserved
 
 
-def tiered_memory_mib(total_bytes):
+def tiered_memory_mib(total_bytes: int) -> int:
     if total_bytes < GIB:
         return 255
     reserved_hundredths = 0
@@ -68,14 +70,14 @@ def tiered_memory_mib(total_bytes):
     return reserved_hundredths // 100 // MIB
 
 
-def aks_cpu_millicores(total_milli):
+def aks_cpu_millicores(total_milli: int) -> int:
     cores = -(-total_milli // 1000)
     if cores in _AKS_CPU_TABLE:
         return _AKS_CPU_TABLE[cores]
     return 140 + 10 * (cores - 4)
 
 
-def openshift_memory_gib(total_bytes):
+def openshift_memory_gib(total_bytes: int) -> int:
     """dynamic_memory_sizing: whole GiB, from `free -g`'s floored GiB."""
     total = total_bytes // GIB
     reserved_thousandths, rest = 1000, max(0, total - 8)
@@ -89,14 +91,15 @@ def openshift_memory_gib(total_bytes):
     return (reserved_thousandths + 500) // 1000
 
 
-def openshift_cpu_millicores(total_milli):
+def openshift_cpu_millicores(total_milli: int) -> int:
     """dynamic_cpu_sizing, version 2: 60m + 12m per further CPU, to hundredths of a CPU, at least 500m."""
     cpus = total_milli // 1000
     milli = 60 + 12 * (cpus - 1) if cpus > 1 else 60
     return max(500, (milli + 5) // 10 * 10)
 
 
-def profile_reservation(profile, capacity, max_pods, field='profile'):
+def profile_reservation(profile: str | None, capacity: Mapping[str, int | None], max_pods: object,
+                        field: str = 'profile') -> tuple[dict[str, str], dict[str, str] | None] | None:
     """(kube_reserved dict of quantity strings, eviction_hard dict or None) for a profile.
 
     capacity: {'cpu': millicores, 'memory': bytes}. None for "static".
@@ -115,7 +118,9 @@ def profile_reservation(profile, capacity, max_pods, field='profile'):
         if capacity.get(resource) is None:
             raise KubenodeError('profile "%s" needs the node capacity of %s' % (profile, resource),
                                 field='capacity.%s' % resource)
-    cpu_milli, memory_bytes = capacity['cpu'], capacity['memory']
+    # Both checked above; max_pods too, where the profile sizes by it.
+    cpu_milli, memory_bytes = capacity['cpu'] or 0, capacity['memory'] or 0
+    pods = max_pods if isinstance(max_pods, int) else 0
     if profile in ('aks', 'aks-legacy') and cpu_milli % 1000:
         # kubelet's CPU capacity is a count of logical CPUs, and AKS publishes its CPU tiers by whole core.
         raise KubenodeError('profile "%s" sizes CPU by whole cores, as kubelet counts them: give a whole number of '
@@ -124,14 +129,14 @@ def profile_reservation(profile, capacity, max_pods, field='profile'):
         kube = {'cpu': '%dm' % tiered_cpu_millicores(cpu_milli), 'memory': '%dMi' % tiered_memory_mib(memory_bytes)}
         return kube, {'memory.available': '100Mi'}
     if profile == 'eks':
-        kube = {'cpu': '%dm' % tiered_cpu_millicores(cpu_milli), 'memory': '%dMi' % (11 * max_pods + 255),
+        kube = {'cpu': '%dm' % tiered_cpu_millicores(cpu_milli), 'memory': '%dMi' % (11 * pods + 255),
                 'ephemeral-storage': '1Gi'}
         return kube, {'memory.available': '100Mi', 'nodefs.available': '10%', 'nodefs.inodesFree': '5%'}
     if profile == 'openshift':
         return {'cpu': '%dm' % openshift_cpu_millicores(cpu_milli), 'memory': '%dGi' % openshift_memory_gib(memory_bytes),
                 'ephemeral-storage': '1Gi'}, None
     if profile == 'aks':
-        memory_mib = min(20 * max_pods + 50, memory_bytes // 4 // MIB)
+        memory_mib = min(20 * pods + 50, memory_bytes // 4 // MIB)
         return {'cpu': '%dm' % aks_cpu_millicores(cpu_milli), 'memory': '%dMi' % memory_mib}, \
             {'memory.available': '100Mi'}
     kube = {'cpu': '%dm' % aks_cpu_millicores(cpu_milli), 'memory': '%dMi' % tiered_memory_mib(memory_bytes)}

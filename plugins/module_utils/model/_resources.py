@@ -7,12 +7,13 @@
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import re
 from fractions import Fraction
+from typing import Any, Iterable, Mapping, Sequence
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import Quantity, parse_quantity
@@ -22,11 +23,11 @@ HUGEPAGES_PREFIX = 'hugepages-'
 _INT_RE = re.compile(r'^[+-]?[0-9]+$')
 
 
-def is_hugepages(name):
+def is_hugepages(name: str) -> bool:
     return name.startswith(HUGEPAGES_PREFIX)
 
 
-def hugepage_size_bytes(name, field=None):
+def hugepage_size_bytes(name: str, field: str | None = None) -> int:
     """The page size of a "hugepages-2Mi" resource name, in bytes."""
     size = parse_quantity(name[len(HUGEPAGES_PREFIX):], field or name)
     if size.value() <= 0:
@@ -34,7 +35,7 @@ def hugepage_size_bytes(name, field=None):
     return size.value()
 
 
-def parse_capacity(capacity, field='capacity'):
+def parse_capacity(capacity: object, field: str = 'capacity') -> dict[str, Quantity]:
     """A capacity map of quantity strings or numbers. Plain numbers for cpu mean cores."""
     if not isinstance(capacity, dict):
         raise KubenodeError('must be a mapping of resource name to quantity', field=field, value=capacity)
@@ -50,7 +51,7 @@ def parse_capacity(capacity, field='capacity'):
     return result
 
 
-def parse_reservation(reserved, field, round_cpu):
+def parse_reservation(reserved: object, field: str, round_cpu: bool) -> dict[str, Quantity]:
     """kubelet's parseResourceList for --system-reserved / --kube-reserved; round_cpu: kubelet 1.37's rounding of
     CPU to whole millicores (rules.rounds_reserved_cpu)."""
     if reserved is None:
@@ -80,13 +81,13 @@ def parse_reservation(reserved, field, round_cpu):
     return result
 
 
-def parse_cpuset(text, field):
+def parse_cpuset(text: object, field: str) -> list[int]:
     """k8s.io/utils/cpuset.Parse: "0-3,8" -> sorted list of CPU ids."""
     if text is None or text == '':
         return []
     if not isinstance(text, str):
         text = str(text)
-    cpus = set()
+    cpus: set[int] = set()
     for part in text.split(','):
         bounds = part.split('-', 1)
         if not all(_INT_RE.match(b) for b in bounds):
@@ -106,9 +107,9 @@ def parse_cpuset(text, field):
     return sorted(cpus)
 
 
-def format_cpuset(cpus):
+def format_cpuset(cpus: Iterable[int]) -> str:
     """The kernel's list format: [0, 1, 2, 5] -> "0-2,5"."""
-    ranges = []
+    ranges: list[list[int]] = []
     for cpu in sorted(cpus):
         if ranges and ranges[-1][1] == cpu - 1:
             ranges[-1][1] = cpu
@@ -117,7 +118,7 @@ def format_cpuset(cpus):
     return ','.join(str(a) if a == b else '%d-%d' % (a, b) for a, b in ranges)
 
 
-def report(quantity, name):
+def report(quantity: Quantity, name: str) -> dict[str, Any]:
     """A quantity as the modules return it: canonical string and integer.
 
     The integer is millicores for cpu and whole units (bytes, pages, pids, pods) otherwise.
@@ -129,12 +130,12 @@ _BINARY_UNITS = (('TiB', 1 << 40), ('GiB', 1 << 30), ('MiB', 1 << 20), ('KiB', 1
 _BYTE_RESOURCES = ('memory', 'ephemeral-storage', 'storage')
 
 
-def _trimmed(number, digits):
+def _trimmed(number: float, digits: int) -> str:
     text = '%.*f' % (digits, number)
     return text.rstrip('0').rstrip('.') if '.' in text else text
 
 
-def human_quantity(quantity, name):
+def human_quantity(quantity: Quantity, name: str) -> str:
     """A quantity for people: cores for cpu, binary units for bytes (at most one decimal), the count
     otherwise. Rounded, so reports show it beside the exact quantity."""
     parsed = parse_quantity(quantity, name)
@@ -150,7 +151,7 @@ def human_quantity(quantity, name):
     return str(value)
 
 
-def human_row(quantities, name):
+def human_row(quantities: Sequence[object], name: str) -> list[str]:
     """A report row for people: quantities (quantity strings, None for none) whose first is the whole and
     the rest its parts, in the whole's unit. When the parts add up to the whole exactly, they are rounded
     so that the figures shown add up as well (largest remainder); else each is rounded alone."""
@@ -171,27 +172,27 @@ def human_row(quantities, name):
     parts = [(i, v) for i, v in enumerate(steps[1:], 1) if v is not None]
     if steps[0] is not None and parts and sum(v for _i, v in parts) == steps[0] and all(v >= 0 for _i, v in parts):
         floors = dict((i, int(v)) for i, v in parts)  # v >= 0: int() floors
-        short = shown[0] - sum(floors.values())
+        short = (shown[0] or 0) - sum(floors.values())
         for i, _v in sorted(parts, key=lambda item: (-(item[1] - int(item[1])), item[0]))[:max(short, 0)]:
             floors[i] += 1
         shown = [shown[0]] + [floors.get(i, shown[i]) for i in range(1, len(shown))]
 
-    def text(steps_shown, value):
+    def text(steps_shown: int | None, value: int | None) -> str:
         if value is None:
             return '-'
         if value == 0:
             return '0'
-        number = _trimmed(steps_shown / float(scale), digits)
+        number = _trimmed((steps_shown or 0) / float(scale), digits)
         if name == 'cpu':
             return '%s core%s' % (number, '' if number == '1' else 's')
         return '%s %s' % (number, unit)
     return [text(count, value) for count, value in zip(shown, exact)]
 
 
-def report_list(resources):
+def report_list(resources: Mapping[str, Quantity]) -> dict[str, dict[str, Any]]:
     return dict((name, report(q, name)) for name, q in sorted(resources.items()))
 
 
-def cpu_quantity(count):
+def cpu_quantity(count: int) -> Quantity:
     """strconv.Itoa(cpus) parsed as a quantity: what reservedSystemCPUs puts in systemReserved."""
     return parse_quantity(str(count))
