@@ -14,9 +14,11 @@ one line per key, the first and the last release that knows it ("-": still known
 judged are not known here.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
+
+from typing import Any, Mapping
 
 # The releases the table was read from (tests/kubelet/update_config_fields.py).
 JUDGED = (29, 38)
@@ -155,7 +157,7 @@ volumeStatsAggPeriod 29 -
 """
 
 
-def _windows():
+def _windows() -> dict[str, tuple[int, int | None]]:
     windows = {}
     for line in _WINDOWS.splitlines():
         if line:
@@ -167,7 +169,7 @@ def _windows():
 WINDOWS = _windows()
 
 
-def keys_ignored_by(config, minor):
+def keys_ignored_by(config: Mapping[str, Any] | None, minor: int) -> list[str] | None:
     """The top-level keys of config (the merged kubelet configuration) that kubelet 1.<minor> does not know, so
     ignores; None for a release the table was not read for."""
     if not JUDGED[0] <= minor <= JUDGED[1]:

@@ -7,11 +7,12 @@
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import re
+from typing import Mapping
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_values import (
@@ -23,7 +24,7 @@ _VERSION_RE = re.compile(r'^v?1\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.+-]*)?$')
 class KubeletRules(object):
     """Version-dependent kubelet behaviour, one flag per rule."""
 
-    def __init__(self, minor):
+    def __init__(self, minor: int) -> None:
         self.minor = minor
         self.version = '1.%d' % minor
         self._eviction_rules(minor)
@@ -34,7 +35,7 @@ class KubeletRules(object):
         self._cpu_manager_rules(minor)
         self._gate_rules(minor)
 
-    def _eviction_rules(self, minor):
+    def _eviction_rules(self, minor: int) -> None:
         """Hard eviction and what enforceNodeAllocatable takes."""
         # PR #121834: imagefs.inodesFree joined the default hard-eviction set.
         self.eviction_defaults_include_imagefs_inodes = minor >= 30
@@ -49,7 +50,7 @@ class KubeletRules(object):
             self.known_enforcement_keys = ['pods', 'system-reserved', 'system-reserved-compressible',
                                            'kube-reserved', 'kube-reserved-compressible', 'none']
 
-    def _memory_rules(self, minor):
+    def _memory_rules(self, minor: int) -> None:
         """Memory QoS: memory.high, memory.min and memory.low, and what kubelet clears."""
         # memory.high: floor((req + f*(limit-req))/page)*page since 1.27; limit*f before.
         self.memory_high_interpolates = minor >= 27
@@ -65,7 +66,7 @@ class KubeletRules(object):
         # the burstable tier to 0 at start, and sends memory.high=max for every container it creates or resizes.
         self.clears_memory_qos_when_off = minor >= 37
 
-    def _node_cgroup_rules(self, minor):
+    def _node_cgroup_rules(self, minor: int) -> None:
         """The node's cgroups: their cpuset, cgroup v1, the memory reservation policy."""
         # PR #125923 (1.32): with the none CPU manager policy, getCgroupConfig gives kubepods and each enforced reserved
         # cgroup every CPU of the node as its cpuset (systemd's AllowedCPUs), so that systemd keeps the cpuset cgroup.
@@ -76,7 +77,7 @@ class KubeletRules(object):
         # memoryReservationPolicy (None | TieredReservation) from 1.36.
         self.has_memory_reservation_policy = minor >= 36
 
-    def _swap_rules(self, minor):
+    def _swap_rules(self, minor: int) -> None:
         """Swap and the OOM killer."""
         # NodeSwap: beta and on by default with NoSwap as the default behaviour from 1.30, GA (locked) from 1.34.
         self.has_no_swap_behavior = minor >= 30
@@ -88,7 +89,7 @@ class KubeletRules(object):
         self.sets_memory_oom_group = minor >= 28
         self.has_single_process_oom_kill = minor >= 32
 
-    def _pod_rules(self, minor):
+    def _pod_rules(self, minor: int) -> None:
         """Pods: pod-level resources, limits, OOM scores, admission and the reserved CPU's rounding."""
         # PR #130577: hugepages-* are pod-level resources (IsSupportedPodLevelResource); PR #131089: a container that
         # names no hugepages gets the pod-level hugepage limits.
@@ -112,14 +113,14 @@ class KubeletRules(object):
         # cmd/kubelet/app parseResourceList: a reserved CPU rounded to the nearest whole millicore from 1.37.
         self.rounds_reserved_cpu = minor >= 37
 
-    def _cpu_manager_rules(self, minor):
+    def _cpu_manager_rules(self, minor: int) -> None:
         """The static CPU manager policy."""
         # The static CPU manager policy gives no exclusive CPUs to a pod with pod-level resources: in 1.34 and 1.35
         # when PodLevelResources is on, from 1.36 unless PodLevelResourceManagers and PodLevelResources both are (the
         # pod's spec.resources counts even with the gate off); policy_static.go's Allocate.
         self.static_policy_skips_pod_level = 'unless-managers' if minor >= 36 else ('with-gate' if minor >= 34 else None)
 
-    def _gate_rules(self, minor):
+    def _gate_rules(self, minor: int) -> None:
         """The defaults of the feature gates the collection reads, and the locked ones."""
         # The defaults of the gates whose values change what kubelet writes (kube_features.go of each release).
         self.gate_defaults = {
@@ -143,12 +144,12 @@ class KubeletRules(object):
         if minor >= 37:
             self.locked_gates['DisableCPUQuotaWithExclusiveCPUs'] = True
 
-    def gate(self, gates, name):
+    def gate(self, gates: Mapping[str, bool], name: str) -> bool:
         """Whether gate name is on: as gates set it, else this release's default."""
         return gates.get(name, self.gate_defaults.get(name, False))
 
 
-def kubelet_rules(version=None, field='kubelet_version'):
+def kubelet_rules(version: object = None, field: str = 'kubelet_version') -> KubeletRules:
     """Parse "1.34", "v1.34.2" or "1.34.2-eks-1" into KubeletRules; KubeletRules parsed before are passed on
     as they are (a run parses its release once)."""
     if isinstance(version, KubeletRules):
@@ -173,7 +174,7 @@ def kubelet_rules(version=None, field='kubelet_version'):
     return KubeletRules(minor)
 
 
-def minor_of(version):
+def minor_of(version: object) -> int | None:
     """The minor release of a version string ("1.34", "v1.34.2", ...), supported or not; None when it is none."""
     match = _VERSION_RE.match(str(version).strip())
     return int(match.group(1)) if match else None
