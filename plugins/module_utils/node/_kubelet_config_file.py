@@ -43,15 +43,19 @@ def load(path, files=NODE_FILES):
     return text, kc.parse(text, path)
 
 
-def current_config(paths, dropin_dir, files=NODE_FILES):
-    """kubelet's configuration now: the first file of paths that exists, with the drop-ins merged over it."""
+def read_config(paths, dropin_dir, files=NODE_FILES):
+    """(the files read, in kubelet's order; kubelet's configuration now): the first file of paths that exists, with
+    the drop-ins of dropin_dir merged over it."""
     existing = [path for path in paths if files.exists(path)]
     if not existing:
-        return {}
-    documents = [load(existing[0], files)[1]]
-    if dropin_dir:
-        documents += [load(path, files)[1] for path in files.matches(dropin_pattern(dropin_dir))]
-    return kc.merge(documents)
+        return (), {}
+    sources = [existing[0]] + (list(files.matches(dropin_pattern(dropin_dir))) if dropin_dir else [])
+    return tuple(sources), kc.merge([load(path, files)[1] for path in sources])
+
+
+def current_config(paths, dropin_dir, files=NODE_FILES):
+    """kubelet's configuration now: the first file of paths that exists, with the drop-ins merged over it."""
+    return read_config(paths, dropin_dir, files)[1]
 
 
 class KubeletConfigRequest(OptionSet):
@@ -77,6 +81,7 @@ class KubeletConfigRequest(OptionSet):
         ('node_root', HOST_ROOT),  # the node's root: nothing outside it is chosen or written
         ('service_slice', None),  # the slice the services are placed in (the kube-reserved slice), or None
         ('services', ()),  # the services placed there (kubelet, containerd, crio)
+        ('read_now', None),  # read_config's (files, configuration) of this run, reused when it read the same files
     )
     __slots__ = tuple(name for name, _default in DEFAULTS)
 
@@ -84,6 +89,15 @@ class KubeletConfigRequest(OptionSet):
         super(KubeletConfigRequest, self).__init__(**options)
         if self.plan is not None:
             self.plan = NodePlan.from_dict(self.plan)  # kubelet_config's plan option is allocatable_info's dict
+
+
+def _read_now(request, path, base, dropins):
+    """What kubelet reads now (the file and the other drop-ins), merged once a run: the run's own reading
+    (request.read_now) when it read the same files."""
+    sources = (path,) + tuple(name for name, _document in dropins)
+    if request.read_now is not None and request.read_now[0] == sources:
+        return request.read_now[1]
+    return kc.merge([base] + [document for _name, document in dropins])
 
 
 def compute_change(request, option_prefix='', files=NODE_FILES):
@@ -108,8 +122,7 @@ def compute_change(request, option_prefix='', files=NODE_FILES):
     dropin_path = os.path.join(choice['dropin_dir'], dropin_name)
     dropins = [(name, load(name, files)[1]) for name in files.matches(dropin_pattern(choice['dropin_dir']))
                if name != dropin_path]
-    # What kubelet reads now (the file and the other drop-ins), merged once.
-    read_now = kc.merge([base] + [d for _n, d in dropins])
+    read_now = _read_now(request, choice['path'], base, dropins)
     # The services' cgroups as the node's own configuration names them, moved to where this run places them; the
     # operator's settings win over both.
     placement = kc.service_cgroup_settings(read_now, request.service_slice, request.services)

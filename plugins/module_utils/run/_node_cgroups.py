@@ -341,6 +341,15 @@ class RunPlan(namedtuple('RunPlan', ('driver', 'plan', 'entries', 'kubelet_chang
     __slots__ = ()
 
 
+def kubelet_config_read_paths(spec, node):
+    """Where kubelet's configuration is read from: the file kubelet is started with, when it is known; else the one
+    the operator names (kubelet_config's path: the file kubelet will be started with); else the usual places."""
+    if node.kubelet.get('config'):
+        return [node.kubelet['config']]
+    named = spec.kubelet_config_option('kubelet_config_path')
+    return [named] if named else list(spec.kubelet_config_paths)
+
+
 def plan_run(spec, node, with_kubelet_config=True):
     """The RunPlan for a NodeSpec on the node a NodeSnapshot shows: the planner runs once, and validating the
     kubelet configuration reuses its plan. Raises KubenodeError for what must not be written (the options
@@ -350,8 +359,7 @@ def plan_run(spec, node, with_kubelet_config=True):
     version, version_source, version_warnings = node_kubelet_release(
         spec.kubelet_version, node.kubelet_release, spec.allow_kubelet_version_mismatch)
     rules = kubelet_rules(version)
-    # The file kubelet is started with, when it is known; else the usual places.
-    kubelet_paths = [node.kubelet['config']] if node.kubelet['config'] else spec.kubelet_config_paths
+    kubelet_paths = kubelet_config_read_paths(spec, node)
     driver, driver_source = spec.cgroup_driver, None
     if driver == 'auto':
         drivers = detect_drivers(kubelet_paths, spec.containerd_config_path, spec.crio_config_paths, files)
@@ -359,7 +367,8 @@ def plan_run(spec, node, with_kubelet_config=True):
         driver_source = next(('%s (%s)' % (drivers[s]['path'], s) for s in ('kubelet', 'containerd', 'crio')
                               if drivers.get(s) and drivers[s]['source'] == 'config' and drivers[s].get('path')),
                              'systemd as PID 1' if node.systemd_running else 'no systemd as PID 1')
-    kubelet_config_now = kc_file.current_config(kubelet_paths, node.kubelet['config_dir'], files) if kc.HAS_YAML else {}
+    read_now = kc_file.read_config(kubelet_paths, node.kubelet['config_dir'], files) if kc.HAS_YAML else ((), {})
+    kubelet_config_now = read_now[1]
     plan, options = spec.plan, None
     if plan is None:
         from_node = {}
@@ -385,7 +394,7 @@ def plan_run(spec, node, with_kubelet_config=True):
         raise KubenodeError('services can be placed only in a managed kube_reserved slice (set kube_reserved_cgroup)',
                             field='services', value=spec.services)
     planned = plan_inputs_of(spec, plan, options)
-    kubelet_change = kubelet_change_for(spec, node, plan, rules, planned) if with_kubelet_config else None
+    kubelet_change = kubelet_change_for(spec, node, plan, rules, planned, read_now) if with_kubelet_config else None
     kubelet_now = kubelet_change['config'] if kubelet_change else kubelet_config_now
     warnings = kubelet_start_checks(spec, rules, node, kubelet_change, kubelet_now)
     not_a_node = not_a_node_warning(spec, node, kubelet_change)
@@ -395,8 +404,9 @@ def plan_run(spec, node, with_kubelet_config=True):
                    rules, driver_source, kubelet_config_now)
 
 
-def kubelet_change_for(spec, node, plan, rules, planned):
-    """The validated kubelet configuration change for the plan (None without kubelet_config)."""
+def kubelet_change_for(spec, node, plan, rules, planned, read_now=None):
+    """The validated kubelet configuration change for the plan (None without kubelet_config). read_now: the run's
+    reading of kubelet's configuration (_kubelet_config_file.read_config), reused where the change reads the same."""
     if not spec.kubelet_config:
         return None
     try:
@@ -404,7 +414,7 @@ def kubelet_change_for(spec, node, plan, rules, planned):
             spec.kubelet_config, plan=plan, kubelet_version=rules,
             extra_feature_gates=spec.extra_feature_gates, known_configs=spec.kubelet_config_paths,
             containerd_config_path=spec.containerd_config_path, discovered=node.kubelet,
-            crio_config_paths=spec.crio_config_paths, planned=planned, node_root=spec.node_root,
+            crio_config_paths=spec.crio_config_paths, planned=planned, node_root=spec.node_root, read_now=read_now,
             **service_placement(spec, plan)), option_prefix='kubelet_config.',
             files=node.files)
     except KubenodeError as error:

@@ -24,16 +24,16 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_con
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_pods import api_pods, static_pods
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import parse_int
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_cgroups import kubelet_config_read_paths
 
 DEFAULT_MAX_PODS = 110
 
 
 def kubelet_config_now(spec, node):
-    """kubelet's configuration as it reads it now: the file it is started with (else the first known one) and its
-    --config-dir drop-ins."""
-    kubelet = node.kubelet or {}
-    paths = [kubelet['config']] if kubelet.get('config') else list(spec.kubelet_config_paths)
-    return current_config(paths, kubelet.get('config_dir'), files=node.files)
+    """kubelet's configuration as it reads it now: the file it is started with (else the one named, else the first
+    known one) and its --config-dir drop-ins."""
+    return current_config(kubelet_config_read_paths(spec, node), (node.kubelet or {}).get('config_dir'),
+                          files=node.files)
 
 
 def memory_limit_now(layout, root, path):

@@ -58,7 +58,7 @@ def changed_run(run_module, tmp_path, monkeypatch):
 
 # Run once each: the plan, the run's plan, kubelet's configuration read and merged, the change validated, the keys
 # the plan stands for. Per cgroup, once each: its files rendered, its managed view.
-ONCE_A_RUN = ('plan_node', 'plan_run', 'validate', 'compute_change', 'current_config', 'settings_from_plan')
+ONCE_A_RUN = ('plan_node', 'plan_run', 'validate', 'compute_change', 'read_config', 'settings_from_plan')
 ONCE_A_VALUE = ('resource_files', 'from_plan', 'merge', 'plan_inputs', 'cgroup_config')
 
 

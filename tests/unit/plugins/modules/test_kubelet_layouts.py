@@ -203,6 +203,17 @@ def test_max_pods_is_written_when_set_and_taken_from_kubelet_when_not(run_module
     assert read_yaml(config)['maxPods'] == 30 and written['plan']['reserved']['kube']['memory']['quantity'] == '585Mi'
 
 
+def test_max_pods_is_read_from_the_file_the_operator_names_when_kubelet_does_not_run(run_module, tmp_path, monkeypatch):
+    """No kubelet runs yet: the file kubelet_config's path names is the one kubelet will be started with, and its
+    maxPods sizes eks's reservation (11*58+255 = 893Mi), not kubelet's default of 110 (1465Mi)."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    config = str(tmp_path / 'etc/kubelet/custom.yaml')
+    write_text(config, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 58\n')
+    sized = run_module(node_cgroups, node_args(tree, tmp_path, kubelet={'path': config}, profile='eks'), check_mode=True)
+    assert sized['plan']['reserved']['kube']['memory']['quantity'] == '893Mi'
+    assert sized['plan']['capacity']['pods']['quantity'] == '58'
+
+
 def test_kubelet_config_module_finds_the_kubespray_file_too(run_module, tmp_path, monkeypatch):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
     config = kubespray_node(tree, tmp_path)
