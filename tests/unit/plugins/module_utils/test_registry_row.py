@@ -83,3 +83,40 @@ def test_one_row_more_gives_new_cgroups_its_controller(monkeypatch):
     assert cgroupfs.V2_CONTROLLERS == _cgroupfs.KUBELET_V2_CONTROLLERS + ('io',)
     assert cgroupfs.KUBELET_V2_CONTROLLERS == _cgroupfs.KUBELET_V2_CONTROLLERS
     assert _cgroupfs.V2_CONTROLLERS == _cgroupfs.KUBELET_V2_CONTROLLERS  # the registry as it is needs no other
+
+
+@pytest.mark.parametrize('key, good, bad, reason', [
+    ('cpu_shares', 1024, '1024', 'must be an integer'),
+    ('memory', -1, True, 'must be an integer'),
+    ('memory_min', 'max', -1, 'must be a number of bytes or "max"'),
+    ('memory_swap_max', 0, 'unlimited', 'must be a number of bytes or "max"'),
+    ('cpuset', '0-3,6', '0-3;6', 'must be a CPU list'),
+    ('cpuset', '', 3, 'must be a CPU list'),
+    ('hugetlb', {2097152: 0}, {'2MB': 1}, 'must map hugepage sizes in bytes to limits in bytes'),
+    ('hugetlb', {}, [2097152], 'must map hugepage sizes in bytes to limits in bytes'),
+])
+def test_each_row_checks_the_value_it_holds(key, good, bad, reason):
+    """A ResourceConfig takes each value through the validator of the row that holds it, naming the key and value."""
+    assert cgmath.ResourceConfig.of({key: good}).value_of(
+        next(row for row in cgfiles.RESOURCES if row.settable and key in (row.key, row.source))) == good
+    with pytest.raises(KubenodeError) as error:
+        cgmath.ResourceConfig.of({key: bad})
+    assert (error.value.field, error.value.value) == (key, bad) and reason in str(error.value)
+
+
+def test_each_row_writes_its_value_as_libcontainer_and_systemd_spell_it():
+    """The rows' renderers: the period before the quota, v2's cpu.max holding both, systemd's quota per second;
+    a memory limit of -1 and a pids limit below 0 unlimited ("max", systemd's infinity); a pids limit of 0 is 1."""
+    limited = cgmath.resource_files({'cpu_quota': 50000, 'cpu_period': 100000, 'memory': 1 << 30, 'pids': 0}, [])
+    assert limited['v1_files'] == {'cpu.cfs_period_us': '100000', 'cpu.cfs_quota_us': '50000',
+                                   'memory.limit_in_bytes': '1073741824', 'pids.max': '1'}
+    assert limited['v2_files'] == {'cpu.max': '50000 100000', 'memory.max': '1073741824', 'pids.max': '1'}
+    assert limited['systemd_properties']['v2'] == {'CPUQuotaPeriodUSec': '100000', 'CPUQuotaPerSecUSec': '500000',
+                                                   'MemoryMax': '1073741824', 'TasksMax': '1'}
+    assert list(limited['v1_files'])[:2] == ['cpu.cfs_period_us', 'cpu.cfs_quota_us']
+    unlimited = cgmath.resource_files({'cpu_quota': -1, 'cpu_period': 100000, 'memory': -1, 'pids': -1}, [])
+    assert unlimited['v1_files'] == {'cpu.cfs_period_us': '100000', 'cpu.cfs_quota_us': '-1',
+                                     'memory.limit_in_bytes': '-1', 'pids.max': 'max'}
+    assert unlimited['v2_files'] == {'cpu.max': 'max 100000', 'memory.max': 'max', 'pids.max': 'max'}
+    assert unlimited['systemd_properties']['v1'] == {'CPUQuotaPeriodUSec': '100000', 'CPUQuotaPerSecUSec': 'infinity',
+                                                     'MemoryLimit': 'infinity', 'TasksMax': 'infinity'}
