@@ -23,6 +23,7 @@ from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_names import DRIVERS
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import check_entry
 
 
 # (field, required in a plan given back, the type its value must have). The order is as_dict()'s.
@@ -133,9 +134,8 @@ class NodePlan(namedtuple('NodePlan', _FIELDS)):  # type: ignore[misc]  # the fi
             raise KubenodeError('must be "cgroupfs" or "systemd"', field=field + '.cgroup_driver',
                                 value=plan['cgroup_driver'])
         for key, entry in plan['cgroups'].items():
-            if not isinstance(entry, Mapping):
-                raise KubenodeError('must be a mapping, as allocatable_info returns it',
-                                    field='%s.cgroups.%s' % (field, key), value=entry)
+            # Checked here, where the plan enters: the run reads its cgroups unchecked (PlannedCgroup.from_entry).
+            check_entry(key, entry, field)
         return cls(**dict((name, plan.get(name)) for name in _FIELDS))
 
     def as_dict(self) -> dict[str, Any]:

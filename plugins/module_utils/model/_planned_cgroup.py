@@ -6,8 +6,10 @@
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
-Pure. The plan is a NodePlan (_node_plan); a run turns each cgroup it manages into a PlannedCgroup once (from_plan,
-which names the field of a malformed plan) and plans its steps from these records.
+Pure. The plan is a NodePlan (_node_plan); a run turns each cgroup it manages into a PlannedCgroup once (from_entry)
+and plans its steps from these records. A plan handed back through an option is checked once, where it enters
+(NodePlan.from_dict calls check_entry, which names the field of a malformed one); a plan plan_node built is not
+checked again.
 """
 
 from __future__ import absolute_import, annotations, division, print_function
@@ -15,12 +17,12 @@ from __future__ import absolute_import, annotations, division, print_function
 __metaclass__ = type
 
 from collections import namedtuple
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_files import file_version
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import Mapping
 
 
 def _frozen(mapping: Mapping) -> MappingProxyType:
@@ -42,28 +44,11 @@ class PlannedCgroup(namedtuple('PlannedCgroup', ('key', 'cgroupfs_path', 'system
             _frozen(v1_properties or {}), _frozen(v2_properties or {}))
 
     @classmethod
-    def from_plan(cls, key: str, entry: Any) -> PlannedCgroup:
-        """The record of a NodePlan's cgroups[key]; an entry that is not one of allocatable_info's is refused,
-        naming the field."""
-        field = 'plan.cgroups.%s' % key
-        if not isinstance(entry, Mapping):
-            raise KubenodeError('must be a mapping, as allocatable_info returns it', field=field, value=entry)
-        path = entry.get('cgroupfs_path')
-        if not isinstance(path, str) or not path.startswith('/'):
-            raise KubenodeError('must be an absolute cgroup path', field=field + '.cgroupfs_path', value=path)
-        mappings = {}
-        for name in ('v1_files', 'v2_files', 'systemd_properties'):
-            value = entry.get(name) or {}
-            if not isinstance(value, Mapping):
-                raise KubenodeError('must be a mapping', field='%s.%s' % (field, name), value=value)
-            mappings[name] = value
-        properties = mappings['systemd_properties']
-        for version in ('v1', 'v2'):
-            if not isinstance(properties.get(version) or {}, Mapping):
-                raise KubenodeError('must be a mapping', field='%s.systemd_properties.%s' % (field, version),
-                                    value=properties.get(version))
-        return cls(key, path, entry.get('systemd_path'), entry.get('systemd_unit'), mappings['v1_files'],
-                   mappings['v2_files'], properties.get('v1'), properties.get('v2'))
+    def from_entry(cls, key: str, entry: Mapping) -> PlannedCgroup:
+        """The record of a plan's cgroups[key], an entry plan_node built or check_entry accepted."""
+        properties = entry.get('systemd_properties') or {}
+        return cls(key, entry['cgroupfs_path'], entry.get('systemd_path'), entry.get('systemd_unit'),
+                   entry.get('v1_files'), entry.get('v2_files'), properties.get('v1'), properties.get('v2'))
 
     def files(self, mode: str | None) -> Mapping[str, str]:
         """The control files under a cgroup mode ('v2', or 'v1' on v1 and hybrid)."""
@@ -84,3 +69,23 @@ class PlannedCgroup(namedtuple('PlannedCgroup', ('key', 'cgroupfs_path', 'system
     def names_only(self) -> PlannedCgroup:
         """The cgroup without values: its names and paths (a cgroup whose values kubelet writes)."""
         return PlannedCgroup(self.key, self.cgroupfs_path, self.systemd_path, self.systemd_unit)
+
+
+def check_entry(key: str, entry: Any, field: str = 'plan') -> None:
+    """Refuse cgroups[key] of a plan given back (field: the option's name) unless it is one of allocatable_info's,
+    naming the field of what is wrong."""
+    field = '%s.cgroups.%s' % (field, key)
+    if not isinstance(entry, Mapping):
+        raise KubenodeError('must be a mapping, as allocatable_info returns it', field=field, value=entry)
+    path = entry.get('cgroupfs_path')
+    if not isinstance(path, str) or not path.startswith('/'):
+        raise KubenodeError('must be an absolute cgroup path', field=field + '.cgroupfs_path', value=path)
+    for name in ('v1_files', 'v2_files', 'systemd_properties'):
+        value = entry.get(name) or {}
+        if not isinstance(value, Mapping):
+            raise KubenodeError('must be a mapping', field='%s.%s' % (field, name), value=value)
+    properties = entry.get('systemd_properties') or {}
+    for version in ('v1', 'v2'):
+        if not isinstance(properties.get(version) or {}, Mapping):
+            raise KubenodeError('must be a mapping', field='%s.systemd_properties.%s' % (field, version),
+                                value=properties.get(version))

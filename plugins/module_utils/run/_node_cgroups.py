@@ -297,8 +297,8 @@ KUBELET_WRITES_VALUES = ('kubepods', 'burstable', 'besteffort')
 
 def managed_view(key, entry):
     """A plan entry as a run manages it, a PlannedCgroup: a cgroup whose values kubelet writes keeps its names
-    and paths only."""
-    planned = PlannedCgroup.from_plan(key, entry)
+    and paths only. The plan is plan_node's, or one NodePlan.from_dict has checked."""
+    planned = PlannedCgroup.from_entry(key, entry)
     return planned.names_only() if key in KUBELET_WRITES_VALUES else planned
 
 

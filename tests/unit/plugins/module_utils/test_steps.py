@@ -16,6 +16,7 @@ import os
 import pytest
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost, LiveHost
@@ -293,13 +294,14 @@ def test_the_cgroup_layout_is_read_once_and_never_changed():
     ({'cgroupfs_path': '/k', 'systemd_properties': {'v2': 'MemoryMax=1'}},
      'plan.cgroups.kube_reserved.systemd_properties.v2')])
 def test_a_plan_that_is_not_allocatable_infos_is_refused_naming_the_field(entry, field):
+    """Checked where a plan handed back through an option enters: the run reads its cgroups unchecked."""
     with pytest.raises(KubenodeError) as refused:
-        PlannedCgroup.from_plan('kube_reserved', entry)
+        NodePlan.from_dict({'cgroup_driver': 'systemd', 'cgroups': {'kube_reserved': entry}})
     assert refused.value.field == field
 
 
 def test_a_planned_cgroup_is_a_record_read_once_from_the_plan():
-    planned = PlannedCgroup.from_plan('kube_reserved', {
+    planned = PlannedCgroup.from_entry('kube_reserved', {
         'cgroupfs_path': '/k', 'systemd_path': '/k.slice', 'systemd_unit': 'k.slice', 'v1_files': {'cpu.shares': '2'},
         'v2_files': {'cpu.weight': '1'}, 'systemd_properties': {'v1': {'CPUShares': '2'}, 'v2': {'CPUWeight': '1'}}})
     assert (dict(planned.files('hybrid')), dict(planned.files('v2'))) == ({'cpu.shares': '2'}, {'cpu.weight': '1'})
