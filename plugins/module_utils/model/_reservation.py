@@ -22,9 +22,12 @@ nothing of a resource (the gke profile reserves everything as kube-reserved), it
 other's against what both reserve together, and said so.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
+
+from collections.abc import Mapping
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_files import MEMORY_PEAK
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
@@ -52,7 +55,7 @@ VERDICT_ORDER = ('under', 'over', 'ok', 'unmeasured')
 MIN_CPU_WINDOW_SECONDS = 10
 
 
-def parse_int(text):
+def parse_int(text: str | None) -> int | None:
     """A counter file's integer, None when the file is missing or holds no number."""
     if text is None:
         return None
@@ -60,9 +63,9 @@ def parse_int(text):
     return int(text) if text.isdigit() else None
 
 
-def parse_keyed(text):
+def parse_keyed(text: str | None) -> dict[str, int]:
     """"key value" lines (memory.events, cpu.stat, memory.oom_control) as {key: int}."""
-    result = {}
+    result: dict[str, int] = {}
     for line in (text or '').splitlines():
         fields = line.split()
         if len(fields) == 2 and fields[1].isdigit():
@@ -70,16 +73,16 @@ def parse_keyed(text):
     return result
 
 
-def parse_pressure(text):
+def parse_pressure(text: str | None) -> dict[str, dict[str, float]] | None:
     """A PSI file ("some avg10=0.00 avg60=0.00 avg300=0.00 total=0" and "full ...") as nested dicts."""
     if text is None:
         return None
-    result = {}
+    result: dict[str, dict[str, float]] = {}
     for line in text.splitlines():
         fields = line.split()
         if not fields or fields[0] not in ('some', 'full'):
             continue
-        values = {}
+        values: dict[str, float] = {}
         for field in fields[1:]:
             name, _sep, value = field.partition('=')
             try:
@@ -90,7 +93,7 @@ def parse_pressure(text):
     return result
 
 
-def cpu_usage_ns(text, version):
+def cpu_usage_ns(text: str | None, version: str) -> int | None:
     """Total CPU time of the cgroup in nanoseconds: v2 cpu.stat usage_usec, v1 cpuacct.usage."""
     if text is None:
         return None
@@ -100,7 +103,7 @@ def cpu_usage_ns(text, version):
     return parse_int(text)
 
 
-def memory_events(text, version):
+def memory_events(text: str | None, version: str) -> dict[str, int]:
     """{oom, oom_kill, high, max} (v2) or {oom_kill, under_oom} (v1 memory.oom_control)."""
     counts = parse_keyed(text)
     keys = ('oom', 'oom_kill', 'high', 'max') if version == 'v2' else ('oom_kill', 'under_oom')
@@ -113,7 +116,8 @@ class Usage(object):
     __slots__ = ('exists', 'memory_current', 'memory_peak', 'peak_file', 'events', 'memory_pressure',
                  'cpu_pressure', 'cpu_ns', 'processes', 'window_peak')
 
-    def __init__(self, raw, version, processes, window_peak=None):
+    def __init__(self, raw: Mapping[str, str | None] | None, version: str, processes: int | None,
+                 window_peak: int | None = None) -> None:
         self.exists = raw is not None
         raw = raw or {}
         self.memory_current = parse_int(raw.get('memory_current'))
@@ -128,25 +132,25 @@ class Usage(object):
         self.window_peak = window_peak
 
 
-def cpu_used_milli(first, second, seconds):
+def cpu_used_milli(first: Usage, second: Usage, seconds: float) -> int | None:
     """Millicores used over the window: CPU time between two reads over the wall time between them."""
     if first.cpu_ns is None or second.cpu_ns is None or seconds <= 0:
         return None
     return max(0, second.cpu_ns - first.cpu_ns) * 1000 // int(seconds * 1e9)
 
 
-def _round_up(value, step):
+def _round_up(value: int, step: int) -> int:
     return -(-value // step) * step
 
 
-def recommend_memory(peak, capacity):
+def recommend_memory(peak: int, capacity: int | None) -> int:
     cap = capacity // CAP_DIVISOR if capacity else None
     wanted = _round_up(peak * (100 + MEMORY_MARGIN_PERCENT) // 100, MIB)
     value = max(MEMORY_FLOOR, wanted)
     return min(value, cap) if cap else value
 
 
-def recommend_cpu(used, capacity_milli):
+def recommend_cpu(used: int, capacity_milli: int | None) -> int:
     cap = capacity_milli // CAP_DIVISOR if capacity_milli else None
     wanted = _round_up(used * (100 + CPU_MARGIN_PERCENT) // 100, 10)
     value = max(CPU_FLOOR_MILLI, wanted)
@@ -159,20 +163,22 @@ CPU_RULE = ('use over the window + %d%%, at least %dm, at most 1/%d of the node\
             % (CPU_MARGIN_PERCENT, CPU_FLOOR_MILLI, CAP_DIVISOR))
 
 
-def _sustained(pressure, limit):
+def _sustained(pressure: Mapping[str, Mapping[str, float]] | None, limit: float) -> float | None:
     """The avg60 of "some" at or above limit percent, or None."""
     some = (pressure or {}).get('some') or {}
     value = some.get('avg60')
     return value if value is not None and value >= limit else None
 
 
-def judge_memory(reserved, usage):
+def judge_memory(reserved: int, usage: Usage) -> tuple[list[str], list[str], list[str], int | None, int | None]:
     """(the causes and reasons it is under, the notes, the use judged, the lifetime peak) of a reserved cgroup's
     memory. The use judged is the highest seen in the window; the lifetime peak (memory.peak, since the cgroup
     was made) only sizes the recommendation and is noted when above the reservation."""
     window = usage.window_peak if usage.window_peak is not None else usage.memory_current
     lifetime = usage.memory_peak if usage.memory_peak is not None else usage.memory_current
-    causes, reasons, notes = [], [], []
+    causes: list[str] = []
+    reasons: list[str] = []
+    notes: list[str] = []
     kills = usage.events.get('oom_kill', 0)
     if kills:
         causes.append('oom_kill')
@@ -186,15 +192,16 @@ def judge_memory(reserved, usage):
         causes.append('use')
         reasons.append('used up to %s in the window, above the %s reserved' % (_mib(window), _mib(reserved))
                        if reserved else 'nothing reserved for it, and it used up to %s in the window' % _mib(window))
-    if usage.memory_peak and window is not None and window <= reserved < lifetime:
+    if usage.memory_peak and window is not None and lifetime is not None and window <= reserved < lifetime:
         notes.append('its peak since the cgroup was made, %s, is above the %s reserved: a burst before the window '
                      '(a start, a backup), sized for but not judged' % (_mib(lifetime), _mib(reserved)))
     return causes, reasons, notes, window, lifetime
 
 
-def judge_cpu(reserved, used, usage, seconds):
+def judge_cpu(reserved: int, used: int | None, usage: Usage, seconds: float) -> tuple[list[str], list[str], bool]:
     """(the causes and reasons a reserved cgroup's CPU is under, whether the window can tell)."""
-    causes, reasons = [], []
+    causes: list[str] = []
+    reasons: list[str] = []
     pressure = _sustained(usage.cpu_pressure, CPU_PRESSURE_LIMIT)
     if pressure is not None:
         causes.append('pressure')
@@ -207,15 +214,16 @@ def judge_cpu(reserved, used, usage, seconds):
     return causes, reasons, long_enough
 
 
-def _mib(value):
+def _mib(value: int) -> str:
     return '%dMi' % (value // MIB) if value % MIB == 0 else '%.1fMi' % (value / float(MIB))
 
 
-def _milli(value):
+def _milli(value: int) -> str:
     return '%dm' % value
 
 
-def _judge(kind, reserved, used, causes, under_reasons, recommended, rule):
+def _judge(kind: str, reserved: int, used: int | None, causes: list[str], under_reasons: list[str],
+           recommended: int, rule: str) -> dict[str, Any]:
     gap, show = (OVER_MEMORY_GAP, _mib) if kind == 'memory' else (OVER_CPU_GAP_MILLI, _milli)
     if under_reasons:
         verdict, reasons = 'under', list(under_reasons)
@@ -232,7 +240,8 @@ def _judge(kind, reserved, used, causes, under_reasons, recommended, rule):
             'recommended': recommended, 'rule': rule, 'verdict': verdict, 'reasons': reasons, 'causes': causes}
 
 
-def assess_reserved(reserved, first, second, seconds, capacity):
+def assess_reserved(reserved: Mapping[str, int], first: Usage, second: Usage, seconds: float,
+                    capacity: Mapping[str, int]) -> dict[str, Any]:
     """One reserved cgroup: {memory: {...}, cpu: {...}} with the verdict of each, from two reads."""
     if not second.exists:
         return _unmeasured('the cgroup does not exist on the node')
@@ -264,13 +273,14 @@ def assess_reserved(reserved, first, second, seconds, capacity):
             'processes': second.processes}
 
 
-def judge_together(assessed):
+def judge_together(assessed: dict[str, Any]) -> dict[str, Any]:
     """Where one side reserves nothing of a resource and the other some (the gke profile puts it all in
     kube-reserved), a use of the empty side is not "under" while both together stay within what both reserve:
     the profile sized them as one. Said in its reasons; OOM kills and pressure still make it under."""
     for kind in ('memory', 'cpu'):
-        entries = [(assessed.get(scope) or {}).get(kind) for scope in SCOPES]
-        if any(entry is None for entry in entries):
+        found = [(assessed.get(scope) or {}).get(kind) for scope in SCOPES]
+        entries = [entry for entry in found if entry is not None]
+        if len(entries) != len(found):
             continue
         empty = [entry for entry in entries if entry['reserved'] == 0]
         if len(empty) != 1 or empty[0]['verdict'] != 'under' or empty[0]['causes'] != ['use']:
@@ -291,7 +301,7 @@ def judge_together(assessed):
     return assessed
 
 
-def peak_age(uptime, version):
+def peak_age(uptime: int | None, version: str) -> str:
     """How old a lifetime peak may be, in words: since its cgroup was made, at most since the node booted."""
     since = 'since the cgroup was made%s' % (' (or its peak was last reset)' if version == 'v1' else '')
     if uptime is None:
@@ -301,16 +311,16 @@ def peak_age(uptime, version):
     return '%s, at most %s ago (the node booted then)' % (since, age)
 
 
-def _unmeasured(why):
+def _unmeasured(why: str) -> dict[str, Any]:
     return {'verdict': 'unmeasured', 'reasons': [why]}
 
 
-def worst(verdicts):
+def worst(verdicts: list[str | None]) -> str:
     present = [v for v in verdicts if v]
     return min(present, key=VERDICT_ORDER.index) if present else 'unmeasured'
 
 
-def _as_quantities(values):
+def _as_quantities(values: Mapping[str, int]) -> dict[str, str]:
     result = {}
     if 'cpu' in values:
         result['cpu'] = '%dm' % values['cpu']
@@ -319,7 +329,7 @@ def _as_quantities(values):
     return result
 
 
-def recommendation(assessed):
+def recommendation(assessed: Mapping[str, Any]) -> dict[str, dict[str, str]]:
     """{system_reserved: {cpu, memory}, kube_reserved: {...}} as quantity strings, for the measured profile."""
     result = {}
     for scope in SCOPES:
@@ -330,29 +340,30 @@ def recommendation(assessed):
     return result
 
 
-def profiles_side_by_side(capacity, max_pods, static, measured):
+def profiles_side_by_side(capacity: Mapping[str, Any], max_pods: int | None, static: Any,
+                           measured: Mapping[str, Any]) -> dict[str, Any]:
     """What each sizing profile reserves on this node (cpu in millicores, memory in bytes), beside the plan's own
     reservations ("static") and the recommendation ("measured")."""
-    recommended = {}
+    recommended: dict[str, Any] = {}
     for scope in SCOPES:
         values = measured.get('%s_reserved' % scope) or {}
         recommended[scope] = dict((kind, {'value': _value(kind, text)}) for kind, text in values.items())
-    result = {'static': static, MEASURED_PROFILE: plan_total(recommended) if measured else
+    result: dict[str, Any] = {'static': static, MEASURED_PROFILE: plan_total(recommended) if measured else
               {'error': 'unmeasured: no reserved cgroup was measured, so there is nothing to recommend'}}
     for profile in PROFILES:
-        if profile == 'static':
-            continue
         try:
             sized = profile_reservation(profile, capacity, max_pods)
         except KubenodeError as error:
             result[profile] = {'error': error.message}
+            continue
+        if sized is None:  # static: the plan's own reservations, above
             continue
         kube = sized[0]
         result[profile] = dict((kind, _value(kind, kube[kind])) for kind in ('cpu', 'memory') if kind in kube)
     return result
 
 
-def plan_total(reserved):
+def plan_total(reserved: Mapping[str, Any]) -> dict[str, int]:
     """The cpu (millicores) and memory (bytes) of systemReserved and kubeReserved together, from a plan's
     reserved ({scope: {resource: {value}}})."""
     total = {'cpu': 0, 'memory': 0}
@@ -362,10 +373,11 @@ def plan_total(reserved):
     return total
 
 
-def total_use(assessed):
+def total_use(assessed: Mapping[str, Any]) -> dict[str, int | None]:
     """The reserved cgroups' memory (the highest in the window) and CPU use together, of those measured; None
     where no cgroup was measured (nothing to add up is not a use of 0)."""
-    memory, cpu = None, None
+    memory: int | None = None
+    cpu: int | None = None
     for scope in SCOPES:
         entry = assessed.get(scope) or {}
         if (entry.get('memory') or {}).get('used') is not None:
@@ -375,7 +387,7 @@ def total_use(assessed):
     return {'memory_peak': memory, 'cpu_used': cpu}
 
 
-def pods_use(path, first, second, seconds, allocatable):
+def pods_use(path: str, first: Usage, second: Usage, seconds: float, allocatable: Any) -> dict[str, Any]:
     """What kubepods uses, beside what Allocatable gives the pods."""
     if not second.exists:
         return {'cgroup': path, 'exists': False}
@@ -385,12 +397,13 @@ def pods_use(path, first, second, seconds, allocatable):
             'cpu': {'used': cpu_used_milli(first, second, seconds)}, 'events': second.events}
 
 
-def _value(kind, text, field=None):
+def _value(kind: str, text: str, field: str | None = None) -> int:
     quantity = parse_quantity(text, field or kind)
     return quantity.milli_value() if kind == 'cpu' else quantity.value()
 
 
-def measured_reserved(measured, capacity, field='measured_reservation'):
+def measured_reserved(measured: Any, capacity: Mapping[str, int],
+                      field: str = 'measured_reservation') -> tuple[dict[str, str], dict[str, str]]:
     """(systemReserved, kubeReserved) of the measured profile: the recommendation given, each value held between
     the rule's floor and half the node, as quantity strings."""
     if not isinstance(measured, dict) or not any(measured.get('%s_reserved' % scope) for scope in SCOPES):
@@ -406,7 +419,7 @@ def measured_reserved(measured, capacity, field='measured_reservation'):
         values = measured.get(name) or {}
         if not isinstance(values, dict):
             raise KubenodeError('must be a mapping of cpu and memory', field='%s.%s' % (field, name), value=values)
-        clamped = {}
+        clamped: dict[str, int] = {}
         for kind, text in sorted(values.items()):
             item = '%s.%s.%s' % (field, name, kind)
             if kind not in ('cpu', 'memory'):
