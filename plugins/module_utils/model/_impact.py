@@ -11,10 +11,14 @@ PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 Pure: the pods (_node_pods) and the cgroups' use (_cgroup_usage) are read by the caller.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import (
     BURSTABLE, GUARANTEED, pod_model)
 
@@ -23,7 +27,7 @@ MIB = 1048576
 LIMITED = ('kubepods', 'system_reserved', 'kube_reserved')
 
 
-def allocatable_values(plan, max_pods):
+def allocatable_values(plan: NodePlan, max_pods: int | None) -> dict[str, Any]:
     """{resource: int64} of the plan's Allocatable as kubelet's admission compares with it (cpu in millicores),
     pods its maxPods."""
     values = dict((name, entry['value']) for name, entry in (plan.allocatable or {}).items())
@@ -31,13 +35,13 @@ def allocatable_values(plan, max_pods):
     return values
 
 
-def admission_rules(rules, gates):
+def admission_rules(rules: Any, gates: Mapping[str, bool] | None) -> Any:
     return pod_model().admission.AdmissionRules(rules.gate(gates, 'PodLevelResources'), rules.pod_level_hugepages,
                                                 rules.gate(gates, 'PodLevelResourcesFixKubeletQOSClass'),
                                                 rules.preemption_counts_pod_requests, rules.admission_ties_by_uid)
 
 
-def pods_impact(candidates, allocatable, rules, source):
+def pods_impact(candidates: Sequence[Any], allocatable: Mapping[str, Any], rules: Any, source: str) -> dict[str, Any]:
     """The admission of the pods found, and the ones the change stops (or preempts) among those that run now or
     whose state is unknown; a pod that does not run now is no loss of this change. With no candidates, allocatable
     and rules are not read."""
@@ -53,10 +57,10 @@ def pods_impact(candidates, allocatable, rules, source):
             'admission': results}
 
 
-def memory_limit_after(plan, key, tier_limits=None):
+def memory_limit_after(plan: NodePlan, key: str, tier_limits: Mapping[str, int] | None = None) -> int | None:
     """The memory limit the plan leaves one cgroup with, as memory_impact and qos_tier_impact compare it: a QoS
     tier's from tier_limits (qos_tier_limits), kubepods' and an enforced reserved cgroup's from the plan; else None."""
-    if key in (tier_limits or {}):
+    if tier_limits and key in tier_limits:
         return tier_limits[key]
     entry = plan.cgroups.get(key)
     if not entry or not entry.get('enforced', key == 'kubepods'):
@@ -64,22 +68,23 @@ def memory_limit_after(plan, key, tier_limits=None):
     return (entry.get('resources') or {}).get('memory')
 
 
-def lowers_limit(after, now):
+def lowers_limit(after: int | None, now: int | None) -> bool:
     """Whether a limit after the change is below the limit now (no limit now: any limit is lower): the only case
     _squeezed compares with the cgroup's use."""
     return after is not None and (now is None or after < now)
 
 
-def _squeezed(key, entry, after, used, now):
+def _squeezed(key: str, entry: Mapping[str, Any], after: int | None, used: Mapping[str, int] | None,
+              now: int | None) -> dict[str, Any] | None:
     """The impact row of one cgroup whose new memory limit (after) is lower than its limit now and below its working
     set (its use less the inactive page cache the kernel can reclaim, as kubelet counts it), else None."""
-    if not lowers_limit(after, now) or used is None or after >= used['working_set']:
+    if after is None or not lowers_limit(after, now) or used is None or after >= used['working_set']:
         return None
     return {'cgroup': key, 'path': entry['path'], 'limit_now': now, 'limit_after': after, 'usage': used['usage'],
             'working_set': used['working_set'], 'inactive_file': used['inactive_file']}
 
 
-def memory_impact(plan, usage, limits_now):
+def memory_impact(plan: NodePlan, usage: Mapping[str, Any], limits_now: Mapping[str, int | None]) -> list[dict[str, Any]]:
     """[{cgroup, path, limit_now, limit_after, usage, working_set, inactive_file}] of kubepods and the enforced
     reserved cgroups the plan squeezes (_squeezed): what the kernel cannot reclaim it OOM-kills."""
     cgroups = plan.cgroups
@@ -88,7 +93,8 @@ def memory_impact(plan, usage, limits_now):
     return [row for row in rows if row]
 
 
-def qos_tier_limits(plan, results, candidates, percent, rules):
+def qos_tier_limits(plan: NodePlan, results: Sequence[Mapping[str, Any]], candidates: Sequence[Any], percent: int | None,
+                    rules: Any) -> dict[str, int]:
     """{'burstable': bytes, 'besteffort': bytes}: the QoS tiers' memory limits the QoS manager sets with qosReserved
     (qos_container_manager_linux.go, setMemoryReserve) once kubelet re-admitted the pods - Allocatable less percent
     of the admitted Guaranteed pods' memory requests, and of the Burstable ones' too for besteffort - or {} without
@@ -106,7 +112,8 @@ def qos_tier_limits(plan, results, candidates, percent, rules):
     return {'burstable': burstable, 'besteffort': burstable - requested[BURSTABLE] * percent // 100}
 
 
-def qos_tier_impact(plan, limits_after, usage, limits_now):
+def qos_tier_impact(plan: NodePlan, limits_after: Mapping[str, int], usage: Mapping[str, Any],
+                    limits_now: Mapping[str, int | None]) -> list[dict[str, Any]]:
     """memory_impact's rows for the QoS tiers whose qosReserved limit would fall under their working set now."""
     cgroups = plan.cgroups
     rows = [_squeezed(key, cgroups[key], after, usage.get(key), limits_now.get(key))
@@ -114,11 +121,11 @@ def qos_tier_impact(plan, limits_after, usage, limits_now):
     return [row for row in rows if row]
 
 
-def _mib(value):
+def _mib(value: int) -> str:
     return '%dMi' % (value // MIB) if value % MIB == 0 else '%d bytes' % value
 
 
-def summary(impact):
+def summary(impact: Mapping[str, Any]) -> list[str]:
     """One line per effect, kubelet's words where kubelet says it: the gate's message and the report's rows."""
     lines = []
     for row in impact['pods']['refused'] if impact['pods'] else []:
@@ -138,7 +145,7 @@ def summary(impact):
     return lines
 
 
-def assemble(pods, memory, pods_unknown_reason=None):
-    impact = {'pods': pods, 'memory': memory, 'pods_unknown': pods_unknown_reason}
+def assemble(pods: dict[str, Any] | None, memory: list[dict[str, Any]], pods_unknown_reason: str | None = None) -> dict[str, Any]:
+    impact: dict[str, Any] = {'pods': pods, 'memory': memory, 'pods_unknown': pods_unknown_reason}
     impact['effects'] = summary(impact)
     return impact

@@ -101,6 +101,7 @@ class NodePlan(namedtuple('NodePlan', _FIELDS)):  # type: ignore[misc]  # the fi
     __slots__ = ()
     # The fields the methods read, declared for the type checker (it cannot see the fields _SCHEMA names).
     cgroups: Mapping
+    allocatable: Mapping | None
     reserved: Mapping | None
     eviction: Mapping | None
 

@@ -341,7 +341,7 @@ def recommendation(assessed: Mapping[str, Any]) -> dict[str, dict[str, str]]:
 
 
 def profiles_side_by_side(capacity: Mapping[str, Any], max_pods: int | None, static: Any,
-                           measured: Mapping[str, Any]) -> dict[str, Any]:
+                          measured: Mapping[str, Any]) -> dict[str, Any]:
     """What each sizing profile reserves on this node (cpu in millicores, memory in bytes), beside the plan's own
     reservations ("static") and the recommendation ("measured")."""
     recommended: dict[str, Any] = {}
@@ -349,7 +349,7 @@ def profiles_side_by_side(capacity: Mapping[str, Any], max_pods: int | None, sta
         values = measured.get('%s_reserved' % scope) or {}
         recommended[scope] = dict((kind, {'value': _value(kind, text)}) for kind, text in values.items())
     result: dict[str, Any] = {'static': static, MEASURED_PROFILE: plan_total(recommended) if measured else
-              {'error': 'unmeasured: no reserved cgroup was measured, so there is nothing to recommend'}}
+                              {'error': 'unmeasured: no reserved cgroup was measured, so there is nothing to recommend'}}
     for profile in PROFILES:
         try:
             sized = profile_reservation(profile, capacity, max_pods)
