@@ -17,19 +17,27 @@ Only the resource predicate is modelled: node affinity, host ports, taints, the 
 memory managers' admission are not (docs/guide.md says so).
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, List, Tuple
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import (
     BESTEFFORT, BURSTABLE, GUARANTEED, pod_level_resource, pod_level_resources_set)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import (
     aggregate_containers, is_critical, pod_level_requests_set, pod_requests, qos_class)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import Quantity
 
 CPU, MEMORY, EPHEMERAL_STORAGE, PODS = 'cpu', 'memory', 'ephemeral-storage', 'pods'
 # predicate.go's PodAdmitResult reasons for an InsufficientResourceError, else InsufficientResourcePrefix + name.
 _OUT_OF = {CPU: 'OutOfcpu', MEMORY: 'OutOfmemory', EPHEMERAL_STORAGE: 'OutOfephemeral-storage', PODS: 'OutOfpods'}
 UNEXPECTED_ADMISSION_ERROR = 'UnexpectedAdmissionError'
+# (resource, amount): what preemption must free (admissionRequirementList).
+Requirements = List[Tuple[str, int]]
+# (resource, requested, used, capacity): a resource fitsRequest finds short.
+Shortage = Tuple[str, int, int, int]
 
 
 class AdmissionRules(object):
@@ -39,8 +47,8 @@ class AdmissionRules(object):
     __slots__ = ('pod_level', 'pod_level_hugepages', 'only_set_pod_level', 'preemption_counts_pod_requests',
                  'ties_by_uid')
 
-    def __init__(self, pod_level, pod_level_hugepages, only_set_pod_level=False, preemption_counts_pod_requests=True,
-                 ties_by_uid=False):
+    def __init__(self, pod_level: bool, pod_level_hugepages: bool, only_set_pod_level: bool = False,
+                 preemption_counts_pod_requests: bool = True, ties_by_uid: bool = False) -> None:
         self.pod_level, self.pod_level_hugepages = pod_level, pod_level_hugepages
         # PodLevelResourcesFixKubeletQOSClass (1.37): empty pod-level resources leave the QoS class to the containers.
         self.only_set_pod_level = only_set_pod_level
@@ -55,26 +63,27 @@ class Candidate(object):
 
     __slots__ = ('pod', 'key', 'source', 'created', 'running', 'uid')
 
-    def __init__(self, pod, source, created='', running=None, uid=''):
+    def __init__(self, pod: Any, source: str, created: str | None = '', running: bool | None = None,
+                 uid: str | None = '') -> None:
         self.pod, self.source, self.created, self.running, self.uid = pod, source, created or '', running, uid or ''
         self.key = '%s/%s' % (pod.namespace or 'default', pod.name)
 
 
-def is_extended(name):
+def is_extended(name: str) -> bool:
     """v1helper.IsExtendedResourceName: a name with a domain outside kubernetes.io (a device plugin's)."""
     return '/' in name and 'kubernetes.io/' not in name and not name.startswith('requests.')
 
 
-def _integer(name, quantity):
+def _integer(name: str, quantity: Quantity) -> int:
     """The int64 the scheduler's Resource keeps: MilliValue for cpu, Value for the rest (both round up)."""
     return quantity.milli_value() if name == CPU else quantity.value()
 
 
-def fit_request(pod, rules, allocatable):
+def fit_request(pod: Any, rules: AdmissionRules, allocatable: Mapping[str, int]) -> dict[str, int]:
     """computePodResourceRequest (PodRequests, pod-level requests when PodLevelResources is on), after
     removeMissingExtendedResources: {resource: int64}, extended resources the node does not have left out."""
     requests = pod_requests(pod, rules.pod_level, hugepages=rules.pod_level_hugepages)
-    values = {}
+    values: dict[str, int] = {}
     for name, quantity in requests.items():
         if name == PODS or (is_extended(name) and name not in allocatable):
             continue
@@ -82,20 +91,21 @@ def fit_request(pod, rules, allocatable):
     return values
 
 
-def node_requested(admitted, rules, allocatable):
+def node_requested(admitted: Iterable[Candidate], rules: AdmissionRules, allocatable: Mapping[str, int]) -> dict[str, int]:
     """NodeInfo.Requested: the sum of the admitted pods' requests."""
-    total = {}
+    total: dict[str, int] = {}
     for candidate in admitted:
         for name, value in fit_request(candidate.pod, rules, allocatable).items():
             total[name] = total.get(name, 0) + value
     return total
 
 
-def insufficient(request, requested, pod_count, allocatable):
+def insufficient(request: Mapping[str, int], requested: Mapping[str, int], pod_count: int,
+                 allocatable: Mapping[str, int]) -> list[Shortage]:
     """fitsRequest: [(resource, requested, used, capacity)] in its order - pods, cpu, memory, ephemeral-storage,
     then the scalar resources (hugepages, extended), which kubelet visits in Go's map order (random: when two of
     them are short, either may be the reason kubelet gives); here by name."""
-    found = []
+    found: list[Shortage] = []
     allowed_pods = allocatable.get(PODS, 0)
     if pod_count + 1 > allowed_pods:
         found.append((PODS, 1, pod_count, allowed_pods))
@@ -109,16 +119,16 @@ def insufficient(request, requested, pod_count, allocatable):
     return found
 
 
-def out_of(name):
+def out_of(name: str) -> str:
     return _OUT_OF.get(name, 'OutOf%s' % name)
 
 
-def insufficient_message(name, want, used, capacity):
+def insufficient_message(name: str, want: int, used: int, capacity: int) -> str:
     """InsufficientResourceError.Error(), kubelet's words."""
     return "Node didn't have enough resource: %s, requested: %d, used: %d, capacity: %d" % (name, want, used, capacity)
 
 
-def resource_request(pod, name, rules):
+def resource_request(pod: Any, name: str, rules: AdmissionRules) -> int:
     """GetResourceRequest: 1 for pods; else PodRequests without overhead - the containers' aggregate unless
     PodLevelResources is on and the pod sets pod-level resources, and its pod-level requests over it whatever the
     gate (kubelet's helper does not ask it) - then the overhead added to a non-zero request; millicores for cpu."""
@@ -141,10 +151,10 @@ def resource_request(pod, name, rules):
     return _integer(name, quantity)
 
 
-def _request_before_134(pod, name):
+def _request_before_134(pod: Any, name: str) -> Quantity | None:
     """GetResourceRequestQuantity before kubelet 1.34: the app containers' requests summed, then raised to any
     init container's own request (sidecars and pod-level resources not counted)."""
-    quantity = None
+    quantity: Quantity | None = None
     for container in pod.containers:
         request = container.requests.get(name)
         if request is not None:
@@ -156,9 +166,9 @@ def _request_before_134(pod, name):
     return quantity
 
 
-def _subtract(requirements, pods, rules):
+def _subtract(requirements: Requirements, pods: Sequence[Candidate], rules: AdmissionRules) -> Requirements:
     """admissionRequirementList.subtract."""
-    remaining = []
+    remaining: Requirements = []
     for name, amount in requirements:
         for candidate in pods:
             amount -= resource_request(candidate.pod, name, rules)
@@ -169,7 +179,7 @@ def _subtract(requirements, pods, rules):
     return remaining
 
 
-def _distance(requirements, candidate, rules):
+def _distance(requirements: Requirements, candidate: Candidate, rules: AdmissionRules) -> float:
     total = 0.0
     for name, amount in requirements:
         remaining = float(amount - resource_request(candidate.pod, name, rules))
@@ -178,7 +188,7 @@ def _distance(requirements, candidate, rules):
     return total
 
 
-def _smaller_request(first, second, rules):
+def _smaller_request(first: Candidate, second: Candidate, rules: AdmissionRules) -> bool:
     """smallerResourceRequest: memory, then cpu; true when equal."""
     for name in (MEMORY, CPU):
         one, other = resource_request(first.pod, name, rules), resource_request(second.pod, name, rules)
@@ -187,37 +197,38 @@ def _smaller_request(first, second, rules):
     return True
 
 
-def _by_distance(pods, requirements, rules):
+def _by_distance(pods: Sequence[Candidate], requirements: Requirements, rules: AdmissionRules) -> list[Candidate] | None:
     """getPodsToPreemptByDistance, or None when the pods cannot meet the requirements."""
-    pods = list(pods)
-    chosen = []
+    left = list(pods)
+    chosen: list[Candidate] = []
     while requirements:
-        if not pods:
+        if not left:
             return None
         best_distance, best = float(len(requirements) + 1), 0
-        for index, candidate in enumerate(pods):
+        for index, candidate in enumerate(left):
             distance = _distance(requirements, candidate, rules)
-            if distance < best_distance or (distance == best_distance and _smaller_request(candidate, pods[best], rules)):
+            if distance < best_distance or (distance == best_distance and _smaller_request(candidate, left[best], rules)):
                 best_distance, best = distance, index
-        requirements = _subtract(requirements, [pods[best]], rules)
-        chosen.append(pods[best])
-        pods[best] = pods[-1]
-        pods.pop()
+        requirements = _subtract(requirements, [left[best]], rules)
+        chosen.append(left[best])
+        left[best] = left[-1]
+        left.pop()
     return chosen
 
 
-def preemptable(preemptor, preemptee):
+def preemptable(preemptor: Any, preemptee: Any) -> bool:
     """types.Preemptable: a critical pod preempts a non-critical one, else a higher priority a lower one when both
     have a priority (a static pod's manifest usually has none)."""
     if is_critical(preemptor) and not is_critical(preemptee):
         return True
-    return preemptor.priority_given and preemptee.priority_given and preemptor.priority > preemptee.priority
+    return bool(preemptor.priority_given and preemptee.priority_given and preemptor.priority > preemptee.priority)
 
 
-def pods_to_preempt(candidate, admitted, requirements, rules):
+def pods_to_preempt(candidate: Candidate, admitted: Sequence[Candidate], requirements: Requirements,
+                    rules: AdmissionRules) -> tuple[list[Candidate] | None, Requirements]:
     """getPodsToPreempt: the pods whose eviction frees the requirements (BestEffort first, then Burstable, then
     Guaranteed), or (None, what is still missing) when all of them together could not."""
-    tiers = {BESTEFFORT: [], BURSTABLE: [], GUARANTEED: []}
+    tiers: dict[str, list[Candidate]] = {BESTEFFORT: [], BURSTABLE: [], GUARANTEED: []}
     for other in admitted:
         if preemptable(candidate.pod, other.pod):
             tiers[qos_class(other.pod, rules.pod_level, rules.only_set_pod_level)].append(other)
@@ -225,30 +236,36 @@ def pods_to_preempt(candidate, admitted, requirements, rules):
     missing = _subtract(requirements, best_effort + burstable + guaranteed, rules)
     if missing:
         return None, missing
+    # kubelet's order: the Guaranteed pods needed even with every BestEffort and Burstable pod gone, then the
+    # Burstable pods needed with every BestEffort pod and those gone, then the BestEffort pods needed with both sets gone.
     guaranteed_out = _by_distance(guaranteed, _subtract(requirements, best_effort + burstable, rules), rules)
-    burstable_out = None if guaranteed_out is None else \
-        _by_distance(burstable, _subtract(requirements, best_effort + guaranteed_out, rules), rules)
-    best_effort_out = None if burstable_out is None else \
-        _by_distance(best_effort, _subtract(requirements, burstable_out + guaranteed_out, rules), rules)
+    if guaranteed_out is None:
+        return None, requirements
+    burstable_out = _by_distance(burstable, _subtract(requirements, best_effort + guaranteed_out, rules), rules)
+    if burstable_out is None:
+        return None, requirements
+    best_effort_out = _by_distance(best_effort, _subtract(requirements, burstable_out + guaranteed_out, rules), rules)
     if best_effort_out is None:
         return None, requirements
     return best_effort_out + burstable_out + guaranteed_out, []
 
 
-def admission_order(candidates, ties_by_uid=False):
+def admission_order(candidates: Iterable[Candidate], ties_by_uid: bool = False) -> list[Candidate]:
     """HandlePodAdditions' order: the static pods (the file source, which reports first) before the API server's,
     each source's pods by creation time (sliceutils.PodsByCreationTime), from 1.38 pods of the same time by UID.
     Static pods have none, and kubelet's file source hands them over from a map (client-go's UndeltaStore.List):
     their order is random (their UIDs, a hash kubelet computes, are not known here either). They are taken here in
     the order given (name order), and static_order_risk() says what another order could change."""
-    def created(candidate):
-        return (candidate.created, candidate.uid) if ties_by_uid else candidate.created
+    def created(candidate: Candidate) -> tuple[str, str]:
+        return (candidate.created, candidate.uid if ties_by_uid else '')
+    candidates = list(candidates)
     static = [c for c in candidates if c.source != 'api']
     bound = [c for c in candidates if c.source == 'api']
     return sorted(static, key=created) + sorted(bound, key=created)
 
 
-def static_order_risk(candidates, allocatable, rules):
+def static_order_risk(candidates: Sequence[Candidate], allocatable: Mapping[str, int],
+                      rules: AdmissionRules) -> dict[str, str]:
     """{pod key: 'always' or 'maybe'} of the static pods kubelet's random order decides for. Static pods are
     admitted first and are all critical, so none preempts another: a static pod that does not fit the node alone is
     refused in every order ('always'); one that fits alone, but not beside every other static pod that can be
@@ -268,18 +285,19 @@ def static_order_risk(candidates, allocatable, rules):
 EXACT_STATIC_PODS = 12
 
 
-def _refused_after_some(candidate, others, requests, allocatable, rules):
+def _refused_after_some(candidate: Candidate, others: Sequence[Candidate], requests: Mapping[str, Mapping[str, int]],
+                        allocatable: Mapping[str, int], rules: AdmissionRules) -> bool:
     """Whether some set of the other static pods that fits the node together leaves candidate no room: admitted
     first, in any order, they all get in, and candidate is then refused. Every set is tried up to
     EXACT_STATIC_PODS others; beyond, all of them together (which may say so of a pod no order refuses)."""
-    def total(chosen):
-        summed = {}
+    def total(chosen: Sequence[Candidate]) -> dict[str, int]:
+        summed: dict[str, int] = {}
         for other in chosen:
             for name, value in requests[other.key].items():
                 summed[name] = summed.get(name, 0) + value
         return summed
 
-    def short_after(chosen):
+    def short_after(chosen: Sequence[Candidate]) -> list[Shortage]:
         return insufficient(requests[candidate.key], total(chosen), len(chosen), allocatable)
     if len(others) > EXACT_STATIC_PODS:
         return bool(short_after(others))
@@ -293,12 +311,14 @@ def _refused_after_some(candidate, others, requests, allocatable, rules):
     return False
 
 
-def admit(candidates, allocatable, rules):
+def admit(candidates: Sequence[Candidate], allocatable: Mapping[str, int], rules: AdmissionRules) -> list[dict[str, Any]]:
     """Each pod in kubelet's order through the resource predicate against the pods admitted before it, a critical
     pod that does not fit admitted by preempting others where they can free enough. allocatable: {resource:
     int64} (cpu in millicores, pods the node's maxPods). Returns [{pod, source, running, admitted, reason,
     message, preempts, preempted_by}] in that order."""
-    admitted, results, by_key = [], [], {}
+    admitted: list[Candidate] = []
+    results: list[dict[str, Any]] = []
+    by_key: dict[str, dict[str, Any]] = {}
     for candidate in admission_order(candidates, rules.ties_by_uid):
         request = fit_request(candidate.pod, rules, allocatable)
         short = insufficient(request, node_requested(admitted, rules, allocatable), len(admitted), allocatable)
@@ -331,6 +351,6 @@ def admit(candidates, allocatable, rules):
     return results
 
 
-def _requirements_text(requirements):
+def _requirements_text(requirements: Requirements) -> str:
     """admissionRequirementList.toString."""
     return '[' + ''.join('(res: %s, q: %d), ' % (name, amount) for name, amount in requirements) + ']'
