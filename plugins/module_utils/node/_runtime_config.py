@@ -10,15 +10,17 @@ Reads only the few keys it needs, without a YAML or TOML library, so that it run
 target Python (tomllib is 3.11+, PyYAML is not always installed).
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import glob
 import os
 import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import NODE_FILES, read_text
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import NODE_FILES, FileSource, read_text
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS
 
 KUBELET_CONFIG_PATHS = ('/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet-config.yaml')
@@ -29,7 +31,7 @@ _SYSTEMD_CGROUP_RE = re.compile(r'^\s*SystemdCgroup\s*=\s*(true|false)\s*(?:#.*)
 _CRIO_MANAGER_RE = re.compile(r'^\s*cgroup_manager\s*=\s*"([a-z]+)"', re.M)
 
 
-def kubelet_driver(paths, files=NODE_FILES, dropin_dir=None):
+def kubelet_driver(paths: Iterable[str], files: FileSource = NODE_FILES, dropin_dir: str | None = None) -> dict[str, str] | None:
     """{'value', 'path', 'source'} from the first kubelet config that exists, overridden by the last drop-in of its
     --config-dir (dropin_dir) that sets cgroupDriver, as kubelet merges them; kubelet's default is cgroupfs.
     files: where to read (the node, or a _files.FileSnapshot), here and below."""
@@ -48,7 +50,7 @@ def kubelet_driver(paths, files=NODE_FILES, dropin_dir=None):
     return None
 
 
-def containerd_driver(path, files=NODE_FILES):
+def containerd_driver(path: str, files: FileSource = NODE_FILES) -> dict[str, str] | None:
     """SystemdCgroup of the runc runtime, config version 2 or 3; containerd's default is cgroupfs."""
     text = files.read(path)
     if text is None:
@@ -61,9 +63,9 @@ def containerd_driver(path, files=NODE_FILES):
     return {'value': 'cgroupfs', 'path': path, 'source': 'default'}
 
 
-def crio_driver(patterns, files=NODE_FILES):
+def crio_driver(patterns: Iterable[str], files: FileSource = NODE_FILES) -> dict[str, str] | None:
     """cgroup_manager from crio.conf and its drop-ins (later files win); CRI-O's default is systemd."""
-    result = None
+    result: dict[str, str] | None = None
     for pattern in patterns:
         for path in files.matches(pattern):
             text = files.read(path)
@@ -83,7 +85,7 @@ _CRIO_RUNTIME_SECTION_RE = re.compile(r'^crio\.runtime\.runtimes\."?([A-Za-z0-9_
 _RUNC_SHIMS = ('io.containerd.runc.v2', 'io.containerd.runc.v1', 'io.containerd.runtime.v1.linux')
 
 
-def _toml_lines(text):
+def _toml_lines(text: str) -> Iterator[tuple[str, str]]:
     """(section, line) of every line outside a section header; quotes in section names made double."""
     section = ''
     for line in text.splitlines():
@@ -94,7 +96,7 @@ def _toml_lines(text):
             yield section, line
 
 
-def _toml_strings(text):
+def _toml_strings(text: str) -> Iterator[tuple[str, str, str]]:
     """(section, key, string value) of every string assignment: enough for the keys read here."""
     for section, line in _toml_lines(text):
         match = _TOML_STRING_RE.match(line)
@@ -102,12 +104,14 @@ def _toml_strings(text):
             yield section, match.group(1), match.group(2)
 
 
-def containerd_oci_runtime(path):
+def containerd_oci_runtime(path: str) -> dict[str, Any] | None:
     """The OCI runtime binary of containerd's default CRI runtime (runc unless BinaryName says otherwise)."""
     text = read_text(path)
     if text is None:
         return None
-    default, types, binaries = 'runc', {}, {}
+    default = 'runc'
+    types: dict[str, str] = {}
+    binaries: dict[str, str] = {}
     for section, key, value in _toml_strings(text):
         if key == 'default_runtime_name' and section.endswith('containerd'):
             default = value
@@ -121,9 +125,11 @@ def containerd_oci_runtime(path):
     return {'engine': 'containerd', 'runtime': default, 'runtime_type': shim, 'binary': binary, 'path': path}
 
 
-def crio_oci_runtime(patterns):
+def crio_oci_runtime(patterns: Iterable[str]) -> dict[str, Any] | None:
     """The OCI runtime binary of CRI-O's default runtime (default_runtime, then runtime_path)."""
-    default, paths, found = None, {}, None
+    default: str | None = None
+    paths: dict[str, str] = {}
+    found: str | None = None
     for pattern in patterns:
         for path in sorted(glob.glob(pattern)):
             text = read_text(path)
@@ -139,14 +145,15 @@ def crio_oci_runtime(patterns):
     if found is None:
         return None
     # Unset, CRI-O uses crun from 1.31 and runc before: without its version, the binary decides.
-    binary = paths.get(default) or default
+    binary = (paths.get(default) if default is not None else None) or default
     return {'engine': 'crio', 'runtime': default, 'runtime_type': None, 'binary': binary, 'path': found}
 
 
 _RUNTIME_VERSION_RE = re.compile(r'^(\S+) version (\S+)', re.M)
 
 
-def detect_oci_runtime(containerd_path, crio_patterns, get_bin_path, run_command):
+def detect_oci_runtime(containerd_path: str, crio_patterns: Iterable[str], get_bin_path: Callable[[str], str | None],
+                       run_command: Callable[[list[str]], tuple[int, str, str]]) -> dict[str, Any] | None:
     """The OCI runtime of containerd's default runtime (else CRI-O's), with the version its binary prints.
 
     get_bin_path and run_command are AnsibleModule's, so that the caller stays the only one shelling out.
@@ -165,22 +172,24 @@ def detect_oci_runtime(containerd_path, crio_patterns, get_bin_path, run_command
     return found
 
 
-def pid1_is_systemd(proc_path):
+def pid1_is_systemd(proc_path: str) -> bool:
     comm = read_text(os.path.join(proc_path, '1/comm'))
     return comm is not None and comm.strip() == 'systemd'
 
 
-def detect_drivers(kubelet_paths=KUBELET_CONFIG_PATHS, containerd_path=CONTAINERD_CONFIG_PATH,
-                   crio_patterns=CRIO_CONFIG_PATHS, files=NODE_FILES, kubelet_dropin_dir=None):
-    found = {'kubelet': kubelet_driver(kubelet_paths, files, kubelet_dropin_dir),
-             'containerd': containerd_driver(containerd_path, files),
-             'crio': crio_driver(crio_patterns, files)}
+def detect_drivers(kubelet_paths: Iterable[str] = KUBELET_CONFIG_PATHS, containerd_path: str = CONTAINERD_CONFIG_PATH,
+                   crio_patterns: Sequence[str] = CRIO_CONFIG_PATHS, files: FileSource = NODE_FILES,
+                   kubelet_dropin_dir: str | None = None) -> dict[str, Any]:
+    """The cgroup driver kubelet, containerd and CRI-O are each configured with, and whether they differ."""
+    found: dict[str, Any] = {'kubelet': kubelet_driver(kubelet_paths, files, kubelet_dropin_dir),
+                             'containerd': containerd_driver(containerd_path, files),
+                             'crio': crio_driver(crio_patterns, files)}
     values = set(v['value'] for v in found.values() if v is not None)
     found['mismatch'] = len(values) > 1
     return found
 
 
-def effective_driver(drivers, systemd_running):
+def effective_driver(drivers: Mapping[str, Any], systemd_running: bool) -> str:
     """What "auto" means: kubelet's setting, else the runtime's, else systemd when it is PID 1."""
     for source in ('kubelet', 'containerd', 'crio'):
         if drivers.get(source) and drivers[source]['source'] == 'config':
