@@ -13,12 +13,14 @@ removal. v1's counts a kill only in the victim's own cgroup, gone with a transie
 each kill since the change with the victim's cgroup.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
 import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
@@ -26,8 +28,11 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _gene
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import service_name, show
 
+# AnsibleModule.run_command, handed in so that the module stays the only one shelling out.
+RunCommand = Callable[[list], Any]
 
-def oom_kill_count(text, field='oom_kill'):
+
+def oom_kill_count(text: str | None, field: str = 'oom_kill') -> int | None:
     """The oom_kill counter of a memory.events (v2) or memory.oom_control (v1) text, or None."""
     for line in (text or '').splitlines():
         words = line.split()
@@ -36,7 +41,7 @@ def oom_kill_count(text, field='oom_kill'):
     return None
 
 
-def oom_kills(layout, relative):
+def oom_kills(layout: fs.CgroupLayout, relative: str) -> int | None:
     """OOM kills in the cgroup at relative and below, as the kernel counts them, or None when it has no memory
     controller files (gone, or not a memory cgroup)."""
     relative = relative.lstrip('/')
@@ -48,7 +53,7 @@ def oom_kills(layout, relative):
     top = os.path.join(memory, relative)
     if not os.path.isdir(top):
         return None
-    total = None
+    total: int | None = None
     for directory, _dirs, names in os.walk(top):
         if 'memory.oom_control' in names:
             count = oom_kill_count(fs.read_file(os.path.join(directory, 'memory.oom_control')))
@@ -57,7 +62,7 @@ def oom_kills(layout, relative):
     return total
 
 
-def oom_kill_records(text):
+def oom_kill_records(text: str | None) -> list[dict[str, str | None]]:
     """The kernel's oom-kill records in a kernel log's text: [{'oom_memcg', 'task_memcg', 'task', 'pid'}]."""
     found = []
     for line in (text or '').splitlines():
@@ -69,7 +74,7 @@ def oom_kill_records(text):
     return found
 
 
-def oom_kills_in_kernel_log(run_command, since, watched):
+def oom_kills_in_kernel_log(run_command: RunCommand, since: int, watched: Mapping[str, str]) -> dict[str, int] | None:
     """{name: OOM kills since the epoch since whose victim was in the cgroup watched[name] or below}, from the
     kernel's log (journalctl -k), or None when it cannot be read. cgroup v1 counts a kill only in the victim's own
     memory cgroup, which systemd removes with a transient unit, so its counters can miss one; the log names both the
@@ -78,12 +83,15 @@ def oom_kills_in_kernel_log(run_command, since, watched):
     if rc != 0:
         return None
     records = oom_kill_records(out)
-    return dict((name, len([r for r in records if r['task_memcg'] and (
-        r['task_memcg'] == path or r['task_memcg'].startswith(path.rstrip('/') + '/'))]))
-        for name, path in watched.items())
+    return dict((name, len([r for r in records if _in_cgroup(r['task_memcg'], path)])) for name, path in watched.items())
 
 
-def unit_cgroups(systemctl, units):
+def _in_cgroup(cgroup: str | None, path: str) -> bool:
+    """Whether cgroup is path or below it."""
+    return bool(cgroup) and (cgroup == path or str(cgroup).startswith(path.rstrip('/') + '/'))
+
+
+def unit_cgroups(systemctl: str | None, units: Iterable[str]) -> dict[str, str]:
     """{unit: its cgroup path (systemd's ControlGroup)}; a unit systemd does not run is left out."""
     if not units or systemctl is None:
         return {}
@@ -93,7 +101,8 @@ def unit_cgroups(systemctl, units):
                 if (shown.get(name) or {}).get('ControlGroup'))
 
 
-def oom_baseline(layout, systemctl, cgroups, units):
+def oom_baseline(layout: fs.CgroupLayout, systemctl: str | None, cgroups: Iterable[str],
+                 units: Iterable[str]) -> dict[str, dict[str, Any]]:
     """What the gate compares with, read before the change's first write: {name: {'path', 'count', 'unit'}} of the
     cgroups (kubepods, the reserved cgroups) and the units' own cgroups (kubelet, the runtime)."""
     found = dict((path, {'path': path, 'count': oom_kills(layout, path), 'unit': False}) for path in cgroups)
@@ -102,7 +111,8 @@ def oom_baseline(layout, systemctl, cgroups, units):
     return found
 
 
-def oom_counts_now(layout, systemctl, baseline):
+def oom_counts_now(layout: fs.CgroupLayout, systemctl: str | None,
+                   baseline: Mapping[str, Mapping[str, Any]]) -> dict[str, int | None]:
     """{name: count} now of the baseline's cgroups; a unit's cgroup asked of systemd again (a restart into another
     slice moves it)."""
     now_in = unit_cgroups(systemctl, [name for name, item in baseline.items() if item.get('unit')])
@@ -110,18 +120,22 @@ def oom_counts_now(layout, systemctl, baseline):
                 for name, item in baseline.items())
 
 
-def new_oom_kills(before, after):
+def new_oom_kills(before: Mapping[str, int | None], after: Mapping[str, int | None]) -> dict[str, dict[str, int | None]]:
     """{name: {'before', 'after'}} of the cgroups whose OOM kill count rose."""
     return dict((name, {'before': before.get(name), 'after': count}) for name, count in sorted(after.items())
-                if count is not None and before.get(name) is not None and count > before[name])
+                if count is not None and _rose(before.get(name), count))
 
 
-def oom_reason(rose, seconds):
+def _rose(before: int | None, after: int) -> bool:
+    return before is not None and after > before
+
+
+def oom_reason(rose: Mapping[str, Mapping[str, Any]], seconds: int) -> str:
     return 'OOM kills within %d s of the change: %s' % (seconds, ', '.join(
         '%s %d -> %d' % (name, counts['before'], counts['after']) for name, counts in sorted(rose.items())))
 
 
-def run_revert(run_command, generation, mode, reason):
+def run_revert(run_command: RunCommand, generation: Mapping[str, Any], mode: str, reason: str) -> str:
     """Run a generation's revert script (it takes the node lock itself); HostError when it fails."""
     script = os.path.join(generation['path'], 'revert.sh')
     rc, out, err = run_command(['/bin/sh', script, mode, reason])
@@ -132,7 +146,8 @@ def run_revert(run_command, generation, mode, reason):
     return (out or '').strip()
 
 
-def confirm(params, layout, systemctl, run_command, check_mode, clock=None):
+def confirm(params: Mapping[str, Any], layout: fs.CgroupLayout | None, systemctl: str | None, run_command: RunCommand,
+            check_mode: bool, clock: Callable[[], float] | None = None) -> dict[str, Any]:
     """state=confirmed: the generation's OOM kill counts (read before its first write, oom-baseline) compared with
     now - a kill since the change reverts it at once instead - then the newest generation marked confirmed and its
     timer stopped. The window is the controller's to wait (the role waits node_allocatable_oom_watch_seconds after
@@ -148,18 +163,19 @@ def confirm(params, layout, systemctl, run_command, check_mode, clock=None):
     baseline = generations.read_baseline(directory, latest['id'])
     now = int((clock or time.time)())
     seconds = now - (latest.get('since') or now)
-    gate = {'watched_seconds': seconds}
+    gate: dict[str, Any] = {'watched_seconds': seconds}
     if baseline and layout is not None:
-        before = dict((name, item['count']) for name, item in baseline.items())
+        before: dict[str, int | None] = dict((name, item['count']) for name, item in baseline.items())
+        after: dict[str, int | None]
         if layout.is_v2:
             after = oom_counts_now(layout, systemctl, baseline)
         else:
             # cgroup v1: the kernel's log since the generation was armed, every kill attributed to its victim's cgroup.
-            before = dict((name, 0) for name in baseline)
-            after = oom_kills_in_kernel_log(run_command, latest.get('armed') or now, dict(
+            before.update((name, 0) for name in baseline)
+            logged = oom_kills_in_kernel_log(run_command, latest.get('armed') or now, dict(
                 (name, item['path']) for name, item in baseline.items())) or {}
-            gate['source'] = 'the kernel log (journalctl -k)' if after else 'none: the kernel log could not be read'
-            after = dict((name, after.get(name)) for name in baseline)
+            gate['source'] = 'the kernel log (journalctl -k)' if logged else 'none: the kernel log could not be read'
+            after = dict((name, logged.get(name)) for name in baseline)
         rose = new_oom_kills(before, after)
         gate.update(oom_kills=dict((name, {'before': before[name], 'after': after.get(name)}) for name in sorted(before)),
                     new_oom_kills=rose)
@@ -186,7 +202,7 @@ def confirm(params, layout, systemctl, run_command, check_mode, clock=None):
                 msg='generation %s confirmed' % latest['id'])
 
 
-def roll_back(params, run_command, check_mode):
+def roll_back(params: Mapping[str, Any], run_command: RunCommand, check_mode: bool) -> dict[str, Any]:
     """state=rolled_back: the newest generation reverted (a pending one after a failed gate, a confirmed one on
     demand). Check mode says what it would restore and restart."""
     directory = params['generations_dir']
