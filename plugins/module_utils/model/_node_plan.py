@@ -99,11 +99,23 @@ class NodePlan(namedtuple('NodePlan', _FIELDS)):  # type: ignore[misc]  # the fi
     (which nobody else keeps). A changed view is a new record (_replace)."""
 
     __slots__ = ()
-    # The fields the methods read, declared for the type checker (it cannot see the fields _SCHEMA names).
-    cgroups: Mapping
-    allocatable: Mapping | None
+    # The fields, declared for the type checker (it cannot see the fields _SCHEMA names): _SCHEMA's order and types.
+    kubelet_version: str | None
+    cgroup_driver: str
+    max_pods: int | None
+    reserved_system_cpus: str | None
+    enforce_node_allocatable: tuple | None
+    capacity: Mapping | None
+    internal_capacity: Mapping | None
     reserved: Mapping | None
     eviction: Mapping | None
+    reservation: Mapping | None
+    allocatable: Mapping | None
+    allocatable_absolute: Mapping | None
+    cgroups: Mapping
+    node_allocatable_root: Mapping | None
+    fail_cgroup_v1_default: bool | None
+    kubelet_version_source: str | None
 
     def __new__(cls, **fields: Any) -> NodePlan:
         unknown = sorted(set(fields) - set(_FIELDS))

@@ -12,9 +12,12 @@ kubelet and the runtime on different cgroup drivers, a service that must restart
 systemd showing values its units do not hold, and a kubelet configuration kubelet would refuse.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
@@ -28,8 +31,16 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kube
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import PodSettings, pod_model
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules, node_kubelet_release
 
+if TYPE_CHECKING:  # the types the hints name, imported for the checker only
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import NodeSnapshot
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_cgroups import RunPlan
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import NodePods
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
 
-def kubelet_validate_drift(node_run, kernel):
+
+def kubelet_validate_drift(node_run: steps.NodeRun, kernel: Any) -> list[dict[str, Any]]:
     """Reserved cgroups kubelet's Validate would refuse at start (_cgroupfs.validate_missing, which cgroup_info's
     kubelet_accepts answers with too), read from the run's snapshot of the kernel. A step of the run creates or
     enables what is missing; this names why it matters."""
@@ -43,14 +54,14 @@ def kubelet_validate_drift(node_run, kernel):
     return found
 
 
-def driver_drift(plan, drivers):
+def driver_drift(plan: NodePlan, drivers: Mapping[str, Any]) -> list[dict[str, Any]]:
     if not drivers.get('mismatch'):
         return []
     seen = ', '.join('%s=%s' % (s, drivers[s]['value']) for s in ('kubelet', 'containerd', 'crio') if drivers.get(s))
     return [drift('cgroup driver', 'kubelet and runtime agree', seen, plan.cgroup_driver)]
 
 
-def kubelet_config_paths(spec, node, run):
+def kubelet_config_paths(spec: NodeSpec, node: NodeSnapshot, run: RunPlan) -> tuple[list[str], str | None]:
     """(kubelet's configuration files, its --config-dir): the main file the run chose (its drop-in, if it writes one,
     lies in that directory), else the one named, kubelet's, the usual."""
     if run.kubelet_change:
@@ -59,12 +70,13 @@ def kubelet_config_paths(spec, node, run):
     return ([named] if named else spec.kubelet_config_paths), node.kubelet['config_dir']
 
 
-def compare(host, spec, node, run, allow_driver_mismatch, ignore_restarts=()):
+def compare(host: DryHost, spec: NodeSpec, node: NodeSnapshot, run: RunPlan, allow_driver_mismatch: bool,
+            ignore_restarts: Iterable[str] = ()) -> dict[str, Any]:
     """{drift, cgroup_mode, systemd, drivers, plan (the NodePlan), kubelet_config}: the node a NodeSnapshot shows
     against a RunPlan: its steps performed on host, a DryHost. ignore_restarts: services about to be restarted."""
     node_run = steps.NodeRun(spec, node, run)
     done = steps.Done(Record(run.warnings))
-    found = []
+    found: list[dict[str, Any]] = []
     if node_run.driver.needs_systemd and not node.systemd_running and not node_run.units_offline:
         found.append(drift('systemd', 'PID 1', 'not systemd', 'systemd'))
     else:
@@ -91,7 +103,7 @@ def compare(host, spec, node, run, allow_driver_mismatch, ignore_restarts=()):
             'kubelet_config': dict(change['choice']) if change else None}
 
 
-def release_drift(spec, node):
+def release_drift(spec: NodeSpec, node: NodeSnapshot) -> list[dict[str, Any]]:
     """A plan given for another kubelet release than the node runs: [the drift that names both], else []
     (node_cgroups would refuse to apply it without allow_kubelet_version_mismatch; the audit compares the rest with
     the plan's release)."""
@@ -107,7 +119,7 @@ def release_drift(spec, node):
     return []
 
 
-def audit(host, spec, node, allow_driver_mismatch):
+def audit(host: DryHost, spec: NodeSpec, node: NodeSnapshot, allow_driver_mismatch: bool) -> tuple[dict[str, Any], RunPlan]:
     """(compare()'s result, the RunPlan) for a NodeSpec, the run planned from the one snapshot: once, or twice when kubelet would refuse its
     configuration (or it cannot be found) - that is drift, and the rest is planned again without it and compared.
     A plan for another release than the node's is drift too, and the rest is compared with the plan's release."""
@@ -124,9 +136,9 @@ def audit(host, spec, node, allow_driver_mismatch):
     return result, run
 
 
-def cgroup_file_changes(now, target, files_key):
+def cgroup_file_changes(now: NodePlan, target: NodePlan, files_key: str) -> list[dict[str, Any]]:
     """[{cgroup, file, now, target}]: every control file value two plans give differently (None: not written)."""
-    changes = []
+    changes: list[dict[str, Any]] = []
     for key in sorted(set(now.cgroups) | set(target.cgroups)):
         before = (now.cgroup(key) or {}).get(files_key) or {}
         after = (target.cgroup(key) or {}).get(files_key) or {}
@@ -139,7 +151,7 @@ def cgroup_file_changes(now, target, files_key):
 _CONTAINER_NAMES = ('name', 'init', 'sidecar')
 
 
-def pod_settings(config, plan, mode, release):
+def pod_settings(config: Mapping[str, Any], plan: NodePlan, mode: str, release: str) -> PodSettings:
     """The PodSettings (pod_cgroup_info's) of kubelet `release` started with the node's kubelet configuration on this
     node (its plan's driver, capacity, Allocatable and hugepage sizes; mode: the node's cgroup mode)."""
     settings = kc.pod_settings_options(config)
@@ -153,12 +165,12 @@ def pod_settings(config, plan, mode, release):
     return PodSettings(settings)
 
 
-def pod_value_changes(candidates, now, target, files_key):
+def pod_value_changes(candidates: Sequence[Any], now: PodSettings, target: PodSettings, files_key: str) -> list[dict[str, Any]]:
     """[{pod, container, name, now, target}]: every value two releases' PodSettings give a pod differently - its QoS
     class and pod cgroup's control files (container null), each container's values kubelet sends over CRI. The
     allocation is each release's own (a pending in-place resize counts only where the release resizes)."""
     model = pod_model()
-    changes = []
+    changes: list[dict[str, Any]] = []
     for candidate in candidates:
         values = []
         for settings in (now, target):
@@ -179,7 +191,8 @@ def pod_value_changes(candidates, now, target, files_key):
     return changes
 
 
-def pods_preview(pods, config, plans, mode, files_key):
+def pods_preview(pods: NodePods | None, config: Mapping[str, Any], plans: Sequence[tuple[str, NodePlan]], mode: str,
+                 files_key: str) -> dict[str, Any]:
     """The upgrade preview's pods: {source, count, changes} (changes: pod_value_changes), or {unknown: why} when
     nothing says which pods the node runs or the pods' settings cannot be had for both releases. plans: the node's
     (release, NodePlan) now and the target's."""
@@ -198,7 +211,8 @@ def pods_preview(pods, config, plans, mode, files_key):
             'changes': pod_value_changes(pods.candidates, settings[0], settings[1], files_key), 'unknown': None}
 
 
-def upgrade_preview(spec, node, run, target, pods=None):
+def upgrade_preview(spec: NodeSpec, node: NodeSnapshot, run: RunPlan, target: str,
+                    pods: NodePods | None = None) -> dict[str, Any]:
     """What kubelet `target` would do on this node, from the snapshot the audit read (nothing more is read, nothing
     written): the node's own release and the target planned alike and compared control file by control file
     (kubepods, the QoS tiers, the reserved cgroups) and in Allocatable; the node's kubelet configuration validated
@@ -211,7 +225,7 @@ def upgrade_preview(spec, node, run, target, pods=None):
     configuration change)."""
     rules = kubelet_rules(target, field='upgrade_to')
     now = run
-    blockers = []
+    blockers: list[str] = []
     try:
         ahead = ops.plan_run(spec.with_changes(kubelet_version=rules.version, allow_kubelet_version_mismatch=True),
                              node, with_kubelet_config=False)
@@ -233,7 +247,7 @@ def upgrade_preview(spec, node, run, target, pods=None):
         blockers.append(refusal)
     files_key = 'v2_files' if node.layout.mode == 'v2' else 'v1_files'
     changes = cgroup_file_changes(now.plan, ahead.plan, files_key) if ahead else []
-    allocatable = None
+    allocatable: dict[str, Any] | None = None
     if ahead and dict(ahead.plan.allocatable or {}) != dict(now.plan.allocatable or {}):
         allocatable = {'now': dict(now.plan.allocatable), 'target': dict(ahead.plan.allocatable)}
     if ahead:

@@ -8,9 +8,11 @@ argument specifications and path defaults are in _node_argspec.
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
+
+from typing import TYPE_CHECKING, Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
@@ -29,6 +31,11 @@ class NodeSpec(object):
     the snapshot readers and the step planners read it, never the raw module parameters."""
 
     __slots__ = tuple(sorted(set(node_cgroups_argument_spec()) | {'check_mode'}))
+
+    if TYPE_CHECKING:
+        # The fields are node_cgroups' options (__slots__, from its argument spec), which the checker cannot see.
+        def __getattr__(self, name: str) -> Any:
+            """An option's value."""
 
     def __init__(self, params, check_mode=False):
         spec = node_cgroups_argument_spec()
