@@ -14,11 +14,18 @@ measurement were four such tasks after every change. The verdict on drift stays 
 report, which only a node that differs from its plan runs.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+# A Kubernetes object as the API server returns it (a Node, a Pod, an Event), and a node_allocatable_ variable's
+# templated value by its name without the prefix.
+ApiObject = Mapping[str, Any]
+RoleValue = Callable[[str], Any]
 
 KUBELET = 'kubelet.service'
 # Seconds between two tries of kubelet's health endpoint.
@@ -34,18 +41,20 @@ API_STEP = 'Wait until the API server has the node Ready after kubelet\'s restar
 ADMISSION_REASONS = ('UnexpectedAdmissionError', 'NodeAffinity', 'NodeName', 'PodOSNotSupported', 'InvalidNodeInfo')
 
 
-def restarts_to_make(pending, restart_kubelet, restart_runtime):
+def restarts_to_make(pending: Iterable[Mapping[str, Any]] | None, restart_kubelet: bool,
+                     restart_runtime: bool) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
     """(the restarts to make, those left to the operator) of node_cgroups' restart_pending: kubelet's with
     node_allocatable_restart_kubelet, the others (the runtime's) with node_allocatable_restart_runtime. The order is
     node_cgroups': the runtime before kubelet."""
-    chosen, left = [], []
+    chosen: list[Mapping[str, Any]] = []
+    left: list[Mapping[str, Any]] = []
     for item in pending or []:
         wanted = restart_kubelet if item.get('service') == KUBELET else restart_runtime
         (chosen if wanted else left).append(item)
     return chosen, left
 
 
-def restarts_line(restarted, left):
+def restarts_line(restarted: Iterable[Mapping[str, Any]], left: Sequence[Mapping[str, Any]]) -> str:
     """The line "Show the plan" adds for the restarts: what this run restarted (or, in check mode, would), and
     what it left to the operator (node_allocatable_restart_kubelet or _runtime off)."""
     line = 'restarted:     %s' % (', '.join('%s (%s)' % (entry['service'], entry.get('reason'))
@@ -55,23 +64,23 @@ def restarts_line(restarted, left):
     return line
 
 
-def health_tries(timeout, delay=HEALTH_DELAY):
+def health_tries(timeout: float, delay: float = HEALTH_DELAY) -> int:
     """How many times kubelet's health endpoint is asked: once, then every delay seconds until timeout has passed."""
     return int(math.ceil(float(timeout) / delay)) + 1
 
 
-def health_gate_needed(health_url, check_mode, restarted):
+def health_gate_needed(health_url: Any, check_mode: bool, restarted: Iterable[Mapping[str, Any]]) -> bool:
     """The gate waits only for a kubelet this run restarted, and not in check mode (nothing was restarted)."""
     return bool(health_url) and not check_mode and any(
         entry['service'] == KUBELET and entry['changed'] for entry in restarted)
 
 
-def audit_wanted(verify, changed):
+def audit_wanted(verify: str | None, changed: Any) -> bool:
     """node_allocatable_verify: always, or changed and the run changed the node."""
     return verify == 'always' or (verify == 'changed' and bool(changed))
 
 
-def read_back_stands(outcome, restarted):
+def read_back_stands(outcome: Mapping[str, Any], restarted: Iterable[Mapping[str, Any]]) -> bool:
     """node_cgroups' read-back (its verification, made in its own round trip) is the audit when every service it
     found needing a restart was restarted: it leaves those services out. Otherwise node_drift_info reads the node."""
     if not isinstance(outcome.get('verification'), dict):
@@ -79,7 +88,7 @@ def read_back_stands(outcome, restarted):
     return len(outcome.get('restart_pending') or []) == len([entry for entry in restarted if entry['changed']])
 
 
-def drift_info_args(outcome, role, args):
+def drift_info_args(outcome: Mapping[str, Any], role: RoleValue, args: Mapping[str, Any]) -> dict[str, Any]:
     """node_drift_info's arguments for the node node_cgroups just planned: its plan, the kubelet configuration it
     chose, the paths it was given. role(name) is a node_allocatable_ variable's templated value."""
     choice = (outcome.get('kubelet_config') or {}).get('choice') or {}
@@ -110,13 +119,13 @@ def drift_info_args(outcome, role, args):
     return module_args
 
 
-def reservation_info_args(plan, sample_seconds, args):
+def reservation_info_args(plan: Any, sample_seconds: int, args: Mapping[str, Any]) -> dict[str, Any]:
     """reservation_info's arguments: what the reserved cgroups of this plan use, over sample_seconds."""
     return {'plan': plan, 'sample_seconds': sample_seconds, 'cgroupfs_path': args['cgroupfs_path'],
             'proc_path': args['proc_path'], 'node_root': '/'}
 
 
-def audit_result(comparison, check_mode):
+def audit_result(comparison: Mapping[str, Any], check_mode: bool) -> dict[str, Any]:
     """node_audit_result, as the node_audit role keeps it: the comparison, and whether it was a dry run."""
     result = dict((key, value) for key, value in comparison.items()
                   if key not in ('changed', 'failed', 'invocation', 'warnings', 'deprecations'))
@@ -124,12 +133,12 @@ def audit_result(comparison, check_mode):
     return result
 
 
-def module_failure(step, result):
+def module_failure(step: str, result: Mapping[str, Any]) -> str:
     """The message of a module the role ran for a step, failed: the step's name first, as the report shows it."""
     return '%s: %s' % (step, result.get('msg') or 'failed')
 
 
-def ready_condition(node):
+def ready_condition(node: ApiObject | None) -> tuple[str | None, str | None, str]:
     """(status, lastHeartbeatTime, reason and message) of a Node's Ready condition, from the API server's object;
     (None, None, '') when it has none."""
     for condition in ((node or {}).get('status') or {}).get('conditions') or []:
@@ -139,7 +148,7 @@ def ready_condition(node):
     return None, None, ''
 
 
-def ready_after(node, heartbeat_before):
+def ready_after(node: ApiObject | None, heartbeat_before: str | None) -> bool:
     """Whether the Node is Ready by a heartbeat kubelet posted after heartbeat_before (the Ready condition's
     lastHeartbeatTime read before the restart; None: any). A Ready condition the old kubelet posted stays in the API
     server for up to 40 s after it stopped (the node lifecycle controller's grace period): only a newer heartbeat
@@ -148,7 +157,7 @@ def ready_after(node, heartbeat_before):
     return status == 'True' and heartbeat is not None and (heartbeat_before is None or heartbeat > heartbeat_before)
 
 
-def rejected_by_admission(pods):
+def rejected_by_admission(pods: Iterable[ApiObject] | None) -> dict[str, str]:
     """{'namespace/name': reason} of the pods kubelet's admission rejected (phase Failed, an admission reason)."""
     rejected = {}
     for pod in pods or []:
@@ -160,11 +169,11 @@ def rejected_by_admission(pods):
     return rejected
 
 
-def admission_reason(reason):
-    return bool(reason) and (reason.startswith('OutOf') or reason in ADMISSION_REASONS)
+def admission_reason(reason: str | None) -> bool:
+    return bool(reason) and (str(reason).startswith('OutOf') or reason in ADMISSION_REASONS)
 
 
-def live_pod_uids(pods):
+def live_pod_uids(pods: Iterable[ApiObject] | None) -> set[str | None] | None:
     """The UIDs of the pods that had not ended (neither Failed nor Succeeded), or None when the pods are unknown."""
     if pods is None:
         return None
@@ -172,7 +181,8 @@ def live_pod_uids(pods):
                if (pod.get('status') or {}).get('phase') not in ('Failed', 'Succeeded'))
 
 
-def rejected_in_events(events, node_name, since, live_uids=None):
+def rejected_in_events(events: Iterable[ApiObject] | None, node_name: str, since: str | None,
+                       live_uids: set[str | None] | None = None) -> dict[str, str]:
     """{'namespace/name': reason} of the pods kubelet's admission rejected, from the Warning events kubelet of
     node_name recorded (kubelet.rejectPod): those of a pod that was alive before the restart (live_uids, from the pods
     read before the change - a pod once rejected never runs again, and events outlive their pods), else those after
@@ -186,18 +196,18 @@ def rejected_in_events(events, node_name, since, live_uids=None):
         recent = involved.get('uid') in live_uids if live_uids is not None else (since is None or str(stamp) > since)
         if (source.get('component') == 'kubelet' and source.get('host') == node_name
                 and admission_reason(event.get('reason')) and involved.get('kind') == 'Pod' and recent):
-            rejected['%s/%s' % (involved.get('namespace'), involved.get('name'))] = event.get('reason')
+            rejected['%s/%s' % (involved.get('namespace'), involved.get('name'))] = str(event.get('reason'))
     return rejected
 
 
-def newly_rejected(before, after, accepted):
+def newly_rejected(before: Mapping[str, str], after: Mapping[str, str], accepted: Iterable[str] | None) -> list[str]:
     """The pods rejected after the restart that were not before, less those the accepted impact preview named
     (node_allocatable_accept_impact: the operator agreed to lose them): ['namespace/name (reason)']."""
     return ['%s (%s)' % (pod, reason) for pod, reason in sorted(after.items())
             if pod not in before and pod not in set(accepted or ())]
 
 
-def accepted_still_running(accepted, pods):
+def accepted_still_running(accepted: Iterable[str] | None, pods: Iterable[ApiObject] | None) -> list[str]:
     """The pods the accepted preview named that the API server shows neither rejected nor ended after kubelet's
     restart: kubelet re-admitted them by the Node's Allocatable the API server still held from before its restart
     (its predicate admission reads the informer's Node, kubelet.GetCachedNode, until its first status update), so they run
@@ -212,13 +222,13 @@ def accepted_still_running(accepted, pods):
     return sorted(found)
 
 
-def refused_by_preview(outcome):
+def refused_by_preview(outcome: Mapping[str, Any]) -> list[str]:
     """The pods the impact preview said the change refuses ('namespace/name')."""
     pods = ((outcome.get('impact') or {}).get('pods') or {})
     return [row.get('pod') for row in pods.get('refused') or [] if row.get('pod')]
 
 
-def api_gate_line(node_name, node, rejected, readmitted=()):
+def api_gate_line(node_name: str, node: ApiObject | None, rejected: Iterable[str], readmitted: Sequence[str] = ()) -> str:
     """The line "Show the plan" adds for the API server's word after the restart (and the pods kubelet was restarted
     again for, to judge them by the new Allocatable)."""
     _status, heartbeat, _said = ready_condition(node)
