@@ -16,12 +16,14 @@ property, 50-<Setting>.conf, under /run/systemd/system.control/<unit>.d (runtime
 kubepods and the QoS slices, so an override that agrees with the plan is left alone.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
 import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_names import SHIPPED_SLICES
@@ -32,15 +34,18 @@ SLICE_DROPIN_NAME = '50-kubenode-cgroups.conf'
 SERVICE_DROPIN_NAME = '50-kubenode-slice.conf'
 _OVERRIDE_RE = re.compile(r'^50-(%s)\.conf$' % '|'.join(sorted(cgfiles.PROPERTY_BY_SETTING)))
 
+# systemctl(*args) -> (rc, stdout, stderr), through the module's run_command (runner).
+Systemctl = Callable[..., Any]
 
-def runner(module):
+
+def runner(module: Any) -> Systemctl:
     """systemctl(*args) -> (rc, stdout, stderr) through the module's run_command."""
-    def systemctl(*args):
+    def systemctl(*args: str) -> Any:
         return module.run_command([module.get_bin_path('systemctl', required=True)] + list(args))
     return systemctl
 
 
-def checked(systemctl, *args):
+def checked(systemctl: Systemctl, *args: str) -> str:
     """systemctl that must succeed; its error names the command."""
     rc, out, err = systemctl(*args)
     if rc != 0:
@@ -49,7 +54,7 @@ def checked(systemctl, *args):
     return out
 
 
-def parse_show(text):
+def parse_show(text: str) -> dict[str, dict[str, str]]:
     """`systemctl show` of several units: {Id: {property: value}}."""
     units = {}
     for block in text.split('\n\n'):
@@ -59,33 +64,33 @@ def parse_show(text):
     return units
 
 
-def show(systemctl, units, properties):
+def show(systemctl: Systemctl, units: Iterable[str], properties: Iterable[str]) -> dict[str, dict[str, str]]:
     """{unit: {property: value}} of `systemctl show --property=...`; {} when systemctl fails."""
     rc, out, _err = systemctl('show', '--property=' + ','.join(properties), *units)
     return parse_show(out) if rc == 0 else {}
 
 
-def service_name(service):
+def service_name(service: str) -> str:
     """A unit name: "kubelet" is kubelet.service."""
     return service if '.' in service else service + '.service'
 
 
-def is_shipped(unit):
+def is_shipped(unit: str | None) -> bool:
     return unit in SHIPPED_SLICES
 
 
-def slice_unit_path(unit_dir, unit):
+def slice_unit_path(unit_dir: str, unit: str) -> str:
     """Where a planned slice's unit goes: a drop-in for a slice systemd ships, else a unit file of its own."""
     if is_shipped(unit):
         return os.path.join(unit_dir, unit + '.d', SLICE_DROPIN_NAME)
     return os.path.join(unit_dir, unit)
 
 
-def service_dropin_path(unit_dir, service):
+def service_dropin_path(unit_dir: str, service: str) -> str:
     return os.path.join(unit_dir, service + '.d', SERVICE_DROPIN_NAME)
 
 
-def render_slice(key, entry, properties):
+def render_slice(key: str, entry: Any, properties: Mapping[str, str]) -> str:
     """The slice unit (or drop-in) for a PlannedCgroup."""
     lines = ['# Managed by kubenode.cgroups (%s). Local changes are overwritten.' % key]
     if not is_shipped(entry.systemd_unit):
@@ -96,20 +101,20 @@ def render_slice(key, entry, properties):
     return '\n'.join(lines) + '\n'
 
 
-def render_service_dropin(service, slice_unit):
+def render_service_dropin(service: str, slice_unit: str) -> str:
     return '# Managed by kubenode.cgroups: run %s in the kube-reserved slice.\n[Service]\nSlice=%s\n' % (
         service, slice_unit)
 
 
 # Overrides ------------------------------------------------------------------------------------------------
 
-def override_setting(file_name):
+def override_setting(file_name: str) -> str | None:
     """The resource setting a set-property drop-in holds, or None for any other file."""
     match = _OVERRIDE_RE.match(file_name)
     return match.group(1) if match else None
 
 
-def read_overrides(control_dirs, unit):
+def read_overrides(control_dirs: Iterable[str], unit: str) -> list[tuple[str, str, str | None]]:
     """[(path, setting, value)] of the resource overrides systemd holds for unit, in control_dirs."""
     found = []
     for control_dir in control_dirs:
@@ -125,7 +130,7 @@ def read_overrides(control_dirs, unit):
     return found
 
 
-def last_assignment(text, setting):
+def last_assignment(text: str, setting: str) -> str | None:
     """The value of the last assignment of setting in a drop-in (later lines win, as in systemd)."""
     value = None
     for line in text.splitlines():
@@ -135,7 +140,7 @@ def last_assignment(text, setting):
     return value
 
 
-def setting_in_property_units(setting, value):
+def setting_in_property_units(setting: str, value: str | None) -> str | None:
     """A unit-file setting's value in the units `systemctl show` (and the plan) use: usec, bytes, CPU lists."""
     if value is None or value in ('infinity', ''):
         return value
@@ -143,9 +148,9 @@ def setting_in_property_units(setting, value):
     return row.setting_units(value) if row else value
 
 
-def disagrees(setting, value, planned):
+def disagrees(setting: str, value: str | None, planned: Mapping[str, str]) -> bool:
     """True when an override of setting to value is not what the plan's properties want for the unit."""
-    wanted = planned.get(cgfiles.PROPERTY_BY_SETTING[setting])
+    wanted = planned.get(cgfiles.PROPERTY_BY_SETTING[setting] or '')
     if wanted is None:
         return True  # the plan leaves it at systemd's default; the override holds an old plan
     if setting == cgfiles.CPUSET_CPUS.setting:

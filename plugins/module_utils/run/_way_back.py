@@ -26,7 +26,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import service_name, show
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import Systemctl, service_name, show
 
 # AnsibleModule.run_command, handed in so that the module stays the only one shelling out.
 RunCommand = Callable[[list], Any]
@@ -91,17 +91,17 @@ def _in_cgroup(cgroup: str | None, path: str) -> bool:
     return bool(cgroup) and (cgroup == path or str(cgroup).startswith(path.rstrip('/') + '/'))
 
 
-def unit_cgroups(systemctl: str | None, units: Iterable[str]) -> dict[str, str]:
+def unit_cgroups(systemctl: Systemctl | None, units: Iterable[str]) -> dict[str, str]:
     """{unit: its cgroup path (systemd's ControlGroup)}; a unit systemd does not run is left out."""
     if not units or systemctl is None:
         return {}
     names = [service_name(u) for u in units]
     shown = show(systemctl, names, ['Id', 'ControlGroup'])
-    return dict((name, (shown.get(name) or {}).get('ControlGroup')) for name in names
-                if (shown.get(name) or {}).get('ControlGroup'))
+    groups = dict((name, (shown.get(name) or {}).get('ControlGroup') or '') for name in names)
+    return dict((name, group) for name, group in groups.items() if group)
 
 
-def oom_baseline(layout: fs.CgroupLayout, systemctl: str | None, cgroups: Iterable[str],
+def oom_baseline(layout: fs.CgroupLayout, systemctl: Systemctl | None, cgroups: Iterable[str],
                  units: Iterable[str]) -> dict[str, dict[str, Any]]:
     """What the gate compares with, read before the change's first write: {name: {'path', 'count', 'unit'}} of the
     cgroups (kubepods, the reserved cgroups) and the units' own cgroups (kubelet, the runtime)."""
@@ -111,7 +111,7 @@ def oom_baseline(layout: fs.CgroupLayout, systemctl: str | None, cgroups: Iterab
     return found
 
 
-def oom_counts_now(layout: fs.CgroupLayout, systemctl: str | None,
+def oom_counts_now(layout: fs.CgroupLayout, systemctl: Systemctl | None,
                    baseline: Mapping[str, Mapping[str, Any]]) -> dict[str, int | None]:
     """{name: count} now of the baseline's cgroups; a unit's cgroup asked of systemd again (a restart into another
     slice moves it)."""
@@ -146,7 +146,7 @@ def run_revert(run_command: RunCommand, generation: Mapping[str, Any], mode: str
     return (out or '').strip()
 
 
-def confirm(params: Mapping[str, Any], layout: fs.CgroupLayout | None, systemctl: str | None, run_command: RunCommand,
+def confirm(params: Mapping[str, Any], layout: fs.CgroupLayout | None, systemctl: Systemctl | None, run_command: RunCommand,
             check_mode: bool, clock: Callable[[], float] | None = None) -> dict[str, Any]:
     """state=confirmed: the generation's OOM kill counts (read before its first write, oom-baseline) compared with
     now - a kill since the change reverts it at once instead - then the newest generation marked confirmed and its
