@@ -13,13 +13,15 @@ unit's files as systemd would load them, then the files kubeadm and kubespray wr
 is pure; discover() does the reading, choose() asks the exists() it is given (a snapshot's, in node_cgroups).
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
 import re
 import shlex
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import read_text
@@ -29,12 +31,14 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace im
 
 _ARGV = re.compile(r'argv\[\]=(.*?) ;')
 _VARIABLE = re.compile(r'\$(?:\{(\w+)\}|(\w+))')
+# A unit as parse_unit() reads it: {load_state, exec_start (argvs), environment, environment_files}.
+Unit = Mapping[str, Any]
 
 
-def kubelet_flags(argv):
+def kubelet_flags(argv: Iterable[str]) -> dict[str, str | None]:
     """{'config': ..., 'config_dir': ...} from kubelet's arguments, as pflag reads them (--name=value or
     --name value; the last one wins)."""
-    flags = {'config': None, 'config_dir': None}
+    flags: dict[str, str | None] = {'config': None, 'config_dir': None}
     names = {'--config': 'config', '--config-dir': 'config_dir'}
     words = list(argv)
     for index, word in enumerate(words):
@@ -47,7 +51,7 @@ def kubelet_flags(argv):
     return flags
 
 
-def parse_environment_file(text):
+def parse_environment_file(text: str) -> dict[str, str]:
     """systemd's EnvironmentFile=: KEY=VALUE lines, quotes removed, # and ; comments skipped, a backslash
     at the end of a line joining the next (kubespray's kubelet.env spreads KUBELET_ARGS so)."""
     environment = {}
@@ -65,7 +69,7 @@ def parse_environment_file(text):
     return environment
 
 
-def parse_environment_property(value):
+def parse_environment_property(value: str) -> dict[str, str]:
     """systemctl show's Environment= value: assignments separated by spaces, quoted when they hold one."""
     try:
         words = shlex.split(value)
@@ -74,9 +78,9 @@ def parse_environment_property(value):
     return dict(word.partition('=')[::2] for word in words if '=' in word)
 
 
-def expand_command(words, environment):
+def expand_command(words: Iterable[str], environment: Mapping[str, str]) -> list[str]:
     """ExecStart's words as systemd expands them: a lone $NAME splits into words, ${NAME} stays one word."""
-    result = []
+    result: list[str] = []
     for word in words:
         lone = re.match(r'^\$(\w+)$', word)
         if lone:
@@ -86,9 +90,9 @@ def expand_command(words, environment):
     return result
 
 
-def parse_unit(show_output):
+def parse_unit(show_output: str) -> dict[str, Any]:
     """The properties of `systemctl show -p LoadState,ExecStart,Environment,EnvironmentFiles`."""
-    unit = {'load_state': None, 'exec_start': [], 'environment': {}, 'environment_files': []}
+    unit: dict[str, Any] = {'load_state': None, 'exec_start': [], 'environment': {}, 'environment_files': []}
     for line in show_output.splitlines():
         key, _sep, value = line.partition('=')
         if key == 'LoadState':
@@ -111,13 +115,13 @@ UNIT_DIRS = ('/etc/systemd/system', '/run/systemd/system', '/usr/local/lib/syste
              '/usr/lib/systemd/system')
 
 
-def parse_unit_files(texts):
+def parse_unit_files(texts: Sequence[str]) -> dict[str, Any] | None:
     """The unit as parse_unit() gives it, from the text of a unit file and then of each of its drop-ins, in the order
     systemd applies them: in [Service], ExecStart= empty resets the commands, Environment= adds assignments (quoted
     when they hold spaces), EnvironmentFile= adds a file ("-" before it: may be missing). None without a unit file."""
     if not texts:
         return None
-    unit = {'load_state': 'loaded', 'exec_start': [], 'environment': {}, 'environment_files': []}
+    unit: dict[str, Any] = {'load_state': 'loaded', 'exec_start': [], 'environment': {}, 'environment_files': []}
     for text in texts:
         section = None
         for line in text.replace('\\\n', ' ').splitlines():
@@ -147,10 +151,11 @@ def parse_unit_files(texts):
 
 
 @traced
-def read_unit_files(service, root=HOST_ROOT):
+def read_unit_files(service: str, root: str = HOST_ROOT) -> list[str]:
     """[the unit file's text, then its drop-ins' (service.d/*.conf, by name; a name in a higher directory hides the
     same name below)] as systemd would load them from the node's root; [] without a unit file."""
-    main, dropins = None, {}
+    main: str | None = None
+    dropins: dict[str, str] = {}
     for directory in UNIT_DIRS:
         base = under_root(root, directory)
         if main is None:
@@ -172,7 +177,7 @@ def read_unit_files(service, root=HOST_ROOT):
     return texts
 
 
-def unit_command(unit, read, root=HOST_ROOT):
+def unit_command(unit: Unit, read: Callable[[str], str | None], root: str = HOST_ROOT) -> list[str] | None:
     """kubelet's argv as systemd would start it, or None: Environment= first, then each EnvironmentFile= over it
     (read under the node's root)."""
     if unit['load_state'] != 'loaded' or not unit['exec_start']:
@@ -186,9 +191,9 @@ def unit_command(unit, read, root=HOST_ROOT):
 
 
 @traced
-def running_kubelets(proc_path):
+def running_kubelets(proc_path: str) -> list[tuple[int, list[str]]]:
     """[(pid, argv)] of the processes named kubelet."""
-    found = []
+    found: list[tuple[int, list[str]]] = []
     try:
         pids = [name for name in os.listdir(proc_path) if name.isdigit()]
     except OSError:
@@ -209,7 +214,7 @@ EXTRA_ARGS_VARIABLE = 'KUBELET_EXTRA_ARGS'
 EXTRA_ARGS_FILES = ('/etc/default/kubelet', '/etc/sysconfig/kubelet')
 
 
-def extra_args_file(unit):
+def extra_args_file(unit: Unit | None) -> str | None:
     """The EnvironmentFile= of kubelet's unit that its ExecStart takes $KUBELET_EXTRA_ARGS from, as the unit names
     it (kubeadm's layout), or None."""
     if not unit or not unit['exec_start']:
@@ -221,7 +226,7 @@ def extra_args_file(unit):
     return named[-1] if named else None
 
 
-def _found(argv, source, root, unit=None):
+def _found(argv: Sequence[str], source: str, root: str, unit: Unit | None = None) -> dict[str, Any]:
     """discover()'s answer from kubelet's argv: its paths as this machine reaches them, under the node's root (and
     from its unit, where kubelet's extra flags come from)."""
     flags = kubelet_flags(argv[1:])
@@ -230,7 +235,8 @@ def _found(argv, source, root, unit=None):
             'extra_args_file': under_root(root, extra_args_file(unit))}
 
 
-def discover(proc_path, systemctl=None, service='kubelet.service', root=HOST_ROOT):
+def discover(proc_path: str, systemctl: Callable[..., Any] | None = None, service: str = 'kubelet.service',
+             root: str = HOST_ROOT) -> dict[str, Any]:
     """{source, config, config_dir, binary}: where kubelet is told to read its configuration, and the
     binary started, as paths under the node's root. source is None when no kubelet unit or process was found.
 
@@ -257,13 +263,13 @@ def discover(proc_path, systemctl=None, service='kubelet.service', root=HOST_ROO
 _KUBELET_VERSION = re.compile(r'\bv?(1\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?)\b')
 
 
-def parse_kubelet_version(output):
+def parse_kubelet_version(output: str | None) -> str | None:
     """"Kubernetes v1.29.4" (kubelet --version) -> "1.29.4", or None."""
     match = _KUBELET_VERSION.search(output or '')
     return match.group(1) if match else None
 
 
-def ask_kubelet_version(binary, run):
+def ask_kubelet_version(binary: str, run: Callable[[list[str]], Any]) -> dict[str, Any]:
     """{version, binary, output}: what `binary --version` answers, version None when it gives no release.
     run(argv) -> (rc, stdout, stderr)."""
     rc, out, err = run([binary, '--version'])
@@ -271,7 +277,7 @@ def ask_kubelet_version(binary, run):
     return {'version': version, 'binary': binary, 'output': (out if rc == 0 else err or out).strip()}
 
 
-def known_layouts(paths=None, root=HOST_ROOT):
+def known_layouts(paths: Iterable[str] | None = None, root: str = HOST_ROOT) -> list[tuple[str, str]]:
     """[(path, layout)] of the places kubeadm and kubespray keep kubelet's configuration: KNOWN_CONFIGS under
     the node's root, or the paths given, each named by the layout whose path it ends with."""
     if not paths:
@@ -283,7 +289,7 @@ def known_layouts(paths=None, root=HOST_ROOT):
     return named
 
 
-def _refuse_bad_paths(path, dropin_dir, option_prefix, root):
+def _refuse_bad_paths(path: str | None, dropin_dir: str | None, option_prefix: str, root: str) -> None:
     """A relative path would be resolved against wherever the module runs, and ".." can lead out of the directory
     (or node root) the operator meant: refused before anything is read or written."""
     for option, value in (('kubelet_config_path', path), ('kubelet_dropin_dir', dropin_dir)):
@@ -293,7 +299,8 @@ def _refuse_bad_paths(path, dropin_dir, option_prefix, root):
         refuse_outside_root(root, value, option_prefix + option)
 
 
-def _choose_file(found, path, option_prefix, known, root, exists, warnings):
+def _choose_file(found: Mapping[str, Any], path: str | None, option_prefix: str, known: Iterable[str] | None, root: str,
+                 exists: Callable[[str], bool] | None, warnings: list[str]) -> tuple[str, str]:
     """(file, reason): the --config kubelet runs with, else the operator's path, else the first usual place that
     exists, else kubeadm's (with a warning)."""
     source, config = found.get('source'), found.get('config')
@@ -301,7 +308,7 @@ def _choose_file(found, path, option_prefix, known, root, exists, warnings):
         raise KubenodeError('%s starts kubelet without --config, so kubelet reads no configuration file; add '
                             '--config=%s to its flags' % (source, path or KUBEADM_CONFIG),
                             field=option_prefix + 'kubelet_config_path', value=path)
-    if source:
+    if source and config:
         if path and os.path.normpath(path) != os.path.normpath(config):
             raise KubenodeError('kubelet never reads this file: %s starts it with --config=%s; leave '
                                 '%skubelet_config_path unset to use that one' % (source, config, option_prefix),
@@ -319,7 +326,8 @@ def _choose_file(found, path, option_prefix, known, root, exists, warnings):
     return places[0][0], "no kubelet unit, process or configuration found; kubeadm's default path"
 
 
-def _choose_dropin(found, chosen, dropin, dropin_dir, option_prefix, root, warnings):
+def _choose_dropin(found: Mapping[str, Any], chosen: str, dropin: bool | None, dropin_dir: str | None, option_prefix: str,
+                   root: str, warnings: list[str]) -> tuple[bool, str, dict[str, str] | None, str]:
     """(dropin, the --config-dir, add_config_dir, what the reason adds): whether the change is a drop-in (by
     default where kubelet has a --config-dir) and where; in kubeadm's layout the --config-dir its flags file gives."""
     source, config_dir = found.get('source'), found.get('config_dir')
@@ -353,8 +361,9 @@ def _choose_dropin(found, chosen, dropin, dropin_dir, option_prefix, root, warni
     return dropin, chosen_dir, None, '; a drop-in in --config-dir %s' % chosen_dir
 
 
-def choose(found, path=None, dropin=None, dropin_dir=None, exists=None, option_prefix='', known=None,
-           root=HOST_ROOT):
+def choose(found: Mapping[str, Any], path: str | None = None, dropin: bool | None = None, dropin_dir: str | None = None,
+           exists: Callable[[str], bool] | None = None, option_prefix: str = '', known: Iterable[str] | None = None,
+           root: str = HOST_ROOT) -> dict[str, Any]:
     """{path, dropin, dropin_dir, reason, warnings}: the file (or drop-in) to write, from what discover()
     found and the options, which may each be None (decide from the node). known: the usual places
     (known_layouts()); root: the node's root, under which everything found lies and everything is written;
@@ -364,7 +373,7 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=None, option_p
     change nothing while reporting success; so is one outside the node's root.
     """
     _refuse_bad_paths(path, dropin_dir, option_prefix, root)
-    warnings = []
+    warnings: list[str] = []
     chosen, reason = _choose_file(found, path, option_prefix, known, root, exists, warnings)
     dropin, chosen_dir, add_config_dir, more = _choose_dropin(
         found, chosen, dropin, dropin_dir, option_prefix, root, warnings)
@@ -376,7 +385,7 @@ def choose(found, path=None, dropin=None, dropin_dir=None, exists=None, option_p
             'warnings': warnings, 'add_config_dir': add_config_dir}
 
 
-def with_config_dir(text, directory):
+def with_config_dir(text: str | None, directory: str) -> str:
     """The text of kubeadm's extra-flags file (an EnvironmentFile) with --config-dir=directory added to
     KUBELET_EXTRA_ARGS: appended to its last assignment (inside its quotes), or a new line when it has none."""
     flag = '--config-dir=%s' % directory
