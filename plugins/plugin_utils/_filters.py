@@ -9,9 +9,12 @@ raise AnsibleFilterError: the filter plugin (plugins/filter/cgroups.py) and the 
 PRIVATE plugin_utils: internal to kubenode.cgroups, may change without notice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
+
+from collections.abc import Callable
+from typing import Any
 
 from ansible.errors import AnsibleFilterError
 
@@ -23,8 +26,8 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources 
 from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import human_quantities
 
 
-def _wrap(function):
-    def filter_function(*args, **kwargs):
+def _wrap(function: Callable[..., Any]) -> Callable[..., Any]:
+    def filter_function(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
         except KubenodeError as error:
@@ -34,7 +37,7 @@ def _wrap(function):
     return filter_function
 
 
-def _milli_cpu(value, field):
+def _milli_cpu(value: Any, field: str) -> int:
     """An int is millicores already; a string is a CPU quantity ("250m", "2")."""
     if isinstance(value, bool):
         raise KubenodeError('expected millicores or a CPU quantity', field=field, value=value)
@@ -43,7 +46,7 @@ def _milli_cpu(value, field):
     return parse_quantity(value, field).milli_value()
 
 
-def _int(value, field):
+def _int(value: Any, field: str) -> int:
     if isinstance(value, bool):
         raise KubenodeError('expected an integer', field=field, value=value)
     try:
@@ -52,39 +55,39 @@ def _int(value, field):
         raise KubenodeError('expected an integer', field=field, value=value)
 
 
-def quantity_to_int(quantity):
+def quantity_to_int(quantity: Any) -> int:
     """Quantity.Value(): whole units, rounded up."""
     return parse_quantity(quantity, 'quantity').value()
 
 
-def quantity_to_milli(quantity):
+def quantity_to_milli(quantity: Any) -> int:
     """Quantity.MilliValue(): thousandths, rounded up."""
     return parse_quantity(quantity, 'quantity').milli_value()
 
 
-def milli_cpu_to_shares(milli_cpu):
+def milli_cpu_to_shares(milli_cpu: Any) -> int:
     return cgmath.milli_cpu_to_shares(_milli_cpu(milli_cpu, 'milli_cpu'))
 
 
-def milli_cpu_to_quota(milli_cpu, period=cgmath.QUOTA_PERIOD_US):
+def milli_cpu_to_quota(milli_cpu: Any, period: Any = cgmath.QUOTA_PERIOD_US) -> int:
     return cgmath.container_milli_cpu_to_quota(_milli_cpu(milli_cpu, 'milli_cpu'), _int(period, 'period'))
 
 
-def cpu_shares_to_weight(shares, formula='linear'):
+def cpu_shares_to_weight(shares: Any, formula: str = 'linear') -> int:
     shares = _int(shares, 'shares')
     if shares < 0:
         raise KubenodeError('cpu shares cannot be negative', field='shares', value=shares)
     return cgmath.shares_to_weight(shares, formula)
 
 
-def cpu_weight_to_shares(weight):
+def cpu_weight_to_shares(weight: Any) -> int:
     weight = _int(weight, 'weight')
     if not 0 <= weight <= cgmath.MAX_WEIGHT:
         raise KubenodeError('cpu.weight must be between 1 and 10000 (0 for unset)', field='weight', value=weight)
     return cgmath.weight_to_shares(weight)
 
 
-def cgroup_to_systemd(path):
+def cgroup_to_systemd(path: Any) -> str:
     if not isinstance(path, str) or not path.startswith('/'):
         raise KubenodeError('expected an absolute cgroupfs path such as /kubepods/burstable', field='path', value=path)
     parts = names.parse_cgroupfs(path.rstrip('/') or '/')
@@ -94,13 +97,13 @@ def cgroup_to_systemd(path):
     return names.to_systemd(parts)
 
 
-def systemd_to_cgroup(path):
+def systemd_to_cgroup(path: Any) -> str:
     if not isinstance(path, str) or not path:
         raise KubenodeError('expected a systemd slice path such as /kubepods.slice', field='path', value=path)
     return names.to_cgroupfs(names.parse_systemd(path))
 
 
-def quantity_to_human(quantity, resource=None):
+def quantity_to_human(quantity: Any, resource: str | None = None) -> str:
     """One quantity of resource, or a map of resources to quantities (or to the plan's {quantity: ...})
     as "cpu 2 cores, memory 23.5 GiB"."""
     if isinstance(quantity, dict):
@@ -110,7 +113,7 @@ def quantity_to_human(quantity, resource=None):
     return human_quantity(quantity, resource)
 
 
-def quantities_to_human_row(quantities, resource):
+def quantities_to_human_row(quantities: Any, resource: str) -> Any:
     """A report row: the whole (capacity) then its parts, each a quantity, the plan's {quantity: ...} or None,
     for people in the whole's unit, rounded so that parts which add up to the whole are shown adding up."""
     if not isinstance(quantities, (list, tuple)) or not quantities:
@@ -119,11 +122,11 @@ def quantities_to_human_row(quantities, resource):
                       for q in quantities], resource)
 
 
-def hugepage_size_name(size_bytes):
+def hugepage_size_name(size_bytes: Any) -> str:
     return cgmath.hugepage_unit(_int(size_bytes, 'size_bytes'), 'size_bytes')
 
 
-def filters():
+def filters() -> dict[str, Callable[..., Any]]:
     """{name: filter}: every filter of the collection, as Ansible and the fleet report's Jinja2 take them."""
     return dict((f.__name__, _wrap(f)) for f in (
         quantity_to_int, quantity_to_milli, milli_cpu_to_shares, milli_cpu_to_quota, cpu_shares_to_weight,
