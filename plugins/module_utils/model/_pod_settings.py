@@ -14,12 +14,14 @@ singleProcessOOMKill), component-helpers resource/helpers.go (IsSupportedPodLeve
 pkg/kubelet/cm/helpers_linux.go and kuberuntime_container_linux.go (memory protection under MemoryQoS).
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import collections
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_math as cgmath
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_names as names
@@ -42,7 +44,7 @@ _DURATION_US = {'ns': 0.001, 'us': 1, '\u00b5s': 1, 'ms': 1000, 's': 1000000, 'm
 PodModel = collections.namedtuple('PodModel', 'pods admission')
 
 
-def pod_model():
+def pod_model() -> Any:
     """The pod model, kubelet's pods (_pods) and admission (_admission), imported when the first pod is met: a node
     without pods (most workers) does not compile those 970 lines on every run - AnsiballZ ships sources, compiled each
     time a module runs. The one place the collection loads them on demand."""
@@ -50,17 +52,17 @@ def pod_model():
     return PodModel(_pods, _admission)
 
 
-def pod_level_resource(name, hugepages=False):
+def pod_level_resource(name: str, hugepages: bool = False) -> bool:
     """IsSupportedPodLevelResource: cpu and memory, and hugepages-* from kubelet 1.33."""
-    return name in POD_LEVEL_RESOURCES or hugepages and is_hugepages(name)
+    return name in POD_LEVEL_RESOURCES or bool(hugepages and is_hugepages(name))
 
 
-def pod_level_resources_set(pod, hugepages=False):
+def pod_level_resources_set(pod: Any, hugepages: bool = False) -> bool:
     """IsPodLevelResourcesSet: a pod-level request or limit of a resource that can be one (hugepages from 1.33)."""
     return any(pod_level_resource(name, hugepages) for name in list(pod.requests) + list(pod.limits))
 
 
-def parse_duration_us(text, field):
+def parse_duration_us(text: Any, field: str) -> int:
     """A Go duration ("100ms", "1.5s") in whole microseconds."""
     if isinstance(text, bool) or not isinstance(text, str):
         raise KubenodeError('must be a duration string such as "100ms"', field=field, value=text)
@@ -76,7 +78,8 @@ def parse_duration_us(text, field):
     return int(total)
 
 
-def swap_setting(behavior, gates, rules, field='swap_behavior', gates_field='feature_gates'):
+def swap_setting(behavior: str | None, gates: Mapping[str, bool], rules: Any, field: str = 'swap_behavior',
+                 gates_field: str = 'feature_gates') -> tuple[bool, str]:
     """(NodeSwap enabled, behaviour) for memorySwap.swapBehavior, refused as kubelet refuses it. gates come from
     parse_feature_gates with the same rules, which refuses NodeSwap false where it is locked."""
     node_swap = rules.gate(gates, 'NodeSwap')
@@ -95,7 +98,7 @@ def swap_setting(behavior, gates, rules, field='swap_behavior', gates_field='fea
     return node_swap, behavior or NO_SWAP
 
 
-def _oci_runtime(runtime):
+def _oci_runtime(runtime: Any) -> dict[str, Any] | None:
     """{name, version, formula} of the OCI runtime given (the formula it turns CPU shares into cpu.weight by), or
     None."""
     if runtime is None:
@@ -114,7 +117,7 @@ def _oci_runtime(runtime):
 class PodSettings(object):
     """The node settings that pod and container values depend on."""
 
-    def __init__(self, params):
+    def __init__(self, params: Mapping[str, Any]) -> None:
         self.rules = kubelet_rules(params.get('kubelet_version'))
         self.gates = parse_feature_gates(params.get('feature_gates'), rules=self.rules,
                                          accepted=params.get('extra_feature_gates') or ())
@@ -130,10 +133,10 @@ class PodSettings(object):
         self._cpu_manager_settings(params)
         self.oci_runtime = _oci_runtime(params.get('oci_runtime'))
 
-    def _cpu_settings(self, params):
+    def _cpu_settings(self, params: Mapping[str, Any]) -> None:
         """CPU CFS quota and its period (cpuCFSQuota, cpuCFSQuotaPeriod and its gate)."""
-        self.cpu_cfs_quota = params.get('cpu_cfs_quota')
-        self.cpu_cfs_quota = True if self.cpu_cfs_quota is None else bool(self.cpu_cfs_quota)
+        quota = params.get('cpu_cfs_quota')
+        self.cpu_cfs_quota = True if quota is None else bool(quota)
         self.cpu_period = parse_duration_us(params.get('cpu_cfs_quota_period') or '100ms', 'cpu_cfs_quota_period')
         if self.cpu_period != cgmath.QUOTA_PERIOD_US:
             if not self.custom_period:
@@ -143,7 +146,7 @@ class PodSettings(object):
                 raise KubenodeError('cpuCFSQuotaPeriod must be between 1ms and 1sec, inclusive',
                                     field='cpu_cfs_quota_period', value=params.get('cpu_cfs_quota_period'))
 
-    def _memory_settings(self, params):
+    def _memory_settings(self, params: Mapping[str, Any]) -> None:
         """memory.high's factor, the page size, pids, the node's memory and the memory reservation policy."""
         factor = params.get('memory_throttling_factor')
         if factor is None:
@@ -168,7 +171,7 @@ class PodSettings(object):
                                                 self.rules.gate(self.gates, 'MemoryQoS'))
         self.qos_reserved = parse_qos_reserved(params.get('qos_reserved'), self.gates)
 
-    def _node_settings(self, params):
+    def _node_settings(self, params: Mapping[str, Any]) -> None:
         """The driver, the cgroup root, the cgroup version and MemoryQoS on it."""
         # kubelet's driver and cgroup root, checked as the node plan checks them (_cgroup_names).
         self.driver = names.checked_driver(params.get('cgroup_driver') or 'cgroupfs')
@@ -184,7 +187,7 @@ class PodSettings(object):
         self.memory_qos_cleared = self.rules.clears_memory_qos_when_off and self.cgroup_version == 'v2' \
             and not self.memory_qos
 
-    def _cpu_manager_settings(self, params):
+    def _cpu_manager_settings(self, params: Mapping[str, Any]) -> None:
         """The CPU manager policy and what it changes in the pods' CPU limits."""
         self.cpu_manager_policy = params.get('cpu_manager_policy') or 'none'
         if self.cpu_manager_policy not in ('none', 'static'):
@@ -197,7 +200,7 @@ class PodSettings(object):
         # InPlacePodVerticalScaling: beta and on from 1.33, GA in 1.35; a pod's allocation can differ from its spec.
         self.in_place_resize = self.rules.gate(self.gates, 'InPlacePodVerticalScaling')
 
-    def _oom_settings(self, single_process_oom_kill):
+    def _oom_settings(self, single_process_oom_kill: bool | None) -> None:
         """Whether containers get memory.oom.group=1 (kubelet.go: singleProcessOOMKill, false by default on cgroup
         v2 and always true on v1; validation_linux.go refuses an explicit false on v1)."""
         if single_process_oom_kill is not None and not self.rules.has_single_process_oom_kill:
@@ -209,11 +212,11 @@ class PodSettings(object):
         self.memory_oom_group = (self.cgroup_version == 'v2' and self.rules.sets_memory_oom_group
                                  and not single_process_oom_kill)
 
-    def _swap_settings(self, params):
+    def _swap_settings(self, params: Mapping[str, Any]) -> None:
         """memorySwap.swapBehavior as kubelet validates it, and what the swap limit formula needs."""
         self.node_swap, self.swap_behavior = swap_setting(params.get('swap_behavior'), self.gates, self.rules)
-        self.swap_controller = params.get('swap_controller')
-        self.swap_controller = True if self.swap_controller is None else bool(self.swap_controller)
+        controller = params.get('swap_controller')
+        self.swap_controller = True if controller is None else bool(controller)
         self.swap_capacity = _optional_bytes(params.get('swap_capacity'), 'swap_capacity', zero_allowed=True)
         if self.swap_behavior == LIMITED_SWAP and self.cgroup_version == 'v2' and self.swap_controller:
             if self.swap_capacity is None:
@@ -224,14 +227,14 @@ class PodSettings(object):
                 raise KubenodeError('LimitedSwap divides the swap space by the node memory capacity: give '
                                     'memory_capacity', field='memory_capacity', value=None)
 
-    def pod_level_set(self, pod):
+    def pod_level_set(self, pod: Any) -> bool:
         """Whether kubelet takes the pod's pod-level resources: the gate on and IsPodLevelResourcesSet."""
         return self.pod_level and pod_level_resources_set(pod, self.rules.pod_level_hugepages)
 
-    def memory_rules(self):
+    def memory_rules(self) -> MemoryRules:
         return MemoryRules(self.memory_qos, self.policy, self.qos_reserved, self.memory_qos_cleared)
 
-    def pod_memory_protection(self, qos, request):
+    def pod_memory_protection(self, qos: str, request: int) -> tuple[int | None, int | None]:
         """(memory.min, memory.low) ResourceConfigForPod writes to the pod cgroup with MemoryQoS enforced: the pod's
         memory request as memory.min before 1.36; from 1.36 only under TieredReservation, as memory.min for a
         Guaranteed pod and memory.low for the others; nothing without a request."""
@@ -243,7 +246,7 @@ class PodSettings(object):
             return None, None
         return (request, None) if qos == GUARANTEED else (None, request)
 
-    def container_memory_protection(self, qos, request):
+    def container_memory_protection(self, qos: str, request: int) -> tuple[int | None, int | None]:
         """(memory.min, memory.low) kuberuntime's generateLinuxContainerResources sends for a container with MemoryQoS
         enforced: its memory request as memory.min before 1.36 (nothing without one); from 1.36, under
         TieredReservation and with a request, memory.min for a Guaranteed pod's container and memory.low for the
@@ -260,14 +263,14 @@ class PodSettings(object):
 _KERNEL_PAGE_SIZE = re.compile(r'^(?:hugepages-)?([0-9]+)kB$')
 
 
-def _hugepage_sizes(sizes, field='hugepage_sizes'):
+def _hugepage_sizes(sizes: Any, field: str = 'hugepage_sizes') -> list[int]:
     """The node's hugepage sizes in bytes, from quantities ("2Mi"), hugepages-* resource names, or the kernel's
     directory names under /sys/kernel/mm/hugepages ("hugepages-2048kB")."""
     if sizes is None:
         return []
     if not isinstance(sizes, list):
         raise KubenodeError('must be a list of page sizes such as ["2Mi", "1Gi"]', field=field, value=sizes)
-    result = set()
+    result: set[int] = set()
     for index, size in enumerate(sizes):
         item = '%s[%d]' % (field, index)
         kernel = _KERNEL_PAGE_SIZE.match(size) if isinstance(size, str) else None
@@ -290,7 +293,7 @@ def _hugepage_sizes(sizes, field='hugepage_sizes'):
     return sorted(result)
 
 
-def _optional_bytes(value, field, zero_allowed=False):
+def _optional_bytes(value: Any, field: str, zero_allowed: bool = False) -> int | None:
     """A byte count of the node (cadvisor's MachineInfo), which kubelet converts with int64(): above
     2^63-1 it would turn negative there, so it is refused here. zero_allowed: a node without swap has 0."""
     if value is None:
