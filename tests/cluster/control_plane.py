@@ -255,6 +255,10 @@ def up(binaries, state, version, timeout, joinable=False):
     pki = kubeadm_files(binaries, state, version, ports['apiserver'], log)
     argv = commands(binaries, state, pki, ports)
     processes = {}
+    # A control plane stopped without `down` (a run killed) leaves its tunnel's socket: the new tunnel could not bind
+    # it, and the wait below would take the old file for the new socket.
+    if os.path.exists(os.path.join(state, TUNNEL_SOCKET)):
+        os.unlink(os.path.join(state, TUNNEL_SOCKET))
     try:
         for name in COMPONENTS:
             out = open(os.path.join(state, name + '.log'), 'w')
