@@ -27,7 +27,7 @@ fired yet) takes it over: the new generation starts from what the pending one ke
 the old timer is stopped. KEPT generations are kept; older ones are removed, a pending one never.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
@@ -36,6 +36,8 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
 from ansible.module_utils.six.moves import shlex_quote
 
@@ -128,14 +130,14 @@ exit $status
 '''
 
 
-def revert_script(lock_path, systemd_running):
+def revert_script(lock_path: str, systemd_running: bool) -> str:
     """The revert script of every generation (it finds its generation from its own path)."""
     return _REVERT % {'lock': shlex_quote(lock_path), 'systemd': 'yes' if systemd_running else 'no',
                       'timer_prefix': TIMER_PREFIX, 'pending': PENDING, 'confirmed': CONFIRMED,
                       'rolled_back': ROLLED_BACK, 'revert_failed': REVERT_FAILED}
 
 
-def boot_check(generations_dir):
+def boot_check(generations_dir: str) -> str:
     """The boot script's first lines: a change still pending at this boot (armed in another boot) is reverted before
     kubelet starts, and the boot script it restored runs in this one's place."""
     directory = shlex_quote(generations_dir)
@@ -154,18 +156,18 @@ def boot_check(generations_dir):
         ''])
 
 
-def timer_unit(generation_id):
+def timer_unit(generation_id: str) -> str:
     return '%s%s.timer' % (TIMER_PREFIX, generation_id)
 
 
 # Reading ------------------------------------------------------------------------------------------------------
 
-def _read(path):
+def _read(path: str) -> str | None:
     """A generation's file, None when it is not there (an unreadable one raises, naming it)."""
     return NODE_FILES.read(path)
 
 
-def generation_ids(generations_dir):
+def generation_ids(generations_dir: str) -> list[str]:
     """The generations kept under generations_dir, oldest first."""
     try:
         names = os.listdir(generations_dir)
@@ -176,12 +178,12 @@ def generation_ids(generations_dir):
     return sorted(name for name in names if name.isdigit())
 
 
-def parse_state(text):
+def parse_state(text: str | None) -> dict[str, Any]:
     """{'state', 'since', ...} from a generation's state line (see _REVERT and Generation)."""
     words = (text or '').split()
     if not words:
         return {'state': 'unknown'}
-    state = {'state': words[0]}
+    state: dict[str, Any] = {'state': words[0]}
     if words[0] == PENDING and len(words) >= 4:
         state.update(boot_id=words[1], since=_int(words[2]), timeout=_int(words[3]))
     elif len(words) >= 2:
@@ -195,14 +197,14 @@ def parse_state(text):
     return state
 
 
-def _int(word):
+def _int(word: str) -> int | None:
     try:
         return int(word)
     except ValueError:
         return None
 
 
-def parse_restore(text):
+def parse_restore(text: str | None) -> list[dict[str, str]]:
     """[{'kind', 'path', 'saved', 'mode'}] from a generation's restore list."""
     items = []
     for line in (text or '').splitlines():
@@ -212,11 +214,11 @@ def parse_restore(text):
     return items
 
 
-def read_generation(generations_dir, generation_id):
+def read_generation(generations_dir: str, generation_id: str) -> dict[str, Any]:
     """What one generation says of itself: its id, state, the items it would restore and the services it would
     restart."""
     directory = os.path.join(generations_dir, generation_id)
-    found = {'id': generation_id, 'path': directory}
+    found: dict[str, Any] = {'id': generation_id, 'path': directory}
     found.update(parse_state(_read(os.path.join(directory, 'state'))))
     found['restores'] = [dict((k, item[k]) for k in ('kind', 'path'))
                          for item in parse_restore(_read(os.path.join(directory, 'restore')))]
@@ -225,7 +227,7 @@ def read_generation(generations_dir, generation_id):
     return found
 
 
-def read_baseline(generations_dir, generation_id):
+def read_baseline(generations_dir: str, generation_id: str) -> dict[str, Any]:
     """The OOM kill counts read before the generation's first write ({name: {'path', 'count', 'unit'}}), or {}."""
     text = _read(os.path.join(generations_dir, generation_id, 'oom-baseline'))
     try:
@@ -235,13 +237,13 @@ def read_baseline(generations_dir, generation_id):
     return found if isinstance(found, dict) else {}
 
 
-def read_latest(generations_dir):
+def read_latest(generations_dir: str) -> dict[str, Any] | None:
     """The newest generation (read_generation), or None when the node has none."""
     ids = generation_ids(generations_dir)
     return read_generation(generations_dir, ids[-1]) if ids else None
 
 
-def mark(generations_dir, generation_id, line):
+def mark(generations_dir: str, generation_id: str, line: str) -> None:
     """Replace a generation's state line, atomically (the revert script and the boot check read it)."""
     path = os.path.join(generations_dir, generation_id, 'state')
     with open(path + '.new', 'w') as handle:
@@ -251,7 +253,7 @@ def mark(generations_dir, generation_id, line):
     os.rename(path + '.new', path)
 
 
-def describe(generation, now=None):
+def describe(generation: Mapping[str, Any] | None, now: float | None = None) -> str:
     """One line for the plan summary, the audit and the report: whether the node's change is confirmed, inside its
     window, or rolled back (and why)."""
     if not generation:
@@ -272,7 +274,7 @@ def describe(generation, now=None):
 
 # Keeping ------------------------------------------------------------------------------------------------------
 
-def _remove_tree(top):
+def _remove_tree(top: str) -> None:
     """Remove a generation's directory (its files and saved/), as far as it can: a generation left behind costs
     only room."""
     for directory, _dirs, names in os.walk(top, topdown=False):
@@ -284,7 +286,7 @@ def _remove_tree(top):
             return
 
 
-def restart_for(path, unit_dir, kubelet_unit, kubelet_files):
+def restart_for(path: str, unit_dir: str, kubelet_unit: str, kubelet_files: Collection[str]) -> str | None:
     """The service a restored file takes effect in: the service of a drop-in under unit_dir, kubelet for its
     configuration files; None for a slice, the boot unit and its script (a reload is enough)."""
     if path in kubelet_files:
@@ -300,33 +302,35 @@ class Generation(object):
     """The generation one live run keeps: opened at its first write (open), then each file and value it writes
     over kept first (keep_file, keep_value). run_command is the module's (systemd-run, systemctl)."""
 
-    def __init__(self, generations_dir, lock_path, confirm_timeout, systemd_running, run_command, restart_of,
-                 kubelet_unit, boot_id=None, clock=None, baseline=None):
+    def __init__(self, generations_dir: str, lock_path: str, confirm_timeout: int | None, systemd_running: bool,
+                 run_command: Callable[[list], Any], restart_of: Callable[[str], str | None], kubelet_unit: str,
+                 boot_id: str | None = None, clock: Callable[[], float] | None = None,
+                 baseline: Callable[[], Any] | None = None) -> None:
         self.directory, self.lock_path = generations_dir, lock_path
         self.confirm_timeout, self.systemd_running = confirm_timeout, systemd_running
         self.run_command, self.restart_of, self.clock = run_command, restart_of, clock or time.time
         self.kubelet_unit = kubelet_unit
         self.baseline = baseline  # () -> the OOM kill counts the gate will compare with (run/_way_back.oom_baseline)
         self.boot_id = boot_id
-        self.id = None
-        self.kept = set()
-        self.restarts = []
+        self.id: str | None = None
+        self.kept: set[str] = set()
+        self.restarts: list[str] = []
         self.armed = False
-        self.took_over = None
-        self.warnings = []
+        self.took_over: str | None = None
+        self.warnings: list[str] = []
 
     @property
-    def path(self):
+    def path(self) -> str | None:
         return os.path.join(self.directory, self.id) if self.id else None
 
-    def open(self):
+    def open(self) -> None:
         """Make the generation's directory, take over a pending one, write its script and state, arm the timer.
         Called once, before the run's first write."""
         if self.id:
             return
         ids = generation_ids(self.directory)
         self.id = '%06d' % (int(ids[-1]) + 1 if ids else 1)
-        os.makedirs(os.path.join(self.path, 'saved'), 0o700)
+        os.makedirs(os.path.join(self._directory(), 'saved'), 0o700)
         os.chmod(self.directory, 0o700)
         self._write('armed', '%d\n' % int(self.clock()))
         self._write('restore', '')
@@ -349,7 +353,7 @@ class Generation(object):
             self._write('state', '%s %d\n' % (CONFIRMED, int(self.clock())))
         self._prune(ids)
 
-    def _take_over(self, previous):
+    def _take_over(self, previous: Mapping[str, Any]) -> None:
         """A pending generation's controller was lost inside its window: this one starts from what it kept (the
         last confirmed state), and its timer is stopped."""
         if self.systemd_running:
@@ -358,24 +362,24 @@ class Generation(object):
         lines = []
         for item in parse_restore(_read(os.path.join(source, 'restore'))):
             if item['saved'] and item['saved'] != '-':
-                shutil.copyfile(os.path.join(source, item['saved']), os.path.join(self.path, item['saved']))
+                shutil.copyfile(os.path.join(source, item['saved']), os.path.join(self._directory(), item['saved']))
             lines.append('\t'.join([item['kind'], item['path'], item['saved'], item['mode']]))
             self.kept.add(item['path'])
         self._append('restore', ''.join(line + '\n' for line in lines))
         if os.path.exists(os.path.join(source, 'oom-baseline')):
             # The counts from before the lost run's first write: what it wrote is this one's change too.
-            shutil.copyfile(os.path.join(source, 'oom-baseline'), os.path.join(self.path, 'oom-baseline'))
+            shutil.copyfile(os.path.join(source, 'oom-baseline'), os.path.join(self._directory(), 'oom-baseline'))
         for unit in previous['restarts']:
             self._note_restart(unit)
         mark(self.directory, previous['id'], '%s %d %s\n' % (SUPERSEDED, int(self.clock()), self.id))
         self.took_over = previous['id']
 
-    def _arm(self, window):
-        unit = TIMER_PREFIX + self.id
+    def _arm(self, window: int) -> None:
+        unit = TIMER_PREFIX + str(self.id)
         rc, _out, err = self.run_command([
             'systemd-run', '--unit', unit, '--on-active', '%ds' % window, '--timer-property', 'AccuracySec=1s',
             '--description', 'kubenode.cgroups: revert generation %s unless confirmed' % self.id,
-            '/bin/sh', os.path.join(self.path, 'revert.sh'), 'timeout',
+            '/bin/sh', os.path.join(self._directory(), 'revert.sh'), 'timeout',
             'not confirmed within %d s' % window])
         if rc != 0:
             raise HostError('confirm_timeout: cannot arm the revert of generation %s (systemd-run: %s): nothing was '
@@ -383,14 +387,14 @@ class Generation(object):
                             path=unit)
         self.armed = True
 
-    def _prune(self, ids):
+    def _prune(self, ids: list[str]) -> None:
         """Keep KEPT generations, this one with them; never remove a pending one."""
         for generation_id in ids[:max(len(ids) - (KEPT - 1), 0)]:
             if parse_state(_read(os.path.join(self.directory, generation_id, 'state'))).get('state') != PENDING:
                 _remove_tree(os.path.join(self.directory, generation_id))
 
-    def _write(self, name, content, mode=0o600):
-        path = os.path.join(self.path, name)
+    def _write(self, name: str, content: str, mode: int = 0o600) -> None:
+        path = os.path.join(self._directory(), name)
         temporary = path + '.new'
         with open(temporary, 'w') as handle:
             handle.write(content)
@@ -399,41 +403,47 @@ class Generation(object):
         os.chmod(temporary, mode)
         os.rename(temporary, path)
 
-    def _append(self, name, text):
-        with open(os.path.join(self.path, name), 'a') as handle:
+    def _append(self, name: str, text: str) -> None:
+        with open(os.path.join(self._directory(), name), 'a') as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
 
-    def _note_restart(self, unit):
+    def _note_restart(self, unit: str | None) -> None:
         if unit and unit not in self.restarts:
             self.restarts.append(unit)
             # The runtime before kubelet, as the role restarts them.
             ordered = sorted(self.restarts, key=lambda u: u == self.kubelet_unit)
             self._write('restart', ''.join(u + '\n' for u in ordered))
 
-    def _saved_name(self):
+    def _directory(self) -> str:
+        """The generation's directory, once open() made it."""
+        if self.path is None:
+            raise RuntimeError('the generation is not open')
+        return self.path
+
+    def _saved_name(self) -> str:
         return 'saved/%d' % (len(self.kept) + 1)
 
-    def keep_file(self, path):
+    def keep_file(self, path: str) -> None:
         """Keep what a file write replaces (content and mode, a link's target, or its absence), before it."""
         self.open()  # first: a generation it takes over brings what that one kept
         if path in self.kept:
             return
         if os.path.islink(path):
             kind, saved, mode = 'link', self._saved_name(), '-'
-            with open(os.path.join(self.path, saved), 'w') as handle:
+            with open(os.path.join(self._directory(), saved), 'w') as handle:
                 handle.write(os.readlink(path))
         elif os.path.exists(path):
             kind, saved, mode = 'file', self._saved_name(), '%o' % (os.stat(path).st_mode & 0o7777)
-            shutil.copyfile(path, os.path.join(self.path, saved))
+            shutil.copyfile(path, os.path.join(self._directory(), saved))
         else:
             kind, saved, mode = 'absent', '-', '-'
         self._append('restore', '\t'.join([kind, path, saved, mode]) + '\n')
         self.kept.add(path)
         self._note_restart(self.restart_of(path))
 
-    def keep_value(self, path, before):
+    def keep_value(self, path: str, before: str | None) -> None:
         """Keep the value a cgroup write replaces: before, the kernel's as read before the run's first write (a
         reload may have moved it since), else the file's now."""
         self.open()
@@ -445,12 +455,12 @@ class Generation(object):
             self.kept.add(path)
             return
         saved = self._saved_name()
-        with open(os.path.join(self.path, saved), 'w') as handle:
+        with open(os.path.join(self._directory(), saved), 'w') as handle:
             handle.write(before.strip() + '\n')
         self._append('restore', '\t'.join(['value', path, saved, '-']) + '\n')
         self.kept.add(path)
 
-    def result(self):
+    def result(self) -> dict[str, Any] | None:
         """What node_cgroups returns of the generation it kept (None when it wrote nothing)."""
         if not self.id:
             return None
