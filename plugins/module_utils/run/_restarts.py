@@ -12,25 +12,27 @@ main process started before one of its files was last written, or that runs outs
 Slice= drop-in names, needs a restart. pending() is pure; read_units() asks systemd.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
 import time
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import show
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import Systemctl, show
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
 
 SHOW_PROPERTIES = 'Id,ActiveState,ExecMainStartTimestampMonotonic,ControlGroup,MainPID'
 
 
-def read_units(systemctl, units):
+def read_units(systemctl: Systemctl, units: Iterable[str]) -> dict[str, dict[str, str]]:
     """{unit: fields} of `systemctl show`; systemctl(*args) -> (rc, out, err)."""
     return show(systemctl, units, SHOW_PROPERTIES.split(','))
 
 
-def file_mtimes(paths):
+def file_mtimes(paths: Iterable[str]) -> dict[str, float]:
     """{path: mtime} of the paths that exist."""
     found = {}
     for path in paths:
@@ -42,7 +44,9 @@ def file_mtimes(paths):
 
 
 @traced
-def pending(watched, shown, mtimes, wall_now=None, monotonic_now=None, left_behind=None):
+def pending(watched: Mapping[str, Mapping[str, Any]], shown: Mapping[str, Mapping[str, str]], mtimes: Mapping[str, float],
+            wall_now: float | None = None, monotonic_now: float | None = None,
+            left_behind: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """[{service, reason}] for the services that must restart to run what is on disk.
 
     watched: {unit: {'files': [paths it reads at start], 'slice_path': cgroup path of its Slice= or None}}.
@@ -53,7 +57,7 @@ def pending(watched, shown, mtimes, wall_now=None, monotonic_now=None, left_behi
     """
     wall_now = time.time() if wall_now is None else wall_now
     monotonic_now = time.monotonic() if monotonic_now is None else monotonic_now
-    found = []
+    found: list[dict[str, Any]] = []
     for unit in sorted(watched):
         fields = shown.get(unit) or {}
         start = int(fields.get('ExecMainStartTimestampMonotonic') or 0)
