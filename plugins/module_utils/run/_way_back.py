@@ -88,7 +88,7 @@ def oom_kills_in_kernel_log(run_command: RunCommand, since: int, watched: Mappin
 
 def _in_cgroup(cgroup: str | None, path: str) -> bool:
     """Whether cgroup is path or below it."""
-    return bool(cgroup) and (cgroup == path or str(cgroup).startswith(path.rstrip('/') + '/'))
+    return cgroup is not None and (cgroup == path or cgroup.startswith(path.rstrip('/') + '/'))
 
 
 def unit_cgroups(systemctl: Systemctl | None, units: Iterable[str]) -> dict[str, str]:
