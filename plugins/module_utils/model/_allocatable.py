@@ -12,9 +12,12 @@ pkg/kubelet/nodestatus/setters.go, pkg/kubelet/apis/config/validation/validation
 Pure: takes plain data, returns plain data, raises KubenodeError on bad input.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_math as cgmath
@@ -31,14 +34,19 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity i
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import (
     cpu_quantity, format_cpuset, hugepage_size_bytes, is_hugepages, parse_capacity, parse_cpuset,
     parse_reservation, report_list)
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._eviction import Threshold
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import KubeletRules, kubelet_rules
+
+# A resource list as kubelet's v1.ResourceList: resource name to quantity.
+Resources = dict[str, Quantity]
 
 MEMORY_RESERVATION_POLICIES = ('None', 'TieredReservation')
 # Resources kubelet's container manager knows (cm.capacity); pid is only in internalCapacity.
 _NOT_IN_CM_CAPACITY = ('pid', 'pods')
 
 
-def parse_feature_gates(gates, field='feature_gates', rules=None, accepted=()):
+def parse_feature_gates(gates: object, field: str = 'feature_gates', rules: KubeletRules | None = None,
+                        accepted: Iterable[str] = ()) -> dict[str, bool]:
     """The gates as a dict; with rules, each name must be one that kubelet release knows
     (accepted: names taken as they are, see _feature_gates.check_gate_names)."""
     if gates is None:
@@ -55,7 +63,7 @@ def parse_feature_gates(gates, field='feature_gates', rules=None, accepted=()):
     return dict(gates)
 
 
-def parse_qos_reserved(qos_reserved, gates, field='qos_reserved'):
+def parse_qos_reserved(qos_reserved: object, gates: Mapping[str, bool], field: str = 'qos_reserved') -> dict[str, int]:
     """cm.ParseQOSReserved: only memory, as an integer percentage 0-100."""
     if not qos_reserved:
         return {}
@@ -83,7 +91,8 @@ def parse_qos_reserved(qos_reserved, gates, field='qos_reserved'):
     return result
 
 
-def validate_enforcement(enforce, cgroups_per_qos, system_cgroup, kube_cgroup, reserved_cpus, rules):
+def validate_enforcement(enforce: object, cgroups_per_qos: bool, system_cgroup: str, kube_cgroup: str,
+                         reserved_cpus: str, rules: KubeletRules) -> None:
     """The enforceNodeAllocatable part of ValidateKubeletConfiguration, with kubelet's messages."""
     field = 'enforce_node_allocatable'
     if not isinstance(enforce, list) or not all(isinstance(k, str) for k in enforce):
@@ -142,7 +151,7 @@ def validate_enforcement(enforce, cgroups_per_qos, system_cgroup, kube_cgroup, r
                             field='reserved_system_cpus', value=reserved_cpus)
 
 
-def memory_reservation_policy(policy, rules, memory_qos):
+def memory_reservation_policy(policy: str | None, rules: KubeletRules, memory_qos: bool) -> str | None:
     """kubelet's memoryReservationPolicy, validated as kubelet validates it: "None" by default from 1.36,
     absent (None) before."""
     if policy is None:
@@ -160,7 +169,8 @@ def memory_reservation_policy(policy, rules, memory_qos):
     return policy
 
 
-def _sum_reservation(capacity, system, kube, eviction):
+def _sum_reservation(capacity: Mapping[str, Quantity], system: Mapping[str, Quantity], kube: Mapping[str, Quantity],
+                     eviction: Mapping[str, Quantity]) -> Resources:
     """GetNodeAllocatableReservation: system + kube + hard eviction, zeros left out."""
     result = {}
     for name in capacity:
@@ -173,7 +183,7 @@ def _sum_reservation(capacity, system, kube, eviction):
     return result
 
 
-def _absolute(capacity, system, kube):
+def _absolute(capacity: Mapping[str, Quantity], system: Mapping[str, Quantity], kube: Mapping[str, Quantity]) -> Resources:
     """getNodeAllocatableAbsoluteImpl: capacity - system - kube, clamped at 0 (no eviction)."""
     result = {}
     for name, value in capacity.items():
@@ -184,7 +194,7 @@ def _absolute(capacity, system, kube):
     return result
 
 
-def _scheduling_allocatable(status_capacity, reservation):
+def _scheduling_allocatable(status_capacity: Mapping[str, Quantity], reservation: Mapping[str, Quantity]) -> Resources:
     """nodestatus.MachineInfo: capacity - reservation, clamped, then hugepages out of memory."""
     allocatable = {}
     for name, value in status_capacity.items():
@@ -198,13 +208,13 @@ def _scheduling_allocatable(status_capacity, reservation):
     return allocatable
 
 
-def _readable(quantity, name):
+def _readable(quantity: Quantity, name: str) -> str:
     if name == 'cpu':
         return '%s (%d millicores)' % (quantity, quantity.milli_value())
     return '%s (%d)' % (quantity, quantity.value())
 
 
-def _with_resource(options, resource):
+def _with_resource(options: str, resource: str) -> str:
     """'kube_reserved, profile gke' -> 'kube_reserved.memory, profile gke'; the eviction term stays as it is."""
     first, sep, rest = options.partition(',')
     if first.endswith('_reserved'):
@@ -212,7 +222,8 @@ def _with_resource(options, resource):
     return first + sep + rest
 
 
-def validate_node_allocatable(capacity, reservation, terms=()):
+def validate_node_allocatable(capacity: Mapping[str, Quantity], reservation: Mapping[str, Quantity],
+                              terms: Sequence[tuple[str, Mapping[str, Quantity], str]] = ()) -> None:
     """validateNodeAllocatable, with the quantities rendered readably instead of as Go structs, and each
     term of a reservation above capacity named with the option that set it.
 
@@ -239,9 +250,9 @@ def validate_node_allocatable(capacity, reservation, terms=()):
         raise KubenodeError('invalid Node Allocatable configuration. ' + ' '.join(errors), field='capacity')
 
 
-def hugepage_limits(resources):
+def hugepage_limits(resources: Mapping[str, Quantity]) -> dict[int, int]:
     """HugePageLimits: {page size bytes: bytes}, summed per page size, from hugepages-* keys."""
-    limits = {}
+    limits: dict[int, int] = {}
     for name, value in resources.items():
         if is_hugepages(name):
             size = hugepage_size_bytes(name)
@@ -249,9 +260,9 @@ def hugepage_limits(resources):
     return limits
 
 
-def cgroup_config(resources, compressible_only=False):
+def cgroup_config(resources: Mapping[str, Quantity], compressible_only: bool = False) -> dict[str, Any]:
     """getCgroupConfig: the ResourceConfig kubelet builds from a resource list."""
-    config = {}
+    config: dict[str, Any] = {}
     if 'cpu' in resources:
         config['cpu_shares'] = cgmath.milli_cpu_to_shares(resources['cpu'].milli_value())
     if compressible_only:
@@ -264,7 +275,7 @@ def cgroup_config(resources, compressible_only=False):
     return config
 
 
-def node_cpuset(options, capacity, rules):
+def node_cpuset(options: PlanOptions, capacity: Mapping[str, Quantity], rules: KubeletRules) -> str | None:
     """getCgroupConfig's CPUSet, or None: with the none CPU manager policy (whose allocatable CPUs are empty) kubelet
     gives kubepods and every enforced reserved cgroup all the node's CPUs (cpuManager.GetAllCPUs), from 1.32."""
     if not rules.cpuset_on_node_cgroups or (options.cpu_manager_policy or 'none') != 'none':
@@ -275,7 +286,8 @@ def node_cpuset(options, capacity, rules):
     return format_cpuset(sorted(online)) if online else None
 
 
-def cgroup_entry(parts, driver, config, page_sizes, **extra):
+def cgroup_entry(parts: Sequence[str], driver: str, config: Mapping[str, Any], page_sizes: Iterable[int],
+                 **extra: Any) -> dict[str, Any]:
     entry = names.describe(parts, driver)
     entry['resources'], rendered = cgmath.cgroup_values(config, page_sizes)
     entry.update(rendered)
@@ -316,8 +328,32 @@ class PlanOptions(OptionSet):
         ('cpu_manager_policy', None),  # KubeletConfiguration cpuManagerPolicy; None: kubelet's "none"
     )
     __slots__ = tuple(name for name, _default in DEFAULTS)
+    capacity: Mapping[str, Any] | None
+    online_cpus: list[int] | None
+    max_pods: int | None
+    kubelet_version: str | None
+    feature_gates: Mapping[str, bool] | None
+    extra_feature_gates: Iterable[str]
+    cgroup_driver: str
+    cgroups_per_qos: bool
+    cgroup_root: str
+    enforce_node_allocatable: list[str]
+    system_reserved_cgroup: str
+    kube_reserved_cgroup: str
+    reserved_system_cpus: str
+    memory_reservation_policy: str | None
+    qos_reserved: Mapping[str, str] | None
+    system_reserved: Mapping[str, Any] | None
+    kube_reserved: Mapping[str, Any] | None
+    eviction_hard: object
+    profile: str | None
+    measured_reservation: Mapping[str, Any] | None
+    merge_default_eviction_settings: bool
+    keep_default_eviction_signals: bool
+    keep_reserved_out_of_swap: bool
+    cpu_manager_policy: str | None
 
-    def __init__(self, **options):
+    def __init__(self, **options: Any) -> None:
         super(PlanOptions, self).__init__(**options)
         for name in ('cgroup_root', 'system_reserved_cgroup', 'kube_reserved_cgroup', 'reserved_system_cpus'):
             if not isinstance(getattr(self, name), str):
@@ -333,7 +369,7 @@ class NodeConfig(object):
     __slots__ = ('rules', 'gates', 'driver', 'cgroups_per_qos', 'cgroup_root', 'enforce', 'system_cgroup',
                  'kube_cgroup', 'memory_qos', 'policy', 'memory_rules')
 
-    def __init__(self, options):
+    def __init__(self, options: PlanOptions) -> None:
         self.rules = kubelet_rules(options.kubelet_version)
         self.gates = parse_feature_gates(options.feature_gates, rules=self.rules, accepted=options.extra_feature_gates)
         self.driver = names.checked_driver(options.cgroup_driver)
@@ -355,7 +391,7 @@ class NodeConfig(object):
                 raise KubenodeError('has an empty component, which the systemd cgroup driver cannot name as a slice',
                                     field='cgroup_root', value=self.cgroup_root)
 
-    def root_parts(self):
+    def root_parts(self) -> list[str]:
         """The cgroup pods go under (kubepods under cgroupRoot, or cgroupRoot itself without cgroupsPerQOS)."""
         return names.node_allocatable_root(self.cgroup_root, self.cgroups_per_qos)
 
@@ -366,12 +402,13 @@ class Reserved(object):
 
     __slots__ = ('system', 'kube', 'cpus', 'profile_sized', 'eviction_hard')
 
-    def __init__(self, system, kube, cpus, profile_sized, eviction_hard):
+    def __init__(self, system: Resources, kube: Resources, cpus: list[int], profile_sized: bool,
+                 eviction_hard: object) -> None:
         self.system, self.kube, self.cpus = system, kube, cpus
         self.profile_sized, self.eviction_hard = profile_sized, eviction_hard
 
 
-def node_capacity(options):
+def node_capacity(options: PlanOptions) -> Resources:
     """The node's capacity as kubelet reports it (cadvisor's, plus pods from maxPods when not given)."""
     if options.capacity is None:
         raise KubenodeError('the node capacity is required', field='capacity')
@@ -381,7 +418,8 @@ def node_capacity(options):
     return capacity
 
 
-def _sized_by_profile(options, capacity, system_raw, kube_raw):
+def _sized_by_profile(options: PlanOptions, capacity: Mapping[str, Quantity], system_raw: dict[str, Any],
+                      kube_raw: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], bool, object]:
     """(system, kube, sized, eviction_hard): the raw reservations with what the profile (or the measurement) sizes
     under the operator's own values; sized: whether a profile sized kubeReserved."""
     eviction_hard = options.eviction_hard
@@ -402,7 +440,7 @@ def _sized_by_profile(options, capacity, system_raw, kube_raw):
     return system_raw, profile_kube, True, profile_eviction if eviction_hard is None else eviction_hard
 
 
-def _reserved_cpus(options, capacity):
+def _reserved_cpus(options: PlanOptions, capacity: Mapping[str, Quantity]) -> list[int]:
     """reservedSystemCPUs parsed, each an online CPU of the node."""
     text = options.reserved_system_cpus
     reserved_cpus = parse_cpuset(text, 'reserved_system_cpus')
@@ -418,7 +456,7 @@ def _reserved_cpus(options, capacity):
     return reserved_cpus
 
 
-def reserved_resources(options, capacity, rules):
+def reserved_resources(options: PlanOptions, capacity: Mapping[str, Quantity], rules: KubeletRules) -> Reserved:
     """The Reserved of the node (server.go: systemReserved and kubeReserved parsed; reservedSystemCPUs' size is
     systemReserved.cpu and kubeReserved.cpu is dropped unparsed)."""
     system_raw, kube_raw, sized, eviction_hard = _sized_by_profile(
@@ -434,7 +472,7 @@ def reserved_resources(options, capacity, rules):
     return Reserved(system, kube, reserved_cpus, sized, eviction_hard)
 
 
-def hard_eviction(options, reserved, rules):
+def hard_eviction(options: PlanOptions, reserved: Reserved, rules: KubeletRules) -> tuple[dict[str, Any], list[Threshold]]:
     """{hard, source, defaults_kept} and the thresholds: evictionHard as kubelet resolves it (the operator's, else
     the profile's, else kubelet's defaults; mergeDefaultEvictionSettings)."""
     source = 'operator' if options.eviction_hard is not None else (
@@ -445,7 +483,8 @@ def hard_eviction(options, reserved, rules):
     return {'hard': eviction_map, 'source': source, 'defaults_kept': defaults_kept}, parse_thresholds(eviction_map)
 
 
-def node_allocatable(options, capacity, reserved, eviction, thresholds):
+def node_allocatable(options: PlanOptions, capacity: Mapping[str, Quantity], reserved: Reserved,
+                     eviction: Mapping[str, Any], thresholds: list[Threshold]) -> dict[str, Resources]:
     """GetNodeAllocatableReservation and its validation, and what follows from it: {reservation, eviction
     reservation, allocatable (the Node's status), absolute (the QoS tiers'), internal_absolute (kubepods')}."""
     cm_capacity = dict((k, v) for k, v in capacity.items() if k not in _NOT_IN_CM_CAPACITY)
@@ -465,12 +504,13 @@ def node_allocatable(options, capacity, reserved, eviction, thresholds):
             'internal_capacity': internal_capacity}
 
 
-def _status_capacity(capacity):
+def _status_capacity(capacity: Mapping[str, Quantity]) -> Resources:
     """The Node's status.capacity: no pid."""
     return dict((k, v) for k, v in capacity.items() if k != 'pid')
 
 
-def node_cgroups(options, config, capacity, reserved, allocatable):
+def node_cgroups(options: PlanOptions, config: NodeConfig, capacity: Mapping[str, Quantity], reserved: Reserved,
+                 allocatable: Mapping[str, Resources]) -> dict[str, dict[str, Any]]:
     """{key: cgroup entry}: what kubelet writes to kubepods (getCgroupConfig of Allocatable or of the capacity), the
     QoS tiers (the QoS manager) and the enforced reserved cgroups (enforceNodeAllocatableCgroups)."""
     page_sizes = sorted(hugepage_limits(dict((k, v) for k, v in capacity.items() if is_hugepages(k))))
@@ -500,7 +540,7 @@ def node_cgroups(options, config, capacity, reserved, allocatable):
     return cgroups
 
 
-def plan_node(options):
+def plan_node(options: PlanOptions) -> NodePlan:
     """Compute the whole node plan (a NodePlan) from PlanOptions, in kubelet's steps: its NodeConfig, the capacity,
     the reservation and hard eviction, Allocatable, and the cgroups it writes."""
     config = NodeConfig(options)
@@ -532,7 +572,7 @@ def plan_node(options):
     )
 
 
-def kubepods_memory_qos(rules, guaranteed_requests=0, burstable_requests=0):
+def kubepods_memory_qos(rules: MemoryRules, guaranteed_requests: int = 0, burstable_requests: int = 0) -> dict[str, int]:
     """kubepods' memory.min as the QoS manager's UpdateCgroups sets it: the Guaranteed and Burstable requests,
     under TieredReservation only from 1.36; 0 where a release resets it (the gate off from 1.37)."""
     if not rules.memory_qos:
@@ -549,7 +589,8 @@ class MemoryRules(object):
 
     __slots__ = ('memory_qos', 'policy', 'qos_reserved', 'clears_when_off')
 
-    def __init__(self, memory_qos, policy, qos_reserved, clears_when_off=False):
+    def __init__(self, memory_qos: bool, policy: str | None, qos_reserved: Mapping[str, int] | None,
+                 clears_when_off: bool = False) -> None:
         self.memory_qos, self.policy, self.qos_reserved = memory_qos, policy, qos_reserved or {}
         self.clears_when_off = clears_when_off
 
@@ -559,7 +600,7 @@ class PodRequests(object):
 
     __slots__ = ('burstable_milli_cpu', 'guaranteed_memory', 'burstable_memory')
 
-    def __init__(self, burstable_milli_cpu=0, guaranteed_memory=0, burstable_memory=0):
+    def __init__(self, burstable_milli_cpu: int = 0, guaranteed_memory: int = 0, burstable_memory: int = 0) -> None:
         self.burstable_milli_cpu = burstable_milli_cpu
         self.guaranteed_memory, self.burstable_memory = guaranteed_memory, burstable_memory
 
@@ -567,12 +608,13 @@ class PodRequests(object):
 NO_PODS = PodRequests()
 
 
-def qos_tiers(root_parts, driver, page_sizes, absolute, rules, requests=NO_PODS):
+def qos_tiers(root_parts: Sequence[str], driver: str, page_sizes: Sequence[int], absolute: Mapping[str, Quantity],
+              rules: MemoryRules, requests: PodRequests = NO_PODS) -> dict[str, dict[str, Any]]:
     """The burstable and besteffort cgroups as the QoS manager's UpdateCgroups leaves them."""
     policy, guaranteed_requests, burstable_requests = rules.policy, requests.guaranteed_memory, requests.burstable_memory
     unbounded = dict((size, cgmath.HUGETLB_UNBOUNDED) for size in page_sizes)
-    burstable = {'cpu_shares': cgmath.milli_cpu_to_shares(requests.burstable_milli_cpu), 'hugetlb': dict(unbounded)}
-    besteffort = {'cpu_shares': cgmath.MIN_SHARES, 'hugetlb': dict(unbounded)}
+    burstable: dict[str, Any] = {'cpu_shares': cgmath.milli_cpu_to_shares(requests.burstable_milli_cpu), 'hugetlb': dict(unbounded)}
+    besteffort: dict[str, Any] = {'cpu_shares': cgmath.MIN_SHARES, 'hugetlb': dict(unbounded)}
     if rules.memory_qos:
         if policy is None:
             if burstable_requests > 0:
@@ -594,8 +636,9 @@ def qos_tiers(root_parts, driver, page_sizes, absolute, rules, requests=NO_PODS)
     }
 
 
-def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, memory_qos, policy,
-                     out_of_swap=False, all_cpus=None):
+def _reserved_cgroup(scope: str, cgroup_name: str, reserved: Mapping[str, Quantity], enforce: Sequence[str], driver: str,
+                     page_sizes: Sequence[int], memory_qos: bool, policy: str | None, out_of_swap: bool = False,
+                     all_cpus: str | None = None) -> dict[str, Any] | None:
     full, compressible = '%s-reserved' % scope, '%s-reserved-compressible' % scope
     enforced = full in enforce or compressible in enforce
     if not cgroup_name:
@@ -621,17 +664,17 @@ def _reserved_cgroup(scope, cgroup_name, reserved, enforce, driver, page_sizes, 
     return entry
 
 
-_OWNED_DEFAULTS: dict = {}
+_OWNED_DEFAULTS: dict[tuple[cgfiles.ControlFile, ...], dict[str, Any]] = {}
 
 
-def _owned_defaults(rows):
+def _owned_defaults(rows: tuple[cgfiles.ControlFile, ...]) -> dict[str, Any]:
     """The files and properties of rows at the kernel's defaults, rendered once a process for each set of rows."""
     if rows not in _OWNED_DEFAULTS:
         _OWNED_DEFAULTS[rows] = cgmath.resource_files(dict((row.key, row.default) for row in rows), [])
     return _OWNED_DEFAULTS[rows]
 
 
-def own_unwritten_files(entry, config):
+def own_unwritten_files(entry: dict[str, Any], config: Mapping[str, Any]) -> None:
     """Ours, not kubelet's: a reserved cgroup the collection makes or enforces holds in memory.min, memory.low and
     memory.swap.max the plan's value, else the kernel's default, so that a hand-set protection or swap limit there
     is drift the audit reports and a run repairs (cgroup v2; v1 has none of these files)."""

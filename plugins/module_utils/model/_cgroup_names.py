@@ -161,7 +161,7 @@ def checked_driver(driver: object) -> str:
     return driver
 
 
-def checked_cgroup_root(cgroup_root: str | None) -> str | None:
+def checked_cgroup_root(cgroup_root: str) -> str:
     """kubelet's cgroupRoot: an absolute cgroupfs path, no ".." in it ("" passes: none)."""
     if cgroup_root and (not cgroup_root.startswith('/') or '..' in cgroup_root.split('/')):
         raise KubenodeError('must be an absolute cgroupfs path such as "/"', field='cgroup_root', value=cgroup_root)

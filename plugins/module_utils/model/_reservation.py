@@ -402,7 +402,7 @@ def _value(kind: str, text: str, field: str | None = None) -> int:
     return quantity.milli_value() if kind == 'cpu' else quantity.value()
 
 
-def measured_reserved(measured: Any, capacity: Mapping[str, int],
+def measured_reserved(measured: Any, capacity: Mapping[str, int | None],
                       field: str = 'measured_reservation') -> tuple[dict[str, str], dict[str, str]]:
     """(systemReserved, kubeReserved) of the measured profile: the recommendation given, each value held between
     the rule's floor and half the node, as quantity strings."""
