@@ -24,7 +24,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgr
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._eviction import (
-    hard_eviction_reservation, parse_thresholds, resolve_eviction_hard)
+    Threshold, hard_eviction_reservation, parse_thresholds, resolve_eviction_hard)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._feature_gates import check_gate_names, check_gate_values
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_set import OptionSet
@@ -32,13 +32,9 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles i
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import MEASURED_PROFILE, measured_reserved
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import DECIMAL_SI, Quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import (
-    cpu_quantity, format_cpuset, hugepage_size_bytes, is_hugepages, parse_capacity, parse_cpuset,
+    ResourceList, cpu_quantity, format_cpuset, hugepage_size_bytes, is_hugepages, parse_capacity, parse_cpuset,
     parse_reservation, report_list)
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._eviction import Threshold
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import KubeletRules, kubelet_rules
-
-# A resource list as kubelet's v1.ResourceList: resource name to quantity.
-Resources = dict[str, Quantity]
 
 MEMORY_RESERVATION_POLICIES = ('None', 'TieredReservation')
 # Resources kubelet's container manager knows (cm.capacity); pid is only in internalCapacity.
@@ -170,7 +166,7 @@ def memory_reservation_policy(policy: str | None, rules: KubeletRules, memory_qo
 
 
 def _sum_reservation(capacity: Mapping[str, Quantity], system: Mapping[str, Quantity], kube: Mapping[str, Quantity],
-                     eviction: Mapping[str, Quantity]) -> Resources:
+                     eviction: Mapping[str, Quantity]) -> ResourceList:
     """GetNodeAllocatableReservation: system + kube + hard eviction, zeros left out."""
     result = {}
     for name in capacity:
@@ -183,7 +179,7 @@ def _sum_reservation(capacity: Mapping[str, Quantity], system: Mapping[str, Quan
     return result
 
 
-def _absolute(capacity: Mapping[str, Quantity], system: Mapping[str, Quantity], kube: Mapping[str, Quantity]) -> Resources:
+def _absolute(capacity: Mapping[str, Quantity], system: Mapping[str, Quantity], kube: Mapping[str, Quantity]) -> ResourceList:
     """getNodeAllocatableAbsoluteImpl: capacity - system - kube, clamped at 0 (no eviction)."""
     result = {}
     for name, value in capacity.items():
@@ -194,7 +190,7 @@ def _absolute(capacity: Mapping[str, Quantity], system: Mapping[str, Quantity], 
     return result
 
 
-def _scheduling_allocatable(status_capacity: Mapping[str, Quantity], reservation: Mapping[str, Quantity]) -> Resources:
+def _scheduling_allocatable(status_capacity: Mapping[str, Quantity], reservation: Mapping[str, Quantity]) -> ResourceList:
     """nodestatus.MachineInfo: capacity - reservation, clamped, then hugepages out of memory."""
     allocatable = {}
     for name, value in status_capacity.items():
@@ -402,13 +398,13 @@ class Reserved(object):
 
     __slots__ = ('system', 'kube', 'cpus', 'profile_sized', 'eviction_hard')
 
-    def __init__(self, system: Resources, kube: Resources, cpus: list[int], profile_sized: bool,
+    def __init__(self, system: ResourceList, kube: ResourceList, cpus: list[int], profile_sized: bool,
                  eviction_hard: object) -> None:
         self.system, self.kube, self.cpus = system, kube, cpus
         self.profile_sized, self.eviction_hard = profile_sized, eviction_hard
 
 
-def node_capacity(options: PlanOptions) -> Resources:
+def node_capacity(options: PlanOptions) -> ResourceList:
     """The node's capacity as kubelet reports it (cadvisor's, plus pods from maxPods when not given)."""
     if options.capacity is None:
         raise KubenodeError('the node capacity is required', field='capacity')
@@ -484,7 +480,7 @@ def hard_eviction(options: PlanOptions, reserved: Reserved, rules: KubeletRules)
 
 
 def node_allocatable(options: PlanOptions, capacity: Mapping[str, Quantity], reserved: Reserved,
-                     eviction: Mapping[str, Any], thresholds: list[Threshold]) -> dict[str, Resources]:
+                     eviction: Mapping[str, Any], thresholds: list[Threshold]) -> dict[str, ResourceList]:
     """GetNodeAllocatableReservation and its validation, and what follows from it: {reservation, eviction
     reservation, allocatable (the Node's status), absolute (the QoS tiers'), internal_absolute (kubepods')}."""
     cm_capacity = dict((k, v) for k, v in capacity.items() if k not in _NOT_IN_CM_CAPACITY)
@@ -504,13 +500,13 @@ def node_allocatable(options: PlanOptions, capacity: Mapping[str, Quantity], res
             'internal_capacity': internal_capacity}
 
 
-def _status_capacity(capacity: Mapping[str, Quantity]) -> Resources:
+def _status_capacity(capacity: Mapping[str, Quantity]) -> ResourceList:
     """The Node's status.capacity: no pid."""
     return dict((k, v) for k, v in capacity.items() if k != 'pid')
 
 
 def node_cgroups(options: PlanOptions, config: NodeConfig, capacity: Mapping[str, Quantity], reserved: Reserved,
-                 allocatable: Mapping[str, Resources]) -> dict[str, dict[str, Any]]:
+                 allocatable: Mapping[str, ResourceList]) -> dict[str, dict[str, Any]]:
     """{key: cgroup entry}: what kubelet writes to kubepods (getCgroupConfig of Allocatable or of the capacity), the
     QoS tiers (the QoS manager) and the enforced reserved cgroups (enforceNodeAllocatableCgroups)."""
     page_sizes = sorted(hugepage_limits(dict((k, v) for k, v in capacity.items() if is_hugepages(k))))

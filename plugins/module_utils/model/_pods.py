@@ -15,11 +15,13 @@ Pods are taken as the API server stores them: kubelet does not copy limits into 
 requests. Set api_defaults to apply that API-server defaulting to bare specs first.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import math
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_math as cgmath
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_names as names
@@ -29,7 +31,13 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settin
     BESTEFFORT, BURSTABLE, GUARANTEED, LIMITED_SWAP, NO_SWAP, POD_LEVEL_RESOURCES, PodSettings, pod_level_resource,
     pod_level_resources_set)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import Quantity, parse_quantity
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import hugepage_size_bytes, is_hugepages
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import ResourceList, hugepage_size_bytes, is_hugepages
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import KubeletRules
+
+# A container's (init, name) to the (requests, limits or None) its status reports as allocated.
+StatusResources = dict[tuple[bool, str], tuple[ResourceList, 'ResourceList | None']]
+# Called with each container's values as the aggregation takes them (kubelet's containerFn).
+ContainerFn = Callable[[ResourceList], None]
 
 GUARANTEED_OOM_SCORE_ADJ = -997
 BESTEFFORT_OOM_SCORE_ADJ = 1000
@@ -41,7 +49,7 @@ _QOS_RESOURCES = ('cpu', 'memory')
 class Container(object):
     __slots__ = ('name', 'requests', 'limits', 'sidecar', 'init')
 
-    def __init__(self, name, requests, limits, sidecar, init):
+    def __init__(self, name: str, requests: ResourceList, limits: ResourceList, sidecar: bool, init: bool) -> None:
         self.name, self.requests, self.limits, self.sidecar, self.init = name, requests, limits, sidecar, init
 
 
@@ -49,9 +57,25 @@ class Pod(object):
     __slots__ = ('name', 'namespace', 'uid', 'containers', 'init_containers', 'overhead', 'requests', 'limits',
                  'has_pod_resources', 'priority', 'priority_given', 'priority_class_name', 'annotations', 'status_qos',
                  'resize', 'status_resources')
+    name: str
+    namespace: str
+    uid: str
+    containers: list[Container]
+    init_containers: list[Container]
+    overhead: ResourceList
+    requests: ResourceList
+    limits: ResourceList
+    has_pod_resources: bool
+    priority: int
+    priority_given: bool
+    priority_class_name: str
+    annotations: Mapping[str, Any]
+    status_qos: str | None
+    resize: dict[str, str] | None
+    status_resources: StatusResources
 
 
-def _resource_list(value, field):
+def _resource_list(value: object, field: str) -> ResourceList:
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -59,7 +83,7 @@ def _resource_list(value, field):
     return dict((str(k), parse_quantity(v, '%s.%s' % (field, k))) for k, v in value.items())
 
 
-def _container(data, field, init, api_defaults):
+def _container(data: object, field: str, init: bool, api_defaults: bool) -> Container:
     if not isinstance(data, dict):
         raise KubenodeError('must be a container mapping', field=field, value=data)
     resources = data.get('resources') or {}
@@ -71,7 +95,7 @@ def _container(data, field, init, api_defaults):
     return Container(data.get('name') or '', requests, limits, init and data.get('restartPolicy') == 'Always', init)
 
 
-def _validate_resources(requests, limits, field):
+def _validate_resources(requests: Mapping[str, Quantity], limits: Mapping[str, Quantity], field: str) -> None:
     """ValidateResourceRequirements: no negative quantity, no request above its limit."""
     for kind, values in (('requests', requests), ('limits', limits)):
         for name, value in sorted(values.items()):
@@ -86,7 +110,7 @@ def _validate_resources(requests, limits, field):
                                 value=str(request))
 
 
-def _validate_like_the_api_server(pod, spec_field):
+def _validate_like_the_api_server(pod: Pod, spec_field: str) -> None:
     """What the API server refuses never reaches a node, so it gets no plan either."""
     if not pod.containers:
         raise KubenodeError('%s.containers: Required value' % spec_field, field=spec_field + '.containers', value=[])
@@ -100,7 +124,7 @@ def _validate_like_the_api_server(pod, spec_field):
         _validate_resources(pod.requests, pod.limits, spec_field + '.resources')
 
 
-def parse_pod(data, field, api_defaults=False):
+def parse_pod(data: object, field: str, api_defaults: bool = False) -> Pod:
     """A Pod (as kubectl get -o json gives it) or a bare PodSpec."""
     if not isinstance(data, dict):
         raise KubenodeError('must be a Pod object or a pod spec', field=field, value=data)
@@ -148,13 +172,13 @@ def parse_pod(data, field, api_defaults=False):
     return pod
 
 
-def _resize_state(status):
+def _resize_state(status: Mapping[str, Any]) -> dict[str, str] | None:
     """{state: pending or in_progress, reason, message} of an in-place resize, or None: the PodResizePending and
     PodResizeInProgress conditions (kubelet 1.33 and later), else status.resize (before)."""
     for condition in status.get('conditions') or []:
         if not isinstance(condition, dict) or str(condition.get('status')) != 'True':
             continue
-        state = {'PodResizePending': 'pending', 'PodResizeInProgress': 'in_progress'}.get(condition.get('type'))
+        state = {'PodResizePending': 'pending', 'PodResizeInProgress': 'in_progress'}.get(str(condition.get('type')))
         if state:
             return {'state': state, 'reason': condition.get('reason') or '', 'message': condition.get('message') or ''}
     legacy = status.get('resize')
@@ -165,7 +189,7 @@ def _resize_state(status):
     return None
 
 
-def _status_resources(container_status, field):
+def _status_resources(container_status: object, field: str) -> tuple[ResourceList, ResourceList | None] | None:
     """(requests, limits or None) a container status reports as allocated: resources (what the runtime was
     given), else allocatedResources (requests only, kubelet 1.27 to 1.32); None when it reports neither."""
     if not isinstance(container_status, dict):
@@ -179,26 +203,27 @@ def _status_resources(container_status, field):
     return None
 
 
-def _add(target, source):
+def _add(target: ResourceList, source: Mapping[str, Quantity]) -> None:
     for name, value in source.items():
         target[name] = target[name].add(value) if name in target else value
 
 
-def _max_into(target, source):
+def _max_into(target: ResourceList, source: Mapping[str, Quantity]) -> None:
     for name, value in source.items():
         if name not in target or value.cmp(target[name]) > 0:
             target[name] = value
 
 
-def aggregate_containers(pod, which, container_fn=None):
+def aggregate_containers(pod: Pod, which: str, container_fn: ContainerFn | None = None) -> ResourceList:
     """AggregateContainerRequests / AggregateContainerLimits, sidecar rules included."""
-    total = {}
+    total: ResourceList = {}
     for container in pod.containers:
         values = getattr(container, which)
         if container_fn:
             container_fn(values)
         _add(total, values)
-    sidecars, init_max = {}, {}
+    sidecars: ResourceList = {}
+    init_max: ResourceList = {}
     for container in pod.init_containers:
         values = getattr(container, which)
         if container.sidecar:
@@ -206,7 +231,7 @@ def aggregate_containers(pod, which, container_fn=None):
             _add(sidecars, values)
             values = dict(sidecars)
         else:
-            combined = {}
+            combined: ResourceList = {}
             _add(combined, values)
             _add(combined, sidecars)
             values = combined
@@ -217,11 +242,11 @@ def aggregate_containers(pod, which, container_fn=None):
     return total
 
 
-def pod_level_requests_set(pod, hugepages=False):
+def pod_level_requests_set(pod: Pod, hugepages: bool = False) -> bool:
     return any(pod_level_resource(name, hugepages) for name in pod.requests)
 
 
-def pod_requests(pod, pod_level, exclude_overhead=False, hugepages=False):
+def pod_requests(pod: Pod, pod_level: bool, exclude_overhead: bool = False, hugepages: bool = False) -> ResourceList:
     requests = aggregate_containers(pod, 'requests')
     if pod_level and pod_level_requests_set(pod, hugepages):
         for name, value in pod.requests.items():
@@ -232,7 +257,7 @@ def pod_requests(pod, pod_level, exclude_overhead=False, hugepages=False):
     return requests
 
 
-def pod_limits(pod, pod_level, container_fn=None, hugepages=False):
+def pod_limits(pod: Pod, pod_level: bool, container_fn: ContainerFn | None = None, hugepages: bool = False) -> ResourceList:
     limits = aggregate_containers(pod, 'limits', container_fn)
     if pod_level and pod_level_resources_set(pod, hugepages):
         for name, value in pod.limits.items():
@@ -244,17 +269,18 @@ def pod_limits(pod, pod_level, container_fn=None, hugepages=False):
     return limits
 
 
-def _positive(resources):
+def _positive(resources: Mapping[str, Quantity]) -> ResourceList:
     return dict((n, q) for n, q in resources.items() if n in _QOS_RESOURCES and q.sign() > 0)
 
 
-def qos_class(pod, pod_level, only_set_pod_level=False):
+def qos_class(pod: Pod, pod_level: bool, only_set_pod_level: bool = False) -> str:
     """GetPodQOS: status.qosClass when the pod has one, else ComputePodQOS. only_set_pod_level: the
     PodLevelResourcesFixKubeletQOSClass gate (kubelet 1.37): empty pod-level resources ({}) leave the QoS class to
     the containers."""
     if pod.status_qos:
         return pod.status_qos
-    requests, limits = {}, {}
+    requests: ResourceList = {}
+    limits: ResourceList = {}
     guaranteed = True
     if pod_level and pod.has_pod_resources and (not only_set_pod_level or pod_level_resources_set(pod, True)):
         _add(requests, _positive(pod.requests))
@@ -284,7 +310,7 @@ def qos_class(pod, pod_level, only_set_pod_level=False):
     return BURSTABLE
 
 
-def container_hugetlb(pod, container, settings):
+def container_hugetlb(pod: Pod, container: Container, settings: PodSettings) -> dict[int, int]:
     """GetHugepageLimitsFromResources: {page size bytes: limit} - 0 for every page size of the node, then from kubelet
     1.34 (PR #131089) the pod's pod-level hugepage limits, then the container's own limits over those, size by size;
     a size the node does not have is dropped."""
@@ -295,11 +321,11 @@ def container_hugetlb(pod, container, settings):
     return dict((size, required.get(size, 0)) for size in settings.hugepage_sizes)
 
 
-def _named_hugepage_limits(resources, summed=False):
+def _named_hugepage_limits(resources: Mapping[str, Quantity], summed: bool = False) -> dict[int, int]:
     """{page size bytes: limit} of the hugepages-* resources whose size kubelet can read: a name it cannot
     ("hugepages-2MB") is skipped, as GetHugepageLimitsFromResources skips it (and the cgroup manager skips the
     pod's). summed: two names of one size add up (HugePageLimits), else the last one counts."""
-    limits = {}
+    limits: dict[int, int] = {}
     for name, value in resources.items():
         if not is_hugepages(name):
             continue
@@ -312,7 +338,7 @@ def _named_hugepage_limits(resources, summed=False):
     return limits
 
 
-def exclusive_cpus(pod, container, qos, settings):
+def exclusive_cpus(pod: Pod, container: Container, qos: str, settings: PodSettings) -> int:
     """The CPUs the static CPU manager policy gives the container for itself (policy_static.go's Allocate and
     guaranteedCPUs): an integer CPU request in a Guaranteed pod; none for a pod with pod-level resources unless the
     release's pod-level resource managers take it (static_policy_skips_pod_level); with those, only a container whose
@@ -335,18 +361,19 @@ def exclusive_cpus(pod, container, qos, settings):
     return cpu.value()
 
 
-def pod_has_exclusive_cpus(pod, qos, settings):
+def pod_has_exclusive_cpus(pod: Pod, qos: str, settings: PodSettings) -> bool:
     """podHasExclusiveCPUs: any container of the pod with exclusive CPUs, regular init containers included - the pod
     cgroup is made when every container of the pod was admitted, theirs too."""
     return any(exclusive_cpus(pod, c, qos, settings) for c in pod.init_containers + pod.containers)
 
 
-def resource_config_for_pod(pod, settings, enforce_cpu_limits=None):
+def resource_config_for_pod(pod: Pod, settings: PodSettings,
+                            enforce_cpu_limits: bool | None = None) -> tuple[str, ResourceList, dict[str, Any]]:
     """ResourceConfigForPod: the values kubelet writes to the pod cgroup."""
     enforce_cpu_limits = settings.cpu_cfs_quota if enforce_cpu_limits is None else enforce_cpu_limits
     declared = {'cpu': True, 'memory': True}
 
-    def note_limits(limits):
+    def note_limits(limits: Mapping[str, Quantity]) -> None:
         for name in declared:
             if name not in limits or limits[name].is_zero():
                 declared[name] = False
@@ -371,7 +398,7 @@ def resource_config_for_pod(pod, settings, enforce_cpu_limits=None):
     if not enforce_cpu_limits:
         quota = -1
     qos = qos_class(pod, settings.pod_level, settings.only_set_pod_level)
-    config = {}
+    config: dict[str, Any] = {}
     if qos == GUARANTEED:
         config.update(cpu_shares=shares, cpu_quota=quota, cpu_period=settings.cpu_period, memory=memory_limits)
     elif qos == BURSTABLE:
@@ -394,24 +421,25 @@ def resource_config_for_pod(pod, settings, enforce_cpu_limits=None):
     return qos, requests, config
 
 
-def is_critical(pod):
+def is_critical(pod: Pod) -> bool:
     """types.IsCriticalPod: a static or mirror pod, or priority at least system-cluster-critical."""
     source = pod.annotations.get('kubernetes.io/config.source')
     static = source is not None and source != 'api'
     return static or 'kubernetes.io/config.mirror' in pod.annotations or pod.priority >= SYSTEM_CRITICAL_PRIORITY
 
 
-def is_node_critical(pod):
+def is_node_critical(pod: Pod) -> bool:
     """types.IsNodeCriticalPod: critical (static, mirror or priority) and system-node-critical."""
     return is_critical(pod) and pod.priority_class_name == 'system-node-critical'
 
 
-def _memory_request(container):
+def _memory_request(container: Container) -> int:
     request = container.requests.get('memory')
     return request.value() if request is not None else 0
 
 
-def oom_score_adj(pod, container, memory_capacity, qos, pod_level, rules):
+def oom_score_adj(pod: Pod, container: Container, memory_capacity: int | None, qos: str, pod_level: bool,
+                  rules: KubeletRules) -> int | None:
     """GetContainerOOMScoreAdjust."""
     if is_node_critical(pod) or qos == GUARANTEED:
         return GUARANTEED_OOM_SCORE_ADJ
@@ -435,7 +463,7 @@ def oom_score_adj(pod, container, memory_capacity, qos, pod_level, rules):
     return adjust
 
 
-def _remaining_pod_memory_per_container(pod, rules):
+def _remaining_pod_memory_per_container(pod: Pod, rules: KubeletRules) -> int:
     """remainingPodMemReqPerContainer: the pod-level memory request the containers do not request, shared out; never
     below 0 from 1.37."""
     pod_memory = pod.requests.get('memory')
@@ -449,14 +477,14 @@ def _remaining_pod_memory_per_container(pod, rules):
     return cgmath.go_div(remaining, containers) if containers else 0
 
 
-def _effective_limit(pod, container, name, settings):
+def _effective_limit(pod: Pod, container: Container, name: str, settings: PodSettings) -> Quantity | None:
     limit = container.limits.get(name)
     if (limit is None or limit.is_zero()) and settings.pod_level and any(n in POD_LEVEL_RESOURCES for n in pod.limits):
         limit = pod.limits.get(name)
     return limit
 
 
-def memory_high(pod, container, request, settings):
+def memory_high(pod: Pod, container: Container, request: int, settings: PodSettings) -> int | str | None:
     """MemoryQoS memory.high for a container (kuberuntime's generateLinuxContainerResources), 'max' where kubelet
     clears it, or None when kubelet sends none. The container's own memory limit counts, never a pod-level one
     passed down: without its own limit the ceiling is the node's allocatable memory."""
@@ -484,11 +512,11 @@ def memory_high(pod, container, request, settings):
     return high if high > request else None
 
 
-def _is_zero(quantity):
+def _is_zero(quantity: Quantity | None) -> bool:
     return quantity is None or quantity.is_zero()
 
 
-def container_swap_behavior(pod, container, qos, settings):
+def container_swap_behavior(pod: Pod, container: Container, qos: str, settings: PodSettings) -> str:
     """GetContainerSwapBehavior: LimitedSwap only for a Burstable, non-critical container on cgroup v2."""
     if settings.swap_behavior != LIMITED_SWAP or not settings.node_swap or not settings.swap_controller:
         return NO_SWAP
@@ -507,7 +535,8 @@ def container_swap_behavior(pod, container, qos, settings):
     return LIMITED_SWAP
 
 
-def container_swap(pod, container, qos, settings, memory_limit):
+def container_swap(pod: Pod, container: Container, qos: str, settings: PodSettings,
+                   memory_limit: int) -> tuple[str | None, int | None, int | None]:
     """configureContainerSwapResources: (behaviour, memory.swap.max on v2, memsw limit on v1).
 
     Nothing is written without the swap controller (kubelet checks memory.swap.max in its own cgroup
@@ -522,13 +551,13 @@ def container_swap(pod, container, qos, settings, memory_limit):
     if behavior == NO_SWAP:
         return behavior, 0, None
     request = _memory_request(container)
-    capacity = settings.memory_capacity
+    capacity = settings.memory_capacity or 0  # given with LimitedSwap on v2 (PodSettings)
     if capacity <= 0 or request > capacity:
         return NO_SWAP, 0, None  # calcSwapForBurstablePods refuses; kubelet falls back to no swap
-    return behavior, int(float(request) / float(capacity) * float(settings.swap_capacity)), None
+    return behavior, int(float(request) / float(capacity) * float(settings.swap_capacity or 0)), None
 
 
-def container_values(pod, container, qos, settings):
+def container_values(pod: Pod, container: Container, qos: str, settings: PodSettings) -> dict[str, Any]:
     """What kubelet sends over CRI for a container (the runtime writes it) plus oom_score_adj."""
     cpu_request = container.requests.get('cpu')
     cpu_limit = _effective_limit(pod, container, 'cpu', settings)
@@ -538,7 +567,7 @@ def container_values(pod, container, qos, settings):
     else:
         shares = cgmath.milli_cpu_to_shares(cpu_request.milli_value() if cpu_request is not None else 0)
     limit_bytes = memory_limit.value() if memory_limit is not None else 0
-    values = {
+    values: dict[str, Any] = {
         'name': container.name,
         'init': container.init,
         'sidecar': container.sidecar,
@@ -575,7 +604,7 @@ def container_values(pod, container, qos, settings):
     return values
 
 
-def pod_values(pod, settings):
+def pod_values(pod: Pod, settings: PodSettings) -> tuple[str, ResourceList, dict[str, Any]]:
     """(QoS class, requests, the pod's entry values): what kubelet writes to the pod cgroup and sends for each
     container, for a pod as kubelet's allocation has it."""
     qos = qos_class(pod, settings.pod_level, settings.only_set_pod_level)
@@ -584,13 +613,13 @@ def pod_values(pod, settings):
         settings.quota_off_with_exclusive_cpus and pod_has_exclusive_cpus(pod, qos, settings))
     qos, requests, config = resource_config_for_pod(pod, settings, enforce)
     values, rendered = cgmath.cgroup_values(config, settings.hugepage_sizes)
-    entry = {'resources': values}
+    entry: dict[str, Any] = {'resources': values}
     entry.update(rendered)
     entry['containers'] = [container_values(pod, c, qos, settings) for c in pod.init_containers + pod.containers]
     return qos, requests, entry
 
 
-def allocated_pod(pod, settings):
+def allocated_pod(pod: Pod, settings: PodSettings) -> Pod:
     """UpdatePodFromAllocation: the pod with the resources kubelet allocated, which its cgroups are built from.
     With in-place resize, a resize not yet admitted (pending) leaves the allocation where it was: the
     resources the containers' statuses report. Otherwise the allocation is the spec."""
@@ -604,7 +633,7 @@ def allocated_pod(pod, settings):
     return allocated
 
 
-def _allocated_container(container, status_resources):
+def _allocated_container(container: Container, status_resources: StatusResources) -> Container:
     found = status_resources.get((container.init, container.name))
     if found is None:
         return container
@@ -613,7 +642,7 @@ def _allocated_container(container, status_resources):
                      container.init)
 
 
-def plan_pods(params):
+def plan_pods(params: Mapping[str, Any]) -> dict[str, Any]:
     """Per-pod and per-container values plus the QoS tier values the pods imply."""
     settings = PodSettings(params)
     pods = params.get('pods')
@@ -634,7 +663,7 @@ def plan_pods(params):
             memory_by_qos[qos] += requests['memory'].value()
         parent = root if qos == GUARANTEED else names.new_cgroup_name(root, qos.lower())
         parts = names.new_cgroup_name(parent, 'pod' + pod.uid) if pod.uid else None
-        entry = {'name': pod.name, 'namespace': pod.namespace, 'uid': pod.uid, 'qos_class': qos}
+        entry: dict[str, Any] = {'name': pod.name, 'namespace': pod.namespace, 'uid': pod.uid, 'qos_class': qos}
         if parts is not None:
             entry['cgroup'] = names.describe(parts, settings.driver)
         entry.update(values)

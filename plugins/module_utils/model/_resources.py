@@ -18,6 +18,9 @@ from typing import Any, Iterable, Mapping, Sequence
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import Quantity, parse_quantity
 
+# kubelet's v1.ResourceList: a resource's name to its quantity.
+ResourceList = dict[str, Quantity]
+
 RESERVABLE = ('cpu', 'memory', 'ephemeral-storage', 'pid')
 HUGEPAGES_PREFIX = 'hugepages-'
 _INT_RE = re.compile(r'^[+-]?[0-9]+$')
