@@ -11,7 +11,7 @@ reuses the node plan's rules, so that what kubelet would refuse at start-up is r
 with kubelet's wording.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
@@ -20,6 +20,8 @@ import json
 import re
 import traceback
 from collections import namedtuple
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 try:
     import yaml
@@ -33,10 +35,14 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatabl
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._eviction import (
     parse_percentage, parse_thresholds)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import PodSettings, parse_duration_us, swap_setting
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import parse_cpuset
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import KubeletRules, kubelet_rules
+
+# A KubeletConfiguration document (or the part of one a change sets): kubelet's keys to their values.
+Document = dict[str, Any]
 
 API_VERSION = 'kubelet.config.k8s.io/v1beta1'
 KIND = 'KubeletConfiguration'
@@ -63,7 +69,7 @@ OTHER_KUBELET_KEYS = (
     'shutdownGracePeriodCriticalPods', 'singleProcessOOMKill', 'staticPodPath', 'streamingConnectionIdleTimeout',
     'syncFrequency', 'systemCgroups', 'tlsCertFile', 'tlsPrivateKeyFile', 'volumeStatsAggPeriod',
 )
-_TYPES = {
+_TYPES: dict[str, type | tuple[type, ...]] = {
     'mergeDefaultEvictionSettings': bool, 'cgroupsPerQOS': bool, 'cpuCFSQuota': bool, 'failCgroupV1': bool,
     'failSwapOn': bool, 'memorySwap': dict,
     'systemReservedCgroup': str, 'kubeReservedCgroup': str, 'cgroupRoot': str, 'reservedSystemCPUs': str,
@@ -86,7 +92,7 @@ TOPOLOGY_POLICY_OPTIONS = ('prefer-closest-numa-nodes', 'max-allowable-numa-node
 _GO_BOOLS = ('1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 'FALSE', 'false', 'False')
 
 
-def check_document(document, source):
+def check_document(document: object, source: str) -> Document:
     """A KubeletConfiguration document: a mapping with kubelet's apiVersion and kind."""
     if document is None:
         document = {}
@@ -99,7 +105,7 @@ def check_document(document, source):
     return document
 
 
-def check_settings(settings, field='settings'):
+def check_settings(settings: Mapping[str, Any], field: str = 'settings') -> None:
     """The keys we were asked to set: each must be a KubeletConfiguration field this module manages."""
     for key, value in settings.items():
         if key not in MANAGED_KEYS:
@@ -113,17 +119,19 @@ def check_settings(settings, field='settings'):
             raise KubenodeError('has the wrong type', field='%s.%s' % (field, key), value=value)
 
 
-def apply_settings(document, settings, defaults=None, read=None):
+def apply_settings(document: Mapping[str, Any] | None, settings: Mapping[str, Any], defaults: Mapping[str, Any] | None = None,
+                   read: Mapping[str, Any] | None = None) -> Document:
     """document with our keys set (None removes a key); featureGates are merged, never replaced. A value
     equal in meaning to the one the document holds (1Gi and 1024Mi, "100m" and 100m) is kept as written.
     defaults ({key: kubelet's own value}): a key that what kubelet reads (read, else document) leaves out is not
     added to say what kubelet does anyway, so that a file another tool renders (kubespray's) is not fought over."""
-    result = copy.deepcopy(document) if document else {'apiVersion': API_VERSION, 'kind': KIND}
+    result: Document = copy.deepcopy(dict(document)) if document else {'apiVersion': API_VERSION, 'kind': KIND}
     result.setdefault('apiVersion', API_VERSION)
     result.setdefault('kind', KIND)
     read = document if read is None else read
+    defaults = defaults or {}
     for key, value in settings.items():
-        if key in (defaults or {}) and key not in (read or {}) and value is not None \
+        if key in defaults and key not in (read or {}) and value is not None \
                 and comparable({key: value}) == comparable({key: defaults[key]}):
             continue
         if value is None:
@@ -137,7 +145,7 @@ def apply_settings(document, settings, defaults=None, read=None):
     return result
 
 
-def _as_written(key, written, value):
+def _as_written(key: str, written: Any, value: Any) -> Any:
     """value, with the operator's spelling of every part that means the same."""
     if written is None:
         return value
@@ -150,12 +158,13 @@ def _as_written(key, written, value):
     return written if comparable({key: written}) == comparable({key: value}) else value
 
 
-def replaced_values(current, desired):
+def replaced_values(current: Mapping[str, Any] | None, desired: Mapping[str, Any]) -> list[str]:
     """["kubeReserved.memory: 256Mi -> 3125Mi", ...]: the values the file held that the change replaces or
     removes (what is added where nothing was is not listed)."""
     replaced = []
+    current = current or {}
     for key in MANAGED_KEYS:
-        if key not in (current or {}):
+        if key not in current:
             continue
         before, after = current[key], desired.get(key)
         if isinstance(before, dict) and isinstance(after, dict):
@@ -171,10 +180,10 @@ def replaced_values(current, desired):
     return replaced
 
 
-def merge(documents):
+def merge(documents: Iterable[Mapping[str, Any]]) -> Document:
     """kubelet --config-dir: each later document is decoded over the result, so maps merge key by
     key, lists and scalars replace."""
-    result = {}
+    result: Document = {}
     for document in documents:
         for key, value in document.items():
             if isinstance(value, dict) and isinstance(result.get(key), dict):
@@ -186,7 +195,7 @@ def merge(documents):
     return result
 
 
-def _normal_threshold(value):
+def _normal_threshold(value: object) -> object:
     text = str(value)
     if text.endswith('%'):
         try:
@@ -199,7 +208,7 @@ def _normal_threshold(value):
         return text
 
 
-def comparable(document):
+def comparable(document: Mapping[str, Any] | None) -> Document:
     """A comparable form: 1Gi equals 1024Mi, 10% equals 10.0%, ordering of maps ignored."""
     result = {}
     for key, value in (document or {}).items():
@@ -216,7 +225,7 @@ def comparable(document):
     return result
 
 
-def _normal_quantity(value):
+def _normal_quantity(value: Any) -> Any:
     try:
         return parse_quantity(value).nano
     except KubenodeError:
@@ -224,7 +233,7 @@ def _normal_quantity(value):
 
 
 # The keys a node plan is computed from, with kubelet's value when a configuration leaves one out.
-PLAN_INPUT_DEFAULTS: dict = {
+PLAN_INPUT_DEFAULTS: Document = {
     'systemReserved': {}, 'kubeReserved': {}, 'evictionHard': None, 'mergeDefaultEvictionSettings': False,
     'enforceNodeAllocatable': ['pods'], 'cgroupDriver': 'cgroupfs', 'maxPods': 110, 'reservedSystemCPUs': '',
     'systemReservedCgroup': '', 'kubeReservedCgroup': '', 'cgroupsPerQOS': True, 'cgroupRoot': '/',
@@ -240,7 +249,7 @@ class PlannedFrom(namedtuple('PlannedFrom', ('inputs', 'plan', 'settings'))):
     __slots__ = ()
 
 
-def plan_inputs(config):
+def plan_inputs(config: Mapping[str, Any]) -> Document:
     """The plan-relevant keys of a configuration in a comparable form, kubelet's defaults filled in."""
     values = {}
     for key, default in PLAN_INPUT_DEFAULTS.items():
@@ -249,7 +258,8 @@ def plan_inputs(config):
     return comparable(values)
 
 
-def _plan_of(config, capacity, online_cpus, rules, driver, gates, accepted):
+def _plan_of(config: Mapping[str, Any], capacity: Mapping[str, Any], online_cpus: list[int] | None, rules: KubeletRules,
+             driver: str, gates: Mapping[str, bool], accepted: Iterable[str]) -> NodePlan:
     """The NodePlan of a kubelet configuration (the reservation, eviction, enforcement and cgroup keys kubelet's
     container manager takes)."""
     return plan_node(PlanOptions(
@@ -266,7 +276,8 @@ def _plan_of(config, capacity, online_cpus, rules, driver, gates, accepted):
         memory_reservation_policy=config.get('memoryReservationPolicy'), max_pods=config.get('maxPods')))
 
 
-def _validate_pod_settings(config, rules, gates, accepted, driver):
+def _validate_pod_settings(config: Mapping[str, Any], rules: KubeletRules, gates: Mapping[str, bool], accepted: Iterable[str],
+                           driver: str) -> None:
     """The keys the pods' values take (soft eviction, memorySwap, CFS quota, memory QoS), as kubelet validates
     them."""
     _validate_soft_eviction(config)
@@ -290,10 +301,10 @@ _VALIDATED_POD_OPTIONS = ('cpu_cfs_quota', 'cpu_cfs_quota_period', 'memory_throt
                           'memory_reservation_policy', 'qos_reserved')
 
 
-def pod_settings_options(config):
+def pod_settings_options(config: Mapping[str, Any]) -> dict[str, Any]:
     """The options of PodSettings (pod_cgroup_info's) a KubeletConfiguration sets, by kubelet's keys: what kubelet
     reads from its configuration when it computes a pod's and its containers' values."""
-    swap = config.get('memorySwap') if isinstance(config.get('memorySwap'), dict) else {}
+    swap: Mapping[str, Any] = config['memorySwap'] if isinstance(config.get('memorySwap'), dict) else {}
     return {
         'feature_gates': config.get('featureGates') or {},
         'cpu_cfs_quota': config.get('cpuCFSQuota'), 'cpu_cfs_quota_period': config.get('cpuCFSQuotaPeriod'),
@@ -306,7 +317,7 @@ def pod_settings_options(config):
     }
 
 
-def _validate_release_keys(config, rules):
+def _validate_release_keys(config: Mapping[str, Any], rules: KubeletRules) -> None:
     """maxPods, and the keys that exist only from a release on."""
     if config.get('maxPods') is not None and config['maxPods'] < 0:
         raise KubenodeError('invalid configuration: maxPods (--max-pods) %d must not be a negative number'
@@ -319,8 +330,10 @@ def _validate_release_keys(config, rules):
                             value=config['failCgroupV1'])
 
 
-def validate(config, rules_version, capacity=None, runtime_driver=None, allow_driver_mismatch=False,
-             extra_feature_gates=(), gates_on_node=(), planned=None):
+def validate(config: Mapping[str, Any], rules_version: object, capacity: Mapping[str, Any] | None = None,
+             runtime_driver: Mapping[str, str] | None = None, allow_driver_mismatch: bool = False,
+             extra_feature_gates: Iterable[str] = (), gates_on_node: Iterable[str] = (),
+             planned: PlannedFrom | None = None) -> NodePlan:
     """What kubelet would refuse at start-up, on the merged configuration.
 
     gates_on_node: feature gate names the node's configuration already holds; only names this change
@@ -357,11 +370,11 @@ def validate(config, rules_version, capacity=None, runtime_driver=None, allow_dr
     return plan
 
 
-def _go_quote_list(values):
+def _go_quote_list(values: Iterable[str]) -> str:
     return '[%s]' % ' '.join('"%s"' % v for v in values)
 
 
-def _validate_cpu_and_topology_managers(config, plan):
+def _validate_cpu_and_topology_managers(config: Mapping[str, Any], plan: NodePlan) -> None:
     """What kubelet refuses in its CPU and Topology Manager settings: validation.go, then cpumanager's
     NewManager when the container manager starts."""
     topology = config.get('topologyManagerPolicy') or 'none'
@@ -401,7 +414,7 @@ def _validate_cpu_and_topology_managers(config, plan):
                             field='cpuManagerPolicy', value=policy)
 
 
-def cgroup_v1_refusal(cgroup_mode, rules, config):
+def cgroup_v1_refusal(cgroup_mode: str, rules: KubeletRules, config: Mapping[str, Any]) -> str | None:
     """kubelet's message when it would refuse to start on this cgroup v1 (or hybrid) host, else None."""
     if cgroup_mode == 'v2' or not rules.fail_cgroup_v1_default or config.get('failCgroupV1') is False:
         return None
@@ -411,7 +424,7 @@ def cgroup_v1_refusal(cgroup_mode, rules, config):
             % (rules.version, cgroup_mode))
 
 
-def cpu_manager_checkpoint_conflict(config, checkpoint_text, checkpoint_path):
+def cpu_manager_checkpoint_conflict(config: Mapping[str, Any], checkpoint_text: str, checkpoint_path: str) -> str | None:
     """kubelet's start-up error when its CPU manager checkpoint was written by another policy, else None."""
     try:
         recorded = json.loads(checkpoint_text).get('policyName')
@@ -425,7 +438,7 @@ def cpu_manager_checkpoint_conflict(config, checkpoint_text, checkpoint_path):
             % (policy, recorded, checkpoint_path))
 
 
-def _validate_soft_eviction(config):
+def _validate_soft_eviction(config: Mapping[str, Any]) -> None:
     soft = config.get('evictionSoft') or {}
     grace = config.get('evictionSoftGracePeriod') or {}
     parse_thresholds(soft, 'evictionSoft')
@@ -439,9 +452,9 @@ def _validate_soft_eviction(config):
                                 value=period)
 
 
-def settings_from_plan(plan):
+def settings_from_plan(plan: NodePlan) -> Document:
     """The KubeletConfiguration keys a NodePlan stands for."""
-    settings = {
+    settings: Document = {
         'systemReserved': dict((k, v['quantity']) for k, v in plan.reserved_of('system').items()),
         'kubeReserved': dict((k, v['quantity']) for k, v in plan.reserved_of('kube').items()),
         'evictionHard': dict(plan.eviction_part('hard') or {}),
@@ -462,10 +475,10 @@ def settings_from_plan(plan):
     return settings
 
 
-def kubelet_default_settings(plan):
+def kubelet_default_settings(plan: NodePlan) -> Document:
     """{key: value} of a NodePlan's settings that are kubelet's own defaults (pkg/kubelet/apis/config/v1beta1
     defaults.go): enforceNodeAllocatable ["pods"], and evictionHard where the plan keeps the release's defaults."""
-    defaults = {'enforceNodeAllocatable': ['pods']}
+    defaults: Document = {'enforceNodeAllocatable': ['pods']}
     if plan.eviction_part('source') == 'kubelet defaults':
         defaults['evictionHard'] = dict(plan.eviction_part('hard') or {})
     return defaults
@@ -476,7 +489,7 @@ KUBESPRAY_SERVICE_CGROUP_VARIABLES = {'kubeletCgroups': 'kubelet_kubelet_cgroups
                                       'runtimeCgroups': 'kubelet_runtime_cgroups'}
 
 
-def service_cgroup_settings(current, slice_path, services):
+def service_cgroup_settings(current: Mapping[str, Any], slice_path: str | None, services: Iterable[str]) -> dict[str, str]:
     """kubeletCgroups and runtimeCgroups where the node's configuration names them, moved to where the services are
     placed (slice_path, the kube-reserved slice): kubelet moves its own process, and the runtime's, into the cgroup
     these name (ensureProcessInContainerWithOOMScore), which would take them back out of the reservation. A key the
@@ -500,7 +513,7 @@ def service_cgroup_settings(current, slice_path, services):
     return settings
 
 
-def parse(text, source):
+def parse(text: str, source: str) -> Document:
     """The KubeletConfiguration document in text (from source, for the errors); text that is not YAML is
     an error naming its source."""
     try:
@@ -513,7 +526,7 @@ def parse(text, source):
     return check_document(document, source)
 
 
-def dump(document):
+def dump(document: Mapping[str, Any]) -> str:
     return yaml.safe_dump(document, default_flow_style=False, sort_keys=False)
 
 
@@ -521,9 +534,10 @@ _TOP_LEVEL_KEY = re.compile(r'^([A-Za-z_][\w.-]*)\s*:(\s|$)')
 _NESTED_KEY = re.compile(r'^( +)([A-Za-z_][\w./-]*)\s*:(\s|$)')
 
 
-def _blocks(text):
+def _blocks(text: str) -> tuple[list[str], list[tuple[str, list[str], list[str]]]]:
     """(header lines, [(key, value lines, trailing comment and blank lines)]) of a block-style mapping."""
-    header, blocks = [], []
+    header: list[str] = []
+    blocks: list[tuple[str, list[str], list[str]]] = []
     for line in text.splitlines(True):
         match = _TOP_LEVEL_KEY.match(line)
         if match:
@@ -539,7 +553,7 @@ def _blocks(text):
     return header, blocks
 
 
-def _edit_mapping(value_lines, current, desired):
+def _edit_mapping(value_lines: list[str], current: Mapping[str, Any], desired: Mapping[str, Any]) -> list[str] | None:
     """The lines of a block mapping "key:" whose entries change: entries that stay keep their lines as
     written (quotes, comments), changed ones are rewritten at the entries' indentation, new ones appended.
     None when the block is not one this can edit (flow style, a value on the key's own line)."""
@@ -575,7 +589,7 @@ def _edit_mapping(value_lines, current, desired):
     return lines
 
 
-def edit_text(text, current, desired):
+def edit_text(text: str | None, current: Mapping[str, Any], desired: Mapping[str, Any]) -> str:
     """desired as the file's new text, keeping every line of the keys that do not change as it was
     (comments, quoting, order); in a mapping that changes (kubeReserved), the entries that stay keep their
     lines too; changed keys are rewritten in place, new ones appended. Falls back to a plain dump when the
