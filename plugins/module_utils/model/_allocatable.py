@@ -16,7 +16,7 @@ from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
@@ -42,7 +42,7 @@ _NOT_IN_CM_CAPACITY = ('pid', 'pods')
 
 
 def parse_feature_gates(gates: object, field: str = 'feature_gates', rules: KubeletRules | None = None,
-                        accepted: Iterable[str] = ()) -> dict[str, bool]:
+                        accepted: Collection[str] = ()) -> dict[str, bool]:
     """The gates as a dict; with rules, each name must be one that kubelet release knows
     (accepted: names taken as they are, see _feature_gates.check_gate_names)."""
     if gates is None:
@@ -329,7 +329,7 @@ class PlanOptions(OptionSet):
     max_pods: int | None
     kubelet_version: str | None
     feature_gates: Mapping[str, bool] | None
-    extra_feature_gates: Iterable[str]
+    extra_feature_gates: Collection[str]
     cgroup_driver: str
     cgroups_per_qos: bool
     cgroup_root: str

@@ -22,13 +22,23 @@ up to the release before that tree, a gate whose first release is not recorded i
 So a name is refused only where no source places it in that release.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import difflib
+from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+
+if TYPE_CHECKING:  # _versions imports this module: the rules' type is only named here
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import KubeletRules
+
+# A gate's name to the first and the last minor release that knows it (None: still known).
+Windows = dict[str, tuple[int, 'int | None']]
+# A minor release to its registry: a gate's name to (on by default, locked, the gates it needs, its stage).
+Registries = dict[int, dict[str, tuple[bool, bool, tuple[str, ...], str]]]
 
 _WINDOWS = """
 AllAlpha 0 -
@@ -1272,8 +1282,8 @@ _REGISTRIES = """
 """
 
 
-def _parse_windows(text):
-    windows = {}
+def _parse_windows(text: str) -> Windows:
+    windows: Windows = {}
     for line in text.splitlines():
         if line and not line.startswith('#'):
             name, first, last = line.split()
@@ -1284,8 +1294,8 @@ def _parse_windows(text):
 KNOWN_FEATURE_GATES = _parse_windows(_WINDOWS)
 
 
-def _parse_registries(text):
-    registries = {}
+def _parse_registries(text: str) -> Registries:
+    registries: Registries = {}
     for line in text.splitlines():
         if line and not line.startswith('#'):
             minor, name, default, locked, stage, needs = line.split()
@@ -1297,7 +1307,7 @@ def _parse_registries(text):
 REGISTRIES = _parse_registries(_REGISTRIES)
 
 
-def check_gate_values(gates, rules, field):
+def check_gate_values(gates: Mapping[str, bool], rules: KubeletRules, field: str) -> None:
     """Refuse what kubelet rules.version refuses of the values: a gate locked to its default set otherwise (from
     REGISTRIES where the release's registry is known, else rules.locked_gates), and, where the registry is known, an
     enabled gate (set, or on by default) that needs a disabled one."""
@@ -1312,7 +1322,7 @@ def check_gate_values(gates, rules, field):
     if registry is None:
         return
 
-    def enabled(name):
+    def enabled(name: str) -> bool:
         if name in gates:
             return gates[name]
         spec = registry.get(name, (False, False, (), 'GA'))
@@ -1335,13 +1345,13 @@ def check_gate_values(gates, rules, field):
             field='%s.%s' % (field, culprit), value=gates.get(culprit))
 
 
-def known_to(name, minor):
+def known_to(name: str, minor: int) -> bool:
     """Whether kubelet 1.<minor> knows the feature gate name."""
     window = KNOWN_FEATURE_GATES.get(name)
     return window is not None and window[0] <= minor and (window[1] is None or minor <= window[1])
 
 
-def check_gate_names(gates, rules, field, accepted=()):
+def check_gate_names(gates: Mapping[str, bool], rules: KubeletRules, field: str, accepted: Collection[str] = ()) -> None:
     """Refuse a name kubelet rules.version does not know, as kubelet does at start-up.
 
     accepted: names taken as they are (already in the node's kubelet configuration, or listed in
@@ -1353,11 +1363,11 @@ def check_gate_names(gates, rules, field, accepted=()):
                                 field=field, value=name)
 
 
-def _why_unknown(name, rules):
+def _why_unknown(name: str, rules: KubeletRules) -> str:
     window = KNOWN_FEATURE_GATES.get(name)
     if window and rules.minor < window[0]:
         return 'kubelet %s refuses to start with it: the gate exists from kubelet 1.%d' % (rules.version, window[0])
-    if window:
+    if window and window[1] is not None:
         return 'kubelet %s refuses to start with it: the gate was removed after kubelet 1.%d' % (
             rules.version, window[1])
     known = sorted(n for n in KNOWN_FEATURE_GATES if known_to(n, rules.minor))

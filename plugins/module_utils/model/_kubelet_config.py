@@ -20,7 +20,7 @@ import json
 import re
 import traceback
 from collections import namedtuple
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 try:
@@ -259,7 +259,7 @@ def plan_inputs(config: Mapping[str, Any]) -> Document:
 
 
 def _plan_of(config: Mapping[str, Any], capacity: Mapping[str, Any], online_cpus: list[int] | None, rules: KubeletRules,
-             driver: str, gates: Mapping[str, bool], accepted: Iterable[str]) -> NodePlan:
+             driver: str, gates: Mapping[str, bool], accepted: Collection[str]) -> NodePlan:
     """The NodePlan of a kubelet configuration (the reservation, eviction, enforcement and cgroup keys kubelet's
     container manager takes)."""
     return plan_node(PlanOptions(
@@ -276,7 +276,7 @@ def _plan_of(config: Mapping[str, Any], capacity: Mapping[str, Any], online_cpus
         memory_reservation_policy=config.get('memoryReservationPolicy'), max_pods=config.get('maxPods')))
 
 
-def _validate_pod_settings(config: Mapping[str, Any], rules: KubeletRules, gates: Mapping[str, bool], accepted: Iterable[str],
+def _validate_pod_settings(config: Mapping[str, Any], rules: KubeletRules, gates: Mapping[str, bool], accepted: Collection[str],
                            driver: str) -> None:
     """The keys the pods' values take (soft eviction, memorySwap, CFS quota, memory QoS), as kubelet validates
     them."""

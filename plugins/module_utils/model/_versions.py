@@ -12,7 +12,7 @@ from __future__ import absolute_import, annotations, division, print_function
 __metaclass__ = type
 
 import re
-from typing import Mapping
+from typing import Any, Mapping
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_values import (
@@ -180,8 +180,9 @@ def minor_of(version: object) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def node_kubelet_release(requested, found, allow_mismatch=False, field='kubelet_version',
-                         mismatch_field='allow_kubelet_version_mismatch'):
+def node_kubelet_release(requested: object, found: Mapping[str, Any] | None, allow_mismatch: bool = False,
+                         field: str = 'kubelet_version',
+                         mismatch_field: str = 'allow_kubelet_version_mismatch') -> tuple[str, str, list[str]]:
     """(release "1.N", where it came from, warnings): the kubelet release a node is planned for.
 
     requested: the option ("auto" or empty: the node's). found: _kubelet_discovery.ask_kubelet_version's
@@ -195,8 +196,8 @@ def node_kubelet_release(requested, found, allow_mismatch=False, field='kubelet_
         kubelet_rules(requested, field)  # the unquoted-YAML hint
     requested = str(requested).strip()
     node_version = found.get('version') if found else None
-    if node_version:
-        node_minor = minor_of(node_version)
+    node_minor = minor_of(node_version) if node_version else None
+    if found and node_version and node_minor is not None:
         described = '%s --version of %s (Kubernetes v%s)' % (found['binary'], found['started_by'], node_version)
         if not OLDEST_MINOR <= node_minor <= NEWEST_MINOR:
             newer = node_minor > NEWEST_MINOR
