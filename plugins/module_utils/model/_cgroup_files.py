@@ -89,19 +89,19 @@ COMPARISONS = {'text': _as_text, 'count': _as_count, 'memory': _as_memory, 'huge
 
 # How a row's file is read into the plan's resources ({key: value}, as cgroup_info reports them).
 
-def _read_value(row: ControlFile, values: dict, name: str, text: str, version: str) -> None:
+def _read_value(row: ControlFile, values: dict, name: str, text: str | None, version: str) -> None:
     values[row.key] = parse(text)
 
 
-def _read_text(row: ControlFile, values: dict, name: str, text: str, version: str) -> None:
+def _read_text(row: ControlFile, values: dict, name: str, text: str | None, version: str) -> None:
     values[row.key] = text
 
 
-def _read_per_page_size(row: ControlFile, values: dict, name: str, text: str, version: str) -> None:
+def _read_per_page_size(row: ControlFile, values: dict, name: str, text: str | None, version: str) -> None:
     values.setdefault(row.key, {})[hugetlb_unit(name)] = parse(text)
 
 
-def _read_quota(row: ControlFile, values: dict, name: str, text: str, version: str) -> None:
+def _read_quota(row: ControlFile, values: dict, name: str, text: str | None, version: str) -> None:
     """v1's quota file is the quota; v2's cpu.max holds the quota ('max': -1, kubelet's unlimited) and the period."""
     if version != 'v2':
         values[row.key] = parse(text)
@@ -111,7 +111,7 @@ def _read_quota(row: ControlFile, values: dict, name: str, text: str, version: s
         values[CPU_PERIOD.key] = parse(period or '100000')
 
 
-def _read_nothing(row: ControlFile, values: dict, name: str, text: str, version: str) -> None:
+def _read_nothing(row: ControlFile, values: dict, name: str, text: str | None, version: str) -> None:
     """A file the resources leave out (it holds nothing the plan's resources name)."""
 
 

@@ -10,14 +10,16 @@ Thin I/O over a configurable mount point, so tests run on a fake tree. cgroup fi
 written in place (a rename would not reach the kernel) and only after comparing.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import errno
 from collections import namedtuple
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 import os
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
@@ -39,15 +41,16 @@ _V1_KNOWN = V1_REQUIRED + V1_OPTIONAL + ('net_cls', 'net_prio', 'blkio', 'device
 class CgroupWriteError(HostError):
     """The kernel refused a write or a directory change; says which file, which value and why."""
 
-    def __init__(self, message, path=None, value=None, operation='write'):
+    def __init__(self, message: str, path: str | None = None, value: str | None = None, operation: str = 'write') -> None:
         super(CgroupWriteError, self).__init__(message, operation=operation, path=path)
         self.value = value
 
 
-def detect_layout(proc_path, cgroupfs_path):
+def detect_layout(proc_path: str, cgroupfs_path: str) -> CgroupLayout:
     """The cgroup mode under cgroupfs_path: v2, hybrid or v1, and where each hierarchy is."""
     root = cgroupfs_path.rstrip('/') or '/'
-    v1, unified = {}, None
+    v1: dict[str, str] = {}
+    unified = None
     for mount_point, fs_type, options in cgroup_mounts(proc_path, root):
         if fs_type == 'cgroup2':
             unified = mount_point
@@ -71,20 +74,20 @@ class CgroupLayout(namedtuple('CgroupLayout', 'mode v1_hierarchies unified')):
 
     __slots__ = ()
 
-    def __new__(cls, mode, v1_hierarchies=None, unified=None):
+    def __new__(cls, mode: str, v1_hierarchies: Mapping[str, str] | None = None, unified: str | None = None) -> CgroupLayout:
         return super(CgroupLayout, cls).__new__(cls, mode, MappingProxyType(dict(v1_hierarchies or {})), unified)
 
     @property
-    def is_v2(self):
+    def is_v2(self) -> bool:
         return self.mode == 'v2'
 
     @property
-    def file_version(self):
+    def file_version(self) -> str:
         """'v2' or 'v1': the control files this mode uses (_cgroup_files.file_version)."""
         return files.file_version(self.mode)
 
 
-def read_file(path):
+def read_file(path: str) -> str | None:
     try:
         with open(path) as handle:
             return handle.read().strip()
@@ -94,7 +97,7 @@ def read_file(path):
         raise
 
 
-def write_file(path, value):
+def write_file(path: str, value: str) -> None:
     """Write a cgroup file in place; a refusal becomes a CgroupWriteError naming file and value."""
     try:
         with open(path, 'w') as handle:
@@ -104,7 +107,7 @@ def write_file(path, value):
                                path=path, value=value)
 
 
-def cgroup_path(root, relative, field='path'):
+def cgroup_path(root: str, relative: str, field: str = 'path') -> str:
     """root + an absolute cgroup path, refusing anything that would leave root."""
     parts = relative.strip('/').split('/') if relative.strip('/') else []
     if any(part in ('', '.', '..') for part in parts):
@@ -115,7 +118,8 @@ def cgroup_path(root, relative, field='path'):
     return os.path.normpath(os.path.join(root, *parts)) if parts else os.path.normpath(root)
 
 
-def validate_missing(layout, root, relative, isdir, read):
+def validate_missing(layout: CgroupLayout, root: str, relative: str, isdir: Callable[[str], bool],
+                     read: Callable[[str], str | None]) -> list[str]:
     """What kubelet's Validate (cgroup_manager_linux.go) finds missing of a cgroup it is told to use: on v2 the
     controllers the root offers that the cgroup lacks (the directory itself when it is absent), on v1 the cgroup's
     directory in each hierarchy kubelet needs. isdir(path) and read(path) answer from the kernel or a snapshot."""
@@ -130,9 +134,10 @@ def validate_missing(layout, root, relative, isdir, read):
             if hierarchy in V1_REQUIRED + V1_OPTIONAL and not isdir(cgroup_path(mount, relative))]
 
 
-def read_cgroup(layout, root, relative):
+def read_cgroup(layout: CgroupLayout, root: str, relative: str) -> dict[str, Any]:
     """Live values of one cgroup by the plan's resource keys, plus raw contents and kubelet's Validate verdict."""
-    raw, missing = {}, []
+    raw: dict[str, str | None] = {}
+    missing: list[str] = []
     version = layout.file_version
     if version == 'v2':
         directory = cgroup_path(root, relative)
@@ -157,9 +162,9 @@ def read_cgroup(layout, root, relative):
             'missing': missing, 'kubelet_accepts': exists and not missing}
 
 
-def resources_of(raw, version):
+def resources_of(raw: Mapping[str, str | None], version: str) -> dict[str, Any]:
     """{resource key: value} of the control files read ({file: text}), keyed as the plan's resources are."""
-    values = {}
+    values: dict[str, Any] = {}
     for name, text in sorted(raw.items()):
         row = files.row_of(name)
         if row is not None:

@@ -12,16 +12,19 @@ FileSnapshot taken once, which makes them pure); write() replaces the file atomi
 module, keeping mode and owner of an existing file.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import NODE_FILES, replace_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import NODE_FILES, FileSource, replace_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_module import NodeModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import DEFAULT_DROPIN_NAME, HOST_ROOT
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_set import OptionSet
@@ -30,12 +33,12 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_con
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
 
 
-def dropin_pattern(dropin_dir):
+def dropin_pattern(dropin_dir: str) -> str:
     """The drop-ins kubelet reads from its --config-dir."""
     return os.path.join(dropin_dir, '*.conf')
 
 
-def load(path, files=NODE_FILES):
+def load(path: str, files: FileSource = NODE_FILES) -> tuple[str | None, kc.Document]:
     """(text or None, document) of a KubeletConfiguration file; a missing file is (None, {})."""
     text = files.read(path)
     if text is None:
@@ -43,7 +46,8 @@ def load(path, files=NODE_FILES):
     return text, kc.parse(text, path)
 
 
-def read_config(paths, dropin_dir, files=NODE_FILES):
+def read_config(paths: Sequence[str], dropin_dir: str | None,
+                files: FileSource = NODE_FILES) -> tuple[tuple[str, ...], kc.Document]:
     """(the files read, in kubelet's order; kubelet's configuration now): the first file of paths that exists, with
     the drop-ins of dropin_dir merged over it."""
     existing = [path for path in paths if files.exists(path)]
@@ -53,7 +57,7 @@ def read_config(paths, dropin_dir, files=NODE_FILES):
     return tuple(sources), kc.merge([load(path, files)[1] for path in sources])
 
 
-def current_config(paths, dropin_dir, files=NODE_FILES):
+def current_config(paths: Sequence[str], dropin_dir: str | None, files: FileSource = NODE_FILES) -> kc.Document:
     """kubelet's configuration now: the first file of paths that exists, with the drop-ins merged over it."""
     return read_config(paths, dropin_dir, files)[1]
 
@@ -84,14 +88,34 @@ class KubeletConfigRequest(OptionSet):
         ('read_now', None),  # read_config's (files, configuration) of this run, reused when it read the same files
     )
     __slots__ = tuple(name for name, _default in DEFAULTS)
+    kubelet_version: str | None
+    plan: NodePlan | None
+    kubelet_settings: Mapping[str, Any] | None
+    kubelet_config_path: str | None
+    kubelet_config_dropin: bool | None
+    kubelet_dropin_dir: str | None
+    kubelet_dropin_name: str
+    capacity: Mapping[str, Any] | None
+    allow_driver_mismatch: bool
+    extra_feature_gates: Collection[str]
+    containerd_config_path: str
+    crio_config_paths: Sequence[str]
+    discovered: Mapping[str, Any] | None
+    known_configs: Sequence[str] | None
+    planned: kc.PlannedFrom | None
+    node_root: str
+    service_slice: str | None
+    services: Collection[str]
+    read_now: tuple[tuple[str, ...], kc.Document] | None
 
-    def __init__(self, **options):
+    def __init__(self, **options: Any) -> None:
         super(KubeletConfigRequest, self).__init__(**options)
         if self.plan is not None:
             self.plan = NodePlan.from_dict(self.plan)  # kubelet_config's plan option is allocatable_info's dict
 
 
-def _read_now(request, path, base, dropins):
+def _read_now(request: KubeletConfigRequest, path: str, base: kc.Document,
+              dropins: Sequence[tuple[str, kc.Document]]) -> kc.Document:
     """What kubelet reads now (the file and the other drop-ins), merged once a run: the run's own reading
     (request.read_now) when it read the same files."""
     sources = (path,) + tuple(name for name, _document in dropins)
@@ -100,7 +124,7 @@ def _read_now(request, path, base, dropins):
     return kc.merge([base] + [document for _name, document in dropins])
 
 
-def compute_change(request, option_prefix='', files=NODE_FILES):
+def compute_change(request: KubeletConfigRequest, option_prefix: str = '', files: FileSource = NODE_FILES) -> dict[str, Any]:
     """What kubelet_config would write for a KubeletConfigRequest, validated: a dict of target (the file),
     current_text, current, desired, merged and choice (_kubelet_discovery.choose's: why this file, and the
     warnings). option_prefix: how the calling module spells the options (node_cgroups nests them under
@@ -134,7 +158,7 @@ def compute_change(request, option_prefix='', files=NODE_FILES):
         choice['warnings'].append('kubespray writes %s from its own variables: set %s in its inventory so that its '
                                   'next run agrees' % (', '.join(sorted(placement)), variables))
     # What kubelet does anyway is not added where its configuration leaves it out.
-    defaults = kc.kubelet_default_settings(request.plan) if request.plan else {}
+    defaults: kc.Document = kc.kubelet_default_settings(request.plan) if request.plan else {}
     defaults = dict((key, value) for key, value in defaults.items() if key not in (request.kubelet_settings or {}))
     if not choice['dropin']:
         target, current_text, current = choice['path'], base_text, base
@@ -161,7 +185,7 @@ def compute_change(request, option_prefix='', files=NODE_FILES):
             'merged': merged, 'choice': choice}
 
 
-def prepare(request, option_prefix='', files=NODE_FILES):
+def prepare(request: KubeletConfigRequest, option_prefix: str = '', files: FileSource = NODE_FILES) -> dict[str, Any]:
     """The validated change for a KubeletConfigRequest: a dict of path, before, after, changed, replaced
     (the values the file held that the change replaces), config, choice (which file and why), warnings, and
     flags_file: on a kubeadm node asked for a drop-in whose kubelet has no --config-dir, the change of the file
@@ -185,17 +209,17 @@ def prepare(request, option_prefix='', files=NODE_FILES):
                 warnings=choice['warnings'], flags_file=flags_file)
 
 
-def summary(change):
+def summary(change: dict[str, Any]) -> dict[str, Any]:
     """What a module returns about the change: changed, path, config, and which file was chosen and why."""
     return dict((key, change[key]) for key in ('changed', 'path', 'replaced', 'config', 'choice'))
 
 
-def diff(change):
+def diff(change: dict[str, Any]) -> dict[str, Any]:
     return {'before_header': change['path'], 'after_header': change['path'],
             'before': change['before'] or '', 'after': change['after']}
 
 
-def write(module, change, backup=False, unsafe_writes=False):
+def write(module: NodeModule, change: dict[str, Any], backup: bool = False, unsafe_writes: bool = False) -> str | None:
     """Write a prepared change; returns the backup file's path, or None."""
     target = change['path']
     backup_file = module.backup_local(target) if backup and change['before'] is not None else None
@@ -204,7 +228,7 @@ def write(module, change, backup=False, unsafe_writes=False):
     return backup_file
 
 
-def write_flags_file(module, change, unsafe_writes=False):
+def write_flags_file(module: NodeModule, change: dict[str, Any], unsafe_writes: bool = False) -> bool:
     """Write the change of kubelet's extra-flags file that gives it its --config-dir, when there is one; whether it
     wrote."""
     flags = change.get('flags_file')
