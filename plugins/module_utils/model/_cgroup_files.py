@@ -296,6 +296,13 @@ class ControlFile(object):
         self.accepts = ACCEPTS[accepts]
         self.settable = accepts != 'nothing'
 
+    def file_in(self, version: str) -> str:
+        """The row's file under cgroup version 'v1' or 'v2', for a row known to have one there."""
+        name = self.v2 if version == 'v2' else self.v1
+        if name is None:
+            raise ValueError('%s has no cgroup %s file' % (self.key, version))
+        return name
+
 
 CPU_SHARES = ControlFile('cpu_shares', v1='cpu.shares', hierarchy='cpu', setting='CPUShares', property_v1='CPUShares',
                          render='number', accepts='int')

@@ -8,18 +8,19 @@ kubelet's working set (usage less the reclaimable page cache). Read only.
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import cgroup_path, read_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout, cgroup_path, read_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import parse_int
 
 
-def cgroup_directory(layout, root, path, hierarchy):
+def cgroup_directory(layout: CgroupLayout, root: str, path: str, hierarchy: str | None) -> str | None:
     """Where a cgroup's files of one hierarchy are (v1), or its one directory (v2); None when absent."""
     if layout.is_v2:
         base = root
@@ -31,12 +32,12 @@ def cgroup_directory(layout, root, path, hierarchy):
     return directory if os.path.isdir(directory) else None
 
 
-def _processes(layout, root, path):
+def _processes(layout: CgroupLayout, root: str, path: str) -> int:
     """The tasks of the cgroup and everything under it: pids.current where the pids controller counts them,
     else the cgroup.procs lines of the subtree."""
     version = layout.file_version
     directory = cgroup_directory(layout, root, path, files.PIDS_CURRENT.hierarchy)
-    counted = parse_int(read_file(os.path.join(directory, getattr(files.PIDS_CURRENT, version)))) \
+    counted = parse_int(read_file(os.path.join(directory, files.PIDS_CURRENT.file_in(version)))) \
         if directory else None
     if counted is not None:
         return counted
@@ -50,10 +51,11 @@ def _processes(layout, root, path):
     return total
 
 
-def read_usage(layout, root, path):
+def read_usage(layout: CgroupLayout, root: str, path: str) -> tuple[dict[str, str | None] | None, int]:
     """{usage row key: file text or None} of one cgroup, and its tasks; (None, 0) when the cgroup is absent."""
     version = layout.file_version
-    raw, found = {}, False
+    raw: dict[str, str | None] = {}
+    found = False
     for row in files.USAGE:
         name = getattr(row, version)
         if name is None:
@@ -68,13 +70,13 @@ def read_usage(layout, root, path):
     return raw, _processes(layout, root, path)
 
 
-def read_memory_current(layout, root, path, version):
+def read_memory_current(layout: CgroupLayout, root: str, path: str, version: str) -> int | None:
     directory = cgroup_directory(layout, root, path, files.MEMORY_CURRENT.hierarchy)
-    return parse_int(read_file(os.path.join(directory, getattr(files.MEMORY_CURRENT, version)))) \
+    return parse_int(read_file(os.path.join(directory, files.MEMORY_CURRENT.file_in(version)))) \
         if directory else None
 
 
-def memory_stat_value(text, key):
+def memory_stat_value(text: str | None, key: str) -> int | None:
     """One counter of a memory.stat text, or None."""
     for line in (text or '').splitlines():
         parts = line.split()
@@ -83,16 +85,16 @@ def memory_stat_value(text, key):
     return None
 
 
-def read_working_set(layout, root, path):
+def read_working_set(layout: CgroupLayout, root: str, path: str) -> dict[str, int] | None:
     """{usage, inactive_file, working_set} in bytes of one cgroup, as kubelet's eviction manager (cadvisor) counts
     its working set: usage less inactive_file, never below 0; None when the cgroup or its usage is absent."""
     version = layout.file_version
     directory = cgroup_directory(layout, root, path, files.MEMORY_CURRENT.hierarchy)
     if directory is None:
         return None
-    usage = parse_int(read_file(os.path.join(directory, getattr(files.MEMORY_CURRENT, version))))
+    usage = parse_int(read_file(os.path.join(directory, files.MEMORY_CURRENT.file_in(version))))
     if usage is None:
         return None
-    inactive = memory_stat_value(read_file(os.path.join(directory, getattr(files.MEMORY_STAT, version))),
+    inactive = memory_stat_value(read_file(os.path.join(directory, files.MEMORY_STAT.file_in(version))),
                                  files.INACTIVE_FILE_KEY[version]) or 0
     return {'usage': usage, 'inactive_file': inactive, 'working_set': max(0, usage - inactive)}

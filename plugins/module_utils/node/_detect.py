@@ -9,7 +9,7 @@ PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 Every path is taken relative to a root option so that tests can use a fake /proc and /sys.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
@@ -20,18 +20,19 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgr
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import BINARY_SI, Quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import parse_cpuset
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_totals import (
     filesystem_capacity, memory_total)
 
 _HUGEPAGES_DIR_RE = re.compile(r'^hugepages-([0-9]+)kB$')
 
 
-def _read(path):
+def _read(path: str) -> str:
     with open(path) as handle:
         return handle.read()
 
 
-def online_cpus(sys_path, proc_path):
+def online_cpus(sys_path: str, proc_path: str) -> list[int]:
     """Online CPU ids: /sys/devices/system/cpu/online, else the processors in /proc/cpuinfo."""
     online = os.path.join(sys_path, 'devices/system/cpu/online')
     if os.path.exists(online):
@@ -42,22 +43,22 @@ def online_cpus(sys_path, proc_path):
     return sorted(int(p) for p in processors)
 
 
-def swap_controller(layout, cgroupfs_path, proc_path):
+def swap_controller(layout: CgroupLayout, cgroupfs_path: str, proc_path: str) -> bool:
     """kubelet's swapControllerAvailable: memory.swap.max in the caller's own v2 cgroup, or
     memory.memsw.limit_in_bytes at the root of the v1 memory hierarchy."""
     if not layout.is_v2:
         memory = layout.v1_hierarchies.get('memory')
-        return bool(memory) and os.path.exists(os.path.join(memory, cgfiles.MEMORY_SWAP_V1.v1))
+        return bool(memory) and os.path.exists(os.path.join(memory, cgfiles.MEMORY_SWAP_V1.file_in('v1')))
     match = re.search(r'^0::(/.*)$', _read(os.path.join(proc_path, 'self/cgroup')), re.M)
     if not match:
         return False
-    return os.path.exists(os.path.join(cgroupfs_path, match.group(1).lstrip('/'), cgfiles.MEMORY_SWAP_MAX.v2))
+    return os.path.exists(os.path.join(cgroupfs_path, match.group(1).lstrip('/'), cgfiles.MEMORY_SWAP_MAX.file_in('v2')))
 
 
-def hugepages(sys_path):
+def hugepages(sys_path: str) -> dict[str, int]:
     """{"hugepages-2Mi": bytes} for every page size, including sizes with no pages."""
     base = os.path.join(sys_path, 'kernel/mm/hugepages')
-    result = {}
+    result: dict[str, int] = {}
     if not os.path.isdir(base):
         return result
     for entry in sorted(os.listdir(base)):
@@ -72,7 +73,7 @@ def hugepages(sys_path):
     return result
 
 
-def pid_capacity(proc_path):
+def pid_capacity(proc_path: str) -> int | None:
     """min(pid_max, threads-max), as pkg/kubelet/stats/pidlimit does."""
     values = []
     for name in ('sys/kernel/pid_max', 'sys/kernel/threads-max'):
@@ -82,11 +83,12 @@ def pid_capacity(proc_path):
     return min(values) if values else None
 
 
-def _binary(value):
+def _binary(value: int) -> str:
     return str(Quantity.from_int(value, BINARY_SI))
 
 
-def detect_capacity(proc_path='/proc', sys_path='/sys', kubelet_root_dir='/var/lib/kubelet'):
+def detect_capacity(proc_path: str = '/proc', sys_path: str = '/sys',
+                    kubelet_root_dir: str = '/var/lib/kubelet') -> tuple[dict[str, str], list[int]]:
     """(capacity map of integer strings, online CPU ids)."""
     try:
         cpus = online_cpus(sys_path, proc_path)

@@ -9,7 +9,7 @@ PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 Light to import: a receipt's replay (run/_receipt) calls cgroup_mounts again.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
@@ -19,7 +19,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
 
 
-def read_mountinfo(proc_path):
+def read_mountinfo(proc_path: str) -> list[tuple[str, str, str]]:
     """[(mount point, fs type, super options)] from <proc>/self/mountinfo."""
     mounts = []
     path = os.path.join(proc_path, 'self/mountinfo')
@@ -39,7 +39,7 @@ def read_mountinfo(proc_path):
 
 
 @traced
-def cgroup_mounts(proc_path, root):
+def cgroup_mounts(proc_path: str, root: str) -> list[list[str]]:
     """[[mount point, fs type, super options]] of the cgroup filesystems mounted at or under root. Traced as this
     answer (node/_io_trace): the rest of the mount table moves with every container started or stopped."""
     return [[mount_point, fs_type, options] for mount_point, fs_type, options in read_mountinfo(proc_path)

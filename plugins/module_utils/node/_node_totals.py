@@ -12,7 +12,7 @@ a filesystem move at every read of a live node while the totals do not. Light to
 calls them (run/_receipt).
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
@@ -23,13 +23,13 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
 
 
-def _read(path):
+def _read(path: str) -> str:
     with open(path) as handle:
         return handle.read()
 
 
 @traced
-def memory_total(proc_path):
+def memory_total(proc_path: str) -> int:
     """MemTotal of meminfo in bytes (cAdvisor's MachineInfo.MemoryCapacity)."""
     match = re.search(r'^MemTotal:\s+([0-9]+) kB', _read(os.path.join(proc_path, 'meminfo')), re.M)
     if not match:
@@ -38,14 +38,14 @@ def memory_total(proc_path):
 
 
 @traced
-def swap_total(proc_path):
+def swap_total(proc_path: str) -> int:
     """SwapTotal of meminfo in bytes (cAdvisor's MachineInfo.SwapCapacity); 0 without the line."""
     match = re.search(r'^SwapTotal:\s+([0-9]+) kB', _read(os.path.join(proc_path, 'meminfo')), re.M)
     return int(match.group(1)) * 1024 if match else 0
 
 
 @traced
-def filesystem_capacity(path):
+def filesystem_capacity(path: str) -> int:
     """statvfs of the kubelet root dir, or of its nearest existing parent."""
     while not os.path.exists(path) and path not in ('', '/'):
         path = os.path.dirname(path)

@@ -7,7 +7,7 @@
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
@@ -20,7 +20,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace im
 MIN_FREE_BYTES = 1 << 20
 
 
-def nearest_existing(directory):
+def nearest_existing(directory: str) -> str:
     """The directory itself, or the closest ancestor that exists (makedirs creates the rest)."""
     path = os.path.abspath(directory)
     while not os.path.isdir(path) and os.path.dirname(path) != path:
@@ -29,7 +29,7 @@ def nearest_existing(directory):
 
 
 @traced
-def writable_directory_problem(directory, room=True):
+def writable_directory_problem(directory: str, room: bool = True) -> str | None:
     """Why directory cannot be written (read-only, no permission, full), or None."""
     existing = nearest_existing(directory)
     stats = os.statvfs(existing)
@@ -42,7 +42,7 @@ def writable_directory_problem(directory, room=True):
     return None
 
 
-def leads_outside(path, root):
+def leads_outside(path: str, root: str) -> str | None:
     """The real path that path resolves to when a symlink on its way leads out of root, else None."""
     real_root, real = os.path.realpath(root), os.path.realpath(path)
     if real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep):
