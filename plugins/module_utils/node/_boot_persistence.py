@@ -13,17 +13,30 @@ not own) must be redone by something systemd runs: a POSIX sh script with no dep
 oneshot unit ordered before kubelet and by an ExecStartPre= drop-in of kubelet.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from ansible.module_utils.six.moves import shlex_quote
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_names import SHIPPED_SLICES
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
+
+
+class BootOperation(Protocol):
+    """What the boot script is made of: one of the run's operations (run/_node_cgroups' Operation)."""
+
+    kind: str
+    path: str
+    value: str | None
+    source: str | None
+    depth: int
+
 
 UNIT_NAME = 'kubenode-cgroups.service'
 KUBELET_DROPIN_NAME = '45-kubenode-cgroups.conf'
@@ -61,7 +74,7 @@ put_if_present() { [ ! -e "$1" ] || put "$1" "$2"; }
 '''
 
 
-def script(operations, driver, mode, generations_dir=None):
+def script(operations: Sequence[BootOperation], driver: str, mode: str, generations_dir: str | None = None) -> str:
     """The boot script: the way back's check (a change still unconfirmed at boot is undone first), then setup
     top-down, then the values children first.
 
@@ -79,14 +92,14 @@ def script(operations, driver, mode, generations_dir=None):
     return '\n'.join(lines) + '\n'
 
 
-def _shell_line(operation):
+def _shell_line(operation: BootOperation) -> str:
     path = shlex_quote(operation.path)
     if operation.kind == 'mkdir':
         return 'make_dir %s' % path
     if operation.kind == 'copy':
         return 'copy_cpuset %s %s' % (shlex_quote(operation.source), path)
     if operation.kind == 'enable':
-        controllers = ' '.join(token.lstrip('+') for token in operation.value.split())
+        controllers = ' '.join(token.lstrip('+') for token in (operation.value or '').split())
         return 'enable %s %s' % (shlex_quote(os.path.dirname(operation.path)), shlex_quote(controllers))
     if operation.kind == 'write':
         helper = 'put_if_present' if cgfiles.skipped_when_missing(os.path.basename(operation.path), operation.value) else 'put'
@@ -94,7 +107,7 @@ def _shell_line(operation):
     raise ValueError('no boot step for %s' % operation.kind)
 
 
-def unit(script_path, kubelet_service, slices):
+def unit(script_path: str, kubelet_service: str, slices: Iterable[str]) -> str:
     """The oneshot unit: after the slices it writes into exist, before kubelet."""
     waits = [s for s in slices if s not in SHIPPED_SLICES]
     lines = ['# Managed by kubenode.cgroups (node_cgroups). Local changes are overwritten.',
@@ -109,7 +122,7 @@ def unit(script_path, kubelet_service, slices):
     return '\n'.join(lines) + '\n'
 
 
-def kubelet_dropin(script_path):
+def kubelet_dropin(script_path: str) -> str:
     """kubelet runs the script again before every start: a daemon-reload may have undone it."""
     return '\n'.join([
         '# Managed by kubenode.cgroups (node_cgroups): the cgroups kubelet needs, put back before every start.',
@@ -117,7 +130,7 @@ def kubelet_dropin(script_path):
         '[Service]', 'ExecStartPre=%s' % script_path]) + '\n'
 
 
-def paths(unit_dir, script_path, kubelet_service):
+def paths(unit_dir: str, script_path: str, kubelet_service: str) -> dict[str, str]:
     """Every file persistence owns: script, unit, the enablement link and kubelet's drop-in."""
     return {'script': script_path,
             'unit': os.path.join(unit_dir, UNIT_NAME),

@@ -11,7 +11,7 @@ overrides, cgroup writes and the kubelet configuration. The kernel drops an floc
 dies, so a killed run never leaves the node locked.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
@@ -19,16 +19,17 @@ import errno
 import fcntl
 import os
 import time
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError
 
 
 class NodeLock(object):
-    def __init__(self, path, timeout, poll=0.5):
+    def __init__(self, path: str, timeout: float, poll: float = 0.5) -> None:
         self.path, self.timeout, self.poll = path, timeout, poll
-        self.fd = None
+        self.fd: int | None = None
 
-    def __enter__(self):
+    def __enter__(self) -> NodeLock:
         directory = os.path.dirname(self.path)
         try:
             if not os.path.isdir(directory):
@@ -37,28 +38,31 @@ class NodeLock(object):
         except OSError as error:
             raise HostError('lock_path: cannot open the node lock %s: %s' % (self.path, os.strerror(error.errno or errno.EIO)),
                             operation='open the node lock', path=self.path)
+        fd = self.fd
         deadline = time.time() + self.timeout
         while True:
             try:
-                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except (IOError, OSError) as error:
                 if error.errno not in (errno.EAGAIN, errno.EACCES):
                     raise
             if time.time() >= deadline:
                 holder = self.holder()
-                os.close(self.fd)
+                os.close(fd)
                 self.fd = None
                 raise HostError('lock_path: another run holds the node lock (pid %s) and did not finish within %s s; '
                                 'runs on one node must not interleave (got "%s")' % (holder, self.timeout, self.path),
                                 operation='lock', path=self.path)
             time.sleep(self.poll)
-        os.ftruncate(self.fd, 0)
-        os.pwrite(self.fd, ('%d\n' % os.getpid()).encode('ascii'), 0)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, ('%d\n' % os.getpid()).encode('ascii'), 0)
         return self
 
-    def holder(self):
+    def holder(self) -> str:
         """The holder's pid: from the kernel's lock table (any flock holder), else what our runs write."""
+        if self.fd is None:
+            return 'unknown'
         inode = os.fstat(self.fd).st_ino
         try:
             with open('/proc/locks') as handle:
@@ -71,21 +75,20 @@ class NodeLock(object):
             pass
         return os.pread(self.fd, 64, 0).decode('ascii', 'replace').strip() or 'unknown'
 
-    def __exit__(self, *exc_info):
+    def __exit__(self, *exc_info: Any) -> None:
         if self.fd is not None:
             os.ftruncate(self.fd, 0)
             fcntl.flock(self.fd, fcntl.LOCK_UN)
             os.close(self.fd)
             self.fd = None
-        return False
 
 
 class NoLock(object):
     """What a run that writes nothing holds instead of the node lock (check mode: it never waits for, or blocks, a
     run that writes)."""
 
-    def __enter__(self):
+    def __enter__(self) -> NoLock:
         return self
 
-    def __exit__(self, *exc_info):
-        return False
+    def __exit__(self, *exc_info: Any) -> None:
+        return None

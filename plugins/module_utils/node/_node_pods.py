@@ -9,12 +9,14 @@ runs now, from kubelet's pod log directories. Read only; every path under the no
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 try:
     import yaml
@@ -25,13 +27,16 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import pod_model
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import under_root
 
+if TYPE_CHECKING:  # the pod model is imported when the first pod is met (pod_model)
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._admission import Candidate
+
 POD_LOG_DIR = '/var/log/pods'
 MIRROR_ANNOTATION = 'kubernetes.io/config.mirror'
 SOURCE_ANNOTATION = 'kubernetes.io/config.source'
 _TERMINAL_PHASES = ('Succeeded', 'Failed')
 
 
-def node_name(proc_path):
+def node_name(proc_path: str) -> str | None:
     """The name kubelet gives the node without --hostname-override: the host name, lower case; None unknown."""
     try:
         with open(os.path.join(proc_path, 'sys', 'kernel', 'hostname')) as handle:
@@ -40,7 +45,7 @@ def node_name(proc_path):
         return None
 
 
-def pod_log_dirs(root):
+def pod_log_dirs(root: str) -> list[str] | None:
     """The names of kubelet's pod log directories (NAMESPACE_NAME_UID), one per pod it runs or ran; None when the
     node has no such directory (nothing known of what runs)."""
     path = under_root(root, POD_LOG_DIR)
@@ -50,7 +55,7 @@ def pod_log_dirs(root):
         return None
 
 
-def _runs(namespace, name, log_dirs, static):
+def _runs(namespace: str, name: str, log_dirs: Sequence[str] | None, static: bool) -> bool | None:
     """Whether kubelet keeps a log directory for the pod (a static pod's name ends in -NODE); None unknown."""
     if log_dirs is None:
         return None
@@ -58,7 +63,7 @@ def _runs(namespace, name, log_dirs, static):
     return any(pattern.match(entry) for entry in log_dirs)
 
 
-def static_pods(static_pod_path, root, proc_path, field='static_pod_path'):
+def static_pods(static_pod_path: str | None, root: str, proc_path: str, field: str = 'static_pod_path') -> list[Candidate]:
     """Candidates for the manifests kubelet's file source reads: the files of the directory not starting with a
     dot, in name order, each one Pod (limits copied into missing requests, as kubelet's defaulting does). A file
     that is not a pod is an error naming it: kubelet skips it, and the preview would guess."""
@@ -69,7 +74,7 @@ def static_pods(static_pod_path, root, proc_path, field='static_pod_path'):
         return []
     node = node_name(proc_path)
     log_dirs = pod_log_dirs(root)
-    found = []
+    found: list[Candidate] = []
     for name in sorted(os.listdir(directory)):
         path = os.path.join(directory, name)
         if name.startswith('.') or not os.path.isfile(path):
@@ -93,10 +98,10 @@ def static_pods(static_pod_path, root, proc_path, field='static_pod_path'):
     return found
 
 
-def api_pods(pods, field='pods'):
+def api_pods(pods: Sequence[Any] | None, field: str = 'pods') -> list[Candidate]:
     """Candidates for the pods the operator read from the API server (kubernetes.core.k8s_info's resources): not
     the mirror pods of static ones (kubelet admits the static pod itself), nor the ones that ended."""
-    found = []
+    found: list[Candidate] = []
     for index, data in enumerate(pods or []):
         item = '%s[%d]' % (field, index)
         if not isinstance(data, dict):

@@ -9,11 +9,12 @@ the slices are active and whether the services to place are installed.
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
+from collections.abc import Iterable, Mapping
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
@@ -25,7 +26,7 @@ class UnitFile(object):
 
     __slots__ = ('exists', 'link', 'text')
 
-    def __init__(self, exists, link, text):
+    def __init__(self, exists: bool, link: str | None, text: str | None) -> None:
         self.exists, self.link, self.text = exists, link, text
 
 
@@ -33,34 +34,37 @@ class UnitSnapshot(object):
     """The units side of a node, read once (read_units). A question about something not read is a bug in the
     reader and says so."""
 
-    def __init__(self, files, overrides, active, load_states):
+    def __init__(self, files: Mapping[str, UnitFile], overrides: Mapping[str, list[tuple[str, str, str | None]]],
+                 active: Mapping[str, bool], load_states: Mapping[str, str | None]) -> None:
         self._files, self._overrides, self._active, self._load_states = files, overrides, active, load_states
 
-    def file(self, path):
+    def file(self, path: str) -> UnitFile:
         return snapshot_entry(self._files, path, 'unit')
 
-    def overrides(self, unit):
+    def overrides(self, unit: str) -> list[tuple[str, str, str | None]]:
         """[(path, setting, value)] of the resource overrides systemd holds for unit."""
         return snapshot_entry(self._overrides, unit, 'unit')
 
-    def is_active(self, unit):
+    def is_active(self, unit: str) -> bool:
         return snapshot_entry(self._active, unit, 'unit')
 
-    def load_state(self, service):
+    def load_state(self, service: str) -> str | None:
         return self._load_states.get(service)
 
 
-def read_file(path):
+def read_file(path: str) -> UnitFile:
     link = os.readlink(path) if os.path.islink(path) else None
     return UnitFile(os.path.lexists(path), link, None if link is not None else fs.read_file(path))
 
 
-def read_units(systemctl, paths, slices, services, control_dirs):
+def read_units(systemctl: systemd.Systemctl | None, paths: Iterable[str], slices: Iterable[str], services: Iterable[str],
+               control_dirs: Iterable[str]) -> UnitSnapshot:
     """A UnitSnapshot: the files at paths, the overrides of the slices (and systemctl is-active of each when
     systemctl is given: systemd is PID 1), the load state of the services (systemctl show)."""
     files = dict((path, read_file(path)) for path in paths)
     overrides = dict((unit, systemd.read_overrides(control_dirs, unit)) for unit in slices)
-    active, load_states = {}, {}
+    active: dict[str, bool] = {}
+    load_states: dict[str, str | None] = {}
     if systemctl is not None:
         for unit in slices:
             _rc, state, _err = systemctl('is-active', unit)
