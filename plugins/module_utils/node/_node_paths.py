@@ -10,11 +10,12 @@ PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 Light to import (os and the error type): the argument specifications (run/_node_argspec) take their defaults from it.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
+from typing import overload
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 
@@ -31,37 +32,52 @@ CONTAINERD_CONFIG_PATH = '/etc/containerd/config.toml'
 CRIO_CONFIG_PATHS = ('/etc/crio/crio.conf', '/etc/crio/crio.conf.d/*.conf')
 
 
-def is_host_root(root):
+def is_host_root(root: str | None) -> bool:
     """Whether node_root is this machine's own root (the default), not a node seen from elsewhere."""
     return not root or os.path.normpath(root) == HOST_ROOT
 
 
-def under_root(root, path):
+@overload
+def under_root(root: str | None, path: str) -> str:
+    ...
+
+
+@overload
+def under_root(root: str | None, path: None) -> None:
+    ...
+
+
+@overload
+def under_root(root: str | None, path: str | None) -> str | None:
+    ...
+
+
+def under_root(root: str | None, path: str | None) -> str | None:
     """A path as the node names it (its unit's --config, an EnvironmentFile=, a process's binary), as this
     machine reaches it: under the node's root. None stays None."""
     if not path or is_host_root(root):
         return path
-    return os.path.join(root, path.lstrip('/'))
+    return os.path.join(root or HOST_ROOT, path.lstrip('/'))
 
 
-def as_node_names(root, path):
+def as_node_names(root: str | None, path: str | None) -> str | None:
     """under_root's inverse: a path this machine reaches under the node's root, as the node itself names it (what a
     flag written into the node's files must say)."""
     if not path or is_host_root(root) or not is_under(root, path):
         return path
-    relative = os.path.relpath(os.path.normpath(path), os.path.normpath(root))
+    relative = os.path.relpath(os.path.normpath(path), os.path.normpath(root or HOST_ROOT))
     return '/' if relative == '.' else '/' + relative
 
 
-def is_under(root, path):
+def is_under(root: str | None, path: str) -> bool:
     """Whether path lies in the node's root (always, when the root is the host's own)."""
     if is_host_root(root):
         return True
-    root, path = os.path.normpath(root), os.path.normpath(path)
-    return path == root or path.startswith(root.rstrip('/') + '/')
+    top, path = os.path.normpath(root or HOST_ROOT), os.path.normpath(path)
+    return path == top or path.startswith(top.rstrip('/') + '/')
 
 
-def refuse_outside_root(root, path, field):
+def refuse_outside_root(root: str | None, path: str | None, field: str) -> None:
     """A path a module would write must lie in the node's root: nothing outside it is written."""
     if path and not is_under(root, path):
         raise KubenodeError('lies outside node_root %s: with a node root, nothing outside it is read as the '
