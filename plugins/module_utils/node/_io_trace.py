@@ -23,7 +23,7 @@ answer are recorded instead; replay calls it again. Such a function must take JS
 A trace that cannot be replayed (a write while tracing, arguments that are not JSON) is marked so and never kept.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
@@ -34,28 +34,34 @@ import importlib
 import io
 import json
 import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import IO, Any, TypeVar, cast
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 
 import builtins
 
-_ACTIVE: list = []  # the Trace recording now, if any (one per process: the module's run)
+_ACTIVE: list[Trace] = []  # the Trace recording now, if any (one per process: the module's run)
 _WRITE_MODES = frozenset('wax+')
+# A traced function: its type is kept (traced answers what the function answers).
+_Function = TypeVar('_Function', bound=Callable[..., Any])
+# run_command([argv]) -> (rc, out, err).
+RunCommand = Callable[..., Any]
 
 
-def _stat_answer(result):
+def _stat_answer(result: os.stat_result) -> list[Any]:
     # Every field but the access time, which a read of the file itself moves.
     return [result.st_mode, result.st_ino, result.st_dev, result.st_nlink, result.st_uid, result.st_gid,
             result.st_size, result.st_mtime, result.st_ctime]
 
 
-def _walk(top, *args, **kwargs):
+def _walk(top: str, *args: Any, **kwargs: Any) -> list[list[Any]]:
     return [list(step) for step in os.walk(top, *args, **kwargs)]
 
 
 # Each read a run may make of the node: its name in a trace, where it lives, and how its answer is recorded.
 # (owner, attribute, answer function or None for the answer itself)
-READS = {
+READS: dict[str, tuple[Any, str, Callable[[Any], Any] | None]] = {
     'exists': (os.path, 'exists', None),
     'lexists': (os.path, 'lexists', None),
     'isdir': (os.path, 'isdir', None),
@@ -73,17 +79,18 @@ READS = {
 }
 
 
-def digest(value):
+def digest(value: object) -> str:
     """A short, stable digest of a JSON value."""
     text = json.dumps(value, sort_keys=True, separators=(',', ':'))
     return hashlib.sha1(text.encode('utf-8')).hexdigest()[:20]
 
 
-def _error(error):
+def _error(error: BaseException) -> list[Any]:
     return ['error', type(error).__name__, getattr(error, 'errno', None)]
 
 
-def _read_whole(opener, path, mode, args, kwargs):
+def _read_whole(opener: Callable[..., IO[Any]], path: str | bytes, mode: str, args: Sequence[Any],
+                kwargs: Mapping[str, Any]) -> tuple[str | bytes, list[str]]:
     """What open(path, mode) would give to read, read whole: (content, the answer to record)."""
     with opener(path, mode, *args, **kwargs) as handle:
         content = handle.read()
@@ -91,7 +98,7 @@ def _read_whole(opener, path, mode, args, kwargs):
     return content, ['content', hashlib.sha1(data).hexdigest()]
 
 
-def ask(name, args, kwargs=None):
+def ask(name: str, args: Sequence[Any], kwargs: Mapping[str, Any] | None = None) -> Any:
     """One read done again, untraced: its answer as a trace records it."""
     kwargs = kwargs or {}
     try:
@@ -113,30 +120,32 @@ def ask(name, args, kwargs=None):
         return ['raised', type(error).__name__, str(error)]
 
 
-_RUNNERS: list = []  # the run_command of the module replaying (replay's runner)
+_RUNNERS: list[RunCommand] = []  # the run_command of the module replaying (replay's runner)
 
 
-def _untraced(function):
+def _untraced(function: Callable[..., Any]) -> Callable[..., Any]:
     return getattr(function, '__wrapped__', function)
 
 
 class Trace(object):
     """The reads of one run, while active: [[name, args, kwargs, answer digest], ...] in the order made."""
 
-    def __init__(self, module=None):
+    def __init__(self, module: Any = None) -> None:
         self.module = module  # whose run_command is traced while active
-        self.reads = []
-        self._asked = {}
+        self.reads: list[list[Any]] = []
+        self._asked: dict[str, str] = {}
         self.replayable = True
-        self.why_not = None
+        self.why_not: str | None = None
         self._depth = 0
+        self._originals: dict[str, Any] = {}
+        self._own_runner: RunCommand | None = None
 
-    def refuse(self, why):
+    def refuse(self, why: str) -> None:
         """This trace can no longer be replayed (a write, an argument that is not JSON)."""
         if self.replayable:
             self.replayable, self.why_not = False, why
 
-    def record(self, name, args, kwargs, answer):
+    def record(self, name: str, args: Sequence[Any], kwargs: Mapping[str, Any], answer: object) -> None:
         try:
             question = json.dumps([name, list(args), kwargs], sort_keys=True)
             entry = [name, json.loads(question)[1], dict(kwargs), digest(answer)]
@@ -149,12 +158,12 @@ class Trace(object):
             self._asked[question] = entry[3]
             self.reads.append(entry)
 
-    def _wrap(self, name):
+    def _wrap(self, name: str) -> Callable[..., Any]:
         original = self._originals[name]
         owner, attribute, answer = READS[name]
 
         @functools.wraps(original)
-        def read(*args, **kwargs):
+        def read(*args: Any, **kwargs: Any) -> Any:
             if self._depth:
                 return original(*args, **kwargs)
             self._depth += 1
@@ -169,7 +178,7 @@ class Trace(object):
             return iter(result) if name == 'walk' else result
         return read
 
-    def _open(self, file, mode='r', *args, **kwargs):
+    def _open(self, file: Any, mode: str = 'r', *args: Any, **kwargs: Any) -> IO[Any]:
         opener = self._originals['open']
         if self._depth or not isinstance(file, (str, bytes)):
             return opener(file, mode, *args, **kwargs)
@@ -191,9 +200,9 @@ class Trace(object):
         self.record('open', (file, mode) + args, kwargs, answer)
         return io.BytesIO(content) if isinstance(content, bytes) else io.StringIO(content)
 
-    def traced_runner(self, run_command):
+    def traced_runner(self, run_command: RunCommand) -> RunCommand:
         """run_command([argv]) -> (rc, out, err), each call recorded (a command's answer is a read too)."""
-        def run(argv, *args, **kwargs):
+        def run(argv: Sequence[str], *args: Any, **kwargs: Any) -> Any:
             if args or kwargs:
                 self.refuse('run_command(%r) with options' % (argv,))
                 return run_command(argv, *args, **kwargs)
@@ -207,7 +216,7 @@ class Trace(object):
             return result
         return run
 
-    def call(self, function, args, kwargs):
+    def call(self, function: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
         """A traced() function's call: recorded with its arguments and answer, the reads inside it not."""
         if self._depth:
             return function(*args, **kwargs)
@@ -219,7 +228,7 @@ class Trace(object):
         self.record('call', [function.__module__, function.__name__, list(args)], kwargs, result)
         return result
 
-    def __enter__(self):
+    def __enter__(self) -> Trace:
         if _ACTIVE:
             raise RuntimeError('a Trace is already active')
         _ACTIVE.append(self)
@@ -228,13 +237,13 @@ class Trace(object):
         self._originals['open'] = builtins.open
         for name, (owner, attribute, _answer) in READS.items():
             setattr(owner, attribute, self._wrap(name))
-        builtins.open = self._open
+        setattr(builtins, 'open', self._open)  # a stand-in with open's arguments, which mypy cannot see as open
         if self.module is not None:
             self._own_runner = vars(self.module).get('run_command')
             self.module.run_command = self.traced_runner(self.module.run_command)
         return self
 
-    def __exit__(self, *exc_info):
+    def __exit__(self, *exc_info: Any) -> None:
         for name, (owner, attribute, _answer) in READS.items():
             setattr(owner, attribute, self._originals[name])
         builtins.open = self._originals['open']
@@ -244,21 +253,20 @@ class Trace(object):
             else:
                 self.module.run_command = self._own_runner
         _ACTIVE.remove(self)
-        return False
 
 
-def traced(function):
+def traced(function: _Function) -> _Function:
     """A function a Trace records by its arguments and answer rather than by the reads it makes (see the module's
     docstring); outside a Trace it is the function itself."""
     @functools.wraps(function)
-    def call(*args, **kwargs):
+    def call(*args: Any, **kwargs: Any) -> Any:
         if not _ACTIVE:
             return function(*args, **kwargs)
         return _ACTIVE[0].call(function, args, kwargs)
-    return call
+    return cast(_Function, call)
 
 
-def replay(reads, run_command):
+def replay(reads: Iterable[Sequence[Any]], run_command: RunCommand) -> tuple[bool, str | None]:
     """(True, None) when every read of a trace answers as recorded, else (False, the first read that differs)."""
     _RUNNERS.append(run_command)
     try:

@@ -7,11 +7,13 @@
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import contextlib
+from collections.abc import Iterator
+from typing import Any
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -23,19 +25,19 @@ class NodeModule(AnsibleModule):
     backup_local) end the module with fail_json on an OSError; inside raising_failures() they raise
     HostError instead, so that the run can report what it had applied before (an honest partial result)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._raise_failures = False
         super(NodeModule, self).__init__(*args, **kwargs)
 
     @contextlib.contextmanager
-    def raising_failures(self):
+    def raising_failures(self) -> Iterator[None]:
         self._raise_failures = True
         try:
             yield
         finally:
             self._raise_failures = False
 
-    def fail_json(self, msg, **kwargs):
+    def fail_json(self, msg: str, **kwargs: Any) -> None:
         if self._raise_failures:
             raise HostError(msg, operation='write')
         super(NodeModule, self).fail_json(msg=msg, **kwargs)
