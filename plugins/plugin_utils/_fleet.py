@@ -14,7 +14,7 @@ what the report shows), or a file under the node's root in pull mode. merge() ta
 seen twice keeps its newest shard, and a node named in the inventory with no shard is "not reached".
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
@@ -22,7 +22,8 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 SCHEMA = 'kubenode.cgroups/node-result'
 VERSION = 1
@@ -38,24 +39,26 @@ NOT_REACHED = 'not reached'
 ROLLED_BACK = 'rolled back'
 # node/_generations' states of a generation the node undid (or failed to undo).
 ROLLED_BACK_STATES = ('rolled-back', 'revert-failed')
+# A node's entry in the fleet report, and a node result (a shard) as written and read.
+Entry = dict[str, Any]
 
 
 class ShardError(Exception):
     """A shard that cannot be used: says which file or key, and why."""
 
 
-def artifact_key(host):
+def artifact_key(host: str) -> str:
     """The set_stats key of a node's shard: the prefix and the name, with what a variable name cannot hold as '_'.
     The shard itself names the node exactly."""
     return ARTIFACT_PREFIX + re.sub(r'[^A-Za-z0-9_]', '_', host)
 
 
-def _mapping(value):
+def _mapping(value: object) -> Mapping[str, Any] | None:
     """value if it is a mapping (a registered result, a fact), else None: an absent or skipped result counts as none."""
     return value if isinstance(value, Mapping) else None
 
 
-def play_entry(host, variables, check_mode):
+def play_entry(host: str, variables: Mapping[str, Any], check_mode: bool) -> Entry:
     """What happened to one host of the play, from what the roles left in its variables:
     - failed: node_allocatable_failed (set by the node playbook's rescue), with the task and its message;
     - applied, would apply or unchanged: node_cgroups ran (__node_allocatable_cgroups, a result with a plan), audited
@@ -90,25 +93,25 @@ def play_entry(host, variables, check_mode):
         status = NOT_REACHED
     return {'host': host, 'status': status,
             'message': ('%s: %s' % (failed.get('task', ''), failed.get('msg', '')) if failed is not None
-                        else generation.get('summary') or '' if rolled_back else ''),
+                        else (generation or {}).get('summary') or '' if rolled_back else ''),
             'operations': len(applied.get('changes') or ()) if applied is not None else None,
             'summary': audit, 'sizing': variables.get('node_audit_sizing'), 'impact': impact}
 
 
-def play_entries(hosts, variables_of, check_mode):
+def play_entries(hosts: Iterable[str], variables_of: Callable[[str], Mapping[str, Any]], check_mode: bool) -> list[Entry]:
     """The fleet report's list for this run: every host of the play (ansible_play_hosts_all), in its order, with
     play_entry. variables_of(host): the host's variables."""
     return [play_entry(host, variables_of(host), check_mode) for host in hosts]
 
 
-def shard(entry, run, written):
+def shard(entry: Mapping[str, Any], run: Mapping[str, Any], written: str) -> Entry:
     """The shard of one fleet entry (play_entry's) for a run ({id, playbook, check_mode, ...})."""
     document = {'schema': SCHEMA, 'version': VERSION, 'host': entry['host'], 'written': written, 'run': run}
     document.update((key, entry.get(key)) for key in ENTRY_KEYS)
     return document
 
 
-def trimmed(document):
+def trimmed(document: Entry) -> Entry:
     """A shard with its plan cut to what the report shows: small enough for an AWX artifact, and rendered alike."""
     summary = document.get('summary')
     if not isinstance(summary, dict) or not isinstance(summary.get('plan'), dict):
@@ -125,7 +128,7 @@ def trimmed(document):
     return dict(document, summary=dict(summary, plan=small))
 
 
-def checked(document, origin):
+def checked(document: object, origin: str) -> Entry:
     """The document if it is a shard this collection can read, else ShardError naming where it came from."""
     if not isinstance(document, dict) or document.get('schema') != SCHEMA:
         raise ShardError('%s: not a node result (no "schema": "%s")' % (origin, SCHEMA))
@@ -138,7 +141,7 @@ def checked(document, origin):
     return document
 
 
-def _load(path):
+def _load(path: str) -> Any:
     try:
         with open(path) as handle:
             return json.load(handle)
@@ -148,7 +151,7 @@ def _load(path):
         raise ShardError('%s: %s' % (path, error.strerror or error))
 
 
-def job_events(value):
+def job_events(value: object) -> list[Any] | None:
     """The job events a JSON document holds, or None: one event as ansible-runner writes it
     (artifacts/IDENT/job_events/N-UUID.json), a list of them, or a page of AWX's API (/api/v2/jobs/N/job_events/)."""
     if isinstance(value, dict) and isinstance(value.get('results'), list):
@@ -160,7 +163,7 @@ def job_events(value):
     return None
 
 
-def documents_in(value, origin):
+def documents_in(value: object, origin: str) -> list[Entry]:
     """The shards one JSON document holds: a shard; a mapping of artifacts (an AWX job's artifacts, a workflow's
     extra variables) whose keys start with ARTIFACT_PREFIX, other keys left alone; an AWX job as its API shows it
     (its artifacts); or job events, whose playbook_on_stats event carries the artifacts as artifact_data (what
@@ -169,7 +172,7 @@ def documents_in(value, origin):
         return [checked(value, origin)]
     events = job_events(value)
     if events is not None:
-        found = []
+        found: list[Entry] = []
         for index, event in enumerate(events):
             if isinstance(event, dict) and event.get('event') == 'playbook_on_stats':
                 data = (event.get('event_data') or {}).get('artifact_data') or {}
@@ -186,11 +189,11 @@ def documents_in(value, origin):
                      % (origin, ARTIFACT_PREFIX))
 
 
-def _json_files(directory):
+def _json_files(directory: str) -> list[str]:
     return sorted(os.path.join(directory, name) for name in os.listdir(directory) if name.endswith('.json'))
 
 
-def _runner_events(path):
+def _runner_events(path: str) -> list[str] | None:
     """The job event files of ansible-runner's artifacts under path: artifacts/IDENT (its job_events), or artifacts
     itself (every IDENT in it); None where path is neither."""
     if os.path.isdir(os.path.join(path, 'job_events')):
@@ -202,10 +205,10 @@ def _runner_events(path):
     return [name for ident in idents for name in _json_files(os.path.join(ident, 'job_events'))]
 
 
-def read_shards(paths):
+def read_shards(paths: Iterable[str]) -> list[Entry]:
     """Every shard under paths: a directory (its *.json files, not recursive; or ansible-runner's artifacts, the
     artifacts directory or one run's, read from their job events), a file (a shard, an artifact dump, job events)."""
-    found = []
+    found: list[Entry] = []
     for path in paths:
         if os.path.isdir(path):
             files = _runner_events(path)
@@ -220,39 +223,40 @@ def read_shards(paths):
     return found
 
 
-def run_label(run):
+def run_label(run: Mapping[str, Any] | None) -> str:
     """How the report names a run: its id, the playbook, and check mode."""
     run = run or {}
     return '%s (%s%s)' % (run.get('id') or 'unknown run', run.get('playbook') or 'a playbook',
                           ', --check' if run.get('check_mode') else '')
 
 
-def merge(documents, expected=()):
+def merge(documents: Sequence[Entry], expected: Sequence[str] = ()) -> tuple[list[Entry], list[dict[str, Any]], dict[str, int]]:
     """(fleet, runs, counted): the fleet report's list, one entry per node - the inventory's nodes (expected) in their
     order, then nodes only the shards name, sorted - each from its newest shard, or "not reached"; the runs merged,
     oldest first; and {'shards', 'duplicates', 'not_reached'}."""
-    newest = {}
+    newest: dict[str, Entry] = {}
     for document in documents:
         kept = newest.get(document['host'])
         if kept is None or document['written'] >= kept['written']:
             newest[document['host']] = document
     order = list(expected) + sorted(h for h in newest if h not in set(expected))
-    fleet, seen = [], set()
+    fleet: list[Entry] = []
+    seen: set[str] = set()
     for host in order:
         if host in seen:
             continue
         seen.add(host)
-        document = newest.get(host)
-        if document is None:
+        latest = newest.get(host)
+        if latest is None:
             fleet.append({'host': host, 'status': NOT_REACHED, 'message': '', 'operations': None, 'summary': None,
                           'sizing': None, 'impact': None})
         else:
-            entry = dict([('host', host)] + [(key, document.get(key)) for key in ENTRY_KEYS])
+            entry = dict([('host', host)] + [(key, latest.get(key)) for key in ENTRY_KEYS])
             # Which kind of run the entry came from: a merge may mix check-mode and apply runs, and the report says
             # per node whether its drift is what an apply would change or what is left on the node.
-            entry['check_mode'] = bool((document.get('run') or {}).get('check_mode'))
+            entry['check_mode'] = bool((latest.get('run') or {}).get('check_mode'))
             fleet.append(entry)
-    runs = {}
+    runs: dict[str, dict[str, Any]] = {}
     for document in newest.values():
         run = document.get('run') or {}
         key = json.dumps(run, sort_keys=True)
@@ -264,7 +268,7 @@ def merge(documents, expected=()):
     return fleet, sorted(runs.values(), key=lambda r: (r['written'], r['label'])), counted
 
 
-def write_files(directory, texts, mode=0o644):
+def write_files(directory: str, texts: Mapping[str, str], mode: int = 0o644) -> list[str]:
     """Write each {name: text} into directory (made if missing) atomically: a reader never sees half a file. A file
     that already holds its text is left alone. The paths written."""
     if not os.path.isdir(directory):
@@ -278,9 +282,9 @@ def write_files(directory, texts, mode=0o644):
                     continue
         except (IOError, OSError):
             pass
-        handle, temporary = tempfile.mkstemp(prefix='.%s.' % name, dir=directory)
+        descriptor, temporary = tempfile.mkstemp(prefix='.%s.' % name, dir=directory)
         try:
-            with os.fdopen(handle, 'w') as out:
+            with os.fdopen(descriptor, 'w') as out:
                 out.write(text)
             os.chmod(temporary, mode)
             os.rename(temporary, path)
@@ -292,7 +296,7 @@ def write_files(directory, texts, mode=0o644):
     return written
 
 
-def write_shards(directory, documents, mode=0o644):
+def write_shards(directory: str, documents: Iterable[Entry], mode: int = 0o644) -> list[str]:
     """Each shard as directory/HOST.json (write_files). The paths written."""
     # The plan's order is the report's order: the keys are not sorted.
     return write_files(directory, dict((re.sub(r'[^A-Za-z0-9_.@-]', '_', d['host']) + '.json', json.dumps(d, indent=1) + '\n')

@@ -13,12 +13,14 @@ are rendered by Jinja2 as Ansible's template module renders them (trim_blocks, n
 plans through Ansible's variable templating, which costs seconds per thousand nodes.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import datetime
 import os
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ansible.errors import AnsibleActionFail
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -28,29 +30,29 @@ from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary imp
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), '..', '..', 'roles', 'node_audit', 'templates')
 FILES = (('report.html.j2', 'index.html'), ('report.md.j2', 'report.md'), ('report.json.j2', 'report.json'))
-_ENVIRONMENTS: dict = {}
+_ENVIRONMENTS: dict[str, Environment] = {}
 
 
 class _Undefined(StrictUndefined):
     """Ansible's undefined: a missing key of something missing is missing too (so that | default() applies to the
     whole chain), and rendering or comparing it is an error."""
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name[:2] == '__':
             raise AttributeError(name)
         return self
 
-    def __getitem__(self, name):
+    def __getitem__(self, name: str) -> Any:
         return self
 
 
-def _now(utc=False, fmt=None):
+def _now(utc: bool = False, fmt: str | None = None) -> datetime.datetime | str:
     """Ansible's now(): the time, UTC when asked."""
     moment = datetime.datetime.now(datetime.timezone.utc) if utc else datetime.datetime.now()
     return moment.strftime(fmt) if fmt else moment
 
 
-def environment(templates=TEMPLATES):
+def environment(templates: str = TEMPLATES) -> Environment:
     """A Jinja2 environment with ansible-core's filters and tests and kubenode.cgroups' filters, made once."""
     if templates not in _ENVIRONMENTS:
         from ansible.plugins.filter.core import FilterModule as CoreFilters
@@ -73,22 +75,24 @@ def environment(templates=TEMPLATES):
     return _ENVIRONMENTS[templates]
 
 
-def render(fleet, check_mode, runs=None, counted=None, templates=TEMPLATES):
+def render(fleet: Sequence[Any], check_mode: bool, runs: Sequence[Any] | None = None, counted: Mapping[str, Any] | None = None,
+           templates: str = TEMPLATES) -> dict[str, str]:
     """{file name: text} of the report for the fleet entries. runs and counted: what a merge read (None for the
     report of one run)."""
-    context = {'__node_audit_fleet': fleet, 'ansible_check_mode': check_mode}
+    context: dict[str, Any] = {'__node_audit_fleet': fleet, 'ansible_check_mode': check_mode}
     if runs is not None:
         context.update(__node_audit_runs=runs, __node_audit_counted=counted or {})
     env = environment(templates)
     return dict((name, env.get_template(source).render(context)) for source, name in FILES)
 
 
-def write(directory, texts, mode=0o644):
+def write(directory: str, texts: Mapping[str, str], mode: int = 0o644) -> list[str]:
     """Write the report's files atomically into directory (made if missing); the paths of those that changed."""
     return write_files(directory, texts, mode)
 
 
-def write_report(directory, fleet, check_mode=False, runs=None, counted=None):
+def write_report(directory: object, fleet: Sequence[Any], check_mode: bool = False, runs: Sequence[Any] | None = None,
+                 counted: Mapping[str, Any] | None = None) -> list[str]:
     """render() into directory (the actions' report_dir option); AnsibleActionFail naming the option and why.
     A merged report (runs given) says check mode from its runs, not from check_mode."""
     if not isinstance(directory, str) or not os.path.isabs(directory):

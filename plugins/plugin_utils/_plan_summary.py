@@ -11,9 +11,12 @@ Python rather than a Jinja template in the role's debug task: the template cost 
 of a dozen filters (docs/performance.md, "Where the time goes").
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
+
+from collections.abc import Mapping
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import human_quantity, human_row
 
@@ -21,16 +24,16 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources 
 COLUMNS = ('capacity', 'system', 'kube', 'eviction', 'hugepages', 'allocatable')
 
 
-def human_quantities(quantities):
+def human_quantities(quantities: Mapping[str, Any] | None) -> str:
     """A plan's {resource: {quantity, value}} as "cpu 2 cores, memory 23.5 GiB" ('' for none), each alone."""
     return ', '.join('%s %s' % (name, human_quantity(_quantity(entry), name)) for name, entry in (quantities or {}).items())
 
 
-def _quantity(entry):
+def _quantity(entry: Any) -> Any:
     return entry.get('quantity') if isinstance(entry, dict) else entry
 
 
-def report_row(plan, name):
+def report_row(plan: Mapping[str, Any], name: str) -> list[Any]:
     """One row of the fleet report's resource table for resource name, its cells in COLUMNS' order: the plan's
     entries ({quantity, value}), the hugepages' bytes as text on the memory row, None where a cell is empty."""
     capacity = plan.get('capacity') or {}
@@ -42,10 +45,10 @@ def report_row(plan, name):
             str(hugepages) if name == 'memory' and hugepages else None, (plan.get('allocatable') or {}).get(name)]
 
 
-def table_figures(plan):
+def table_figures(plan: Mapping[str, Any]) -> dict[str, dict[str, str]]:
     """{resource: {column: figure}}: each resource's row as the fleet report's table shows it (human_row rounds a
     row's parts so that they add up to its capacity), so that these lines and the report never disagree."""
-    figures = {}
+    figures: dict[str, dict[str, str]] = {}
     for name in plan.get('capacity') or {}:
         row = report_row(plan, name)
         shown = human_row([None if q in (None, '') else _quantity(q) for q in row], name)
@@ -53,12 +56,12 @@ def table_figures(plan):
     return figures
 
 
-def human(figures, column):
+def human(figures: Mapping[str, Mapping[str, str]], column: str) -> str:
     """One column of table_figures as "cpu 2 cores, memory 23.5 GiB" ('' for none)."""
     return ', '.join('%s %s' % (name, row[column]) for name, row in figures.items() if column in row)
 
 
-def plan_summary(host, result, check_mode):
+def plan_summary(host: str, result: Mapping[str, Any], check_mode: bool) -> list[str]:
     """The lines "Show the plan" prints for one node: node_cgroups' result (its plan, kubelet_config, changes and
     impact) as the role's operator reads it."""
     plan = result.get('plan') or {}

@@ -13,20 +13,22 @@ it checks the variables without converting them: "false" given with -e stays a s
 and converts them with the same validator, in the task each host runs anyway.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import json
 import os
+from collections.abc import Mapping
+from typing import Any
 
 from ansible.errors import AnsibleActionFail
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-_SPECS: dict = {}
+_SPECS: dict[tuple[str, str], dict[str, Any]] = {}
 
 
-def entry_point_options(role_path, entry_point='main'):
+def entry_point_options(role_path: str, entry_point: str = 'main') -> dict[str, Any]:
     """{variable: its spec} of a role entry point (meta/argument_specs.yml), read once per worker."""
     path = os.path.join(role_path, 'meta', 'argument_specs.yml')
     if (path, entry_point) not in _SPECS:
@@ -41,7 +43,7 @@ def entry_point_options(role_path, entry_point='main'):
     return _SPECS[(path, entry_point)]
 
 
-def typed_values(options, values):
+def typed_values(options: Mapping[str, Any], values: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """(values converted to the types of the entry point's options, ansible-core's messages for those that break
     them). -e key=value and INI inventories pass every value as a string ("false", "3", "a,b"):
     validate_argument_spec accepts those it can convert but leaves the variables as they came, so the role reads
@@ -54,7 +56,7 @@ def typed_values(options, values):
     return dict((name, converted.get(name, value)) for name, value in values.items()), list(result.error_messages)
 
 
-def _json_list(spec, value):
+def _json_list(spec: Mapping[str, Any], value: Any) -> Any:
     """value, or the list its JSON text holds where the option is a list and the text is a JSON list."""
     if spec.get('type') != 'list' or not isinstance(value, str) or not value.lstrip().startswith('['):
         return value
