@@ -96,7 +96,7 @@ def thaw(value: Any) -> Any:
 
 class NodePlan(namedtuple('NodePlan', _FIELDS)):  # type: ignore[misc]  # the fields come from _SCHEMA
     """What kubelet computes for one node, read-only: its mappings are ReadOnly views of the ones it was built from
-    (which nobody else keeps). A changed view is a new record (_replace)."""
+    (which nobody else keeps). A changed view is a new record (replace)."""
 
     __slots__ = ()
     # The fields, declared for the type checker (it cannot see the fields _SCHEMA names): _SCHEMA's order and types.
@@ -122,6 +122,10 @@ class NodePlan(namedtuple('NodePlan', _FIELDS)):  # type: ignore[misc]  # the fi
         if unknown:
             raise TypeError('NodePlan has no field %s' % ', '.join(unknown))
         return super(NodePlan, cls).__new__(cls, *(freeze(fields.get(name)) for name in _FIELDS))
+
+    def replace(self, **changes: Any) -> NodePlan:
+        """A new record with changes (namedtuple's _replace, whose fields the type checker cannot see)."""
+        return self._replace(**changes)
 
     @classmethod
     def from_dict(cls, plan: Any, field: str = 'plan') -> NodePlan:

@@ -12,12 +12,14 @@ EMPTY_STATE for the boot script) and returns an ordered list of operations, step
 against a live host, or in check mode and in the audit against a dry one (_node_steps).
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
 from collections import namedtuple
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, Protocol, cast
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
@@ -25,7 +27,14 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kub
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubeletConfigRefused, KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import KubeletRules
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import FileSource
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import NodeSnapshot
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import MANAGEABLE
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import file_diff
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import CPU_MANAGER_CHECKPOINT
@@ -33,6 +42,24 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_con
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import service_name
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import (
     AUTO, DEFAULT_KUBELET_VERSION, kubelet_rules, node_kubelet_release)
+
+# The cgroups a run manages, in MANAGEABLE's order: (key, PlannedCgroup).
+Entries = Sequence[tuple[str, PlannedCgroup]]
+# check_missing_file(key, path): raises for a planned file the kernel does not show.
+CheckMissingFile = Callable[[str, str], None]
+
+
+class CgroupState(Protocol):
+    """What the planner asks of the cgroups: a CgroupSnapshot, or EMPTY_STATE at boot."""
+
+    def read(self, path: str) -> str | None:
+        ...
+
+    def isdir(self, path: str) -> bool:
+        ...
+
+    def exists(self, path: str) -> bool:
+        ...
 
 
 class Operation(object):
@@ -42,11 +69,12 @@ class Operation(object):
 
     __slots__ = ('kind', 'path', 'value', 'before', 'cgroup', 'depth', 'shrink', 'source')
 
-    def __init__(self, kind, path, value=None, before=None, cgroup=None, depth=0, shrink=False, source=None):
+    def __init__(self, kind: str, path: str, value: str | None = None, before: str | None = None, cgroup: str | None = None,
+                 depth: int = 0, shrink: bool = False, source: str | None = None) -> None:
         self.kind, self.path, self.value, self.before = kind, path, value, before
         self.cgroup, self.depth, self.shrink, self.source = cgroup, depth, shrink, source
 
-    def describe(self):
+    def describe(self) -> str:
         if self.kind in ('write', 'copy'):
             return '%s %s: %s -> %s' % (self.kind, self.path, '(none)' if self.before is None else self.before,
                                         self.value if self.value is not None else 'as %s' % self.source)
@@ -54,7 +82,7 @@ class Operation(object):
             return 'enable %s in %s' % (self.value, self.path)
         return '%s %s' % (self.kind, self.path)
 
-    def drift(self):
+    def drift(self) -> tuple[str, Any, Any]:
         """(check, live, planned) of the difference this step mends, as the audit reports it."""
         if self.kind == 'mkdir':
             return 'exists', 'missing', self.path
@@ -66,36 +94,37 @@ class Operation(object):
         return os.path.basename(self.path), live, self.value if self.value is not None else self.source
 
     @property
-    def item(self):
-        return self.cgroup
+    def item(self) -> str:
+        return self.cgroup or ''
 
     @property
-    def skipped_when_gone(self):
+    def skipped_when_gone(self) -> bool:
         """A directory systemd removed with its stopped slice, or a file this kernel lacks (hugetlb reservations
         before 5.7, swap.max without swap accounting): the step is skipped when its path is not there."""
         return self.kind == 'rmdir' or (self.kind == 'write' and cgfiles.skipped_when_missing(
             os.path.basename(self.path), self.value))
 
-    def diff(self):
+    def diff(self) -> dict[str, Any] | None:
         if self.kind not in ('write', 'enable', 'copy'):
             return None
         after = self.value if self.value is not None else '(the value of %s)' % self.source
         return file_diff(self.path, '%s\n' % (self.before or ''), '%s\n' % after)
 
-    def apply(self, host):
+    def apply(self, host: DryHost) -> Any:
         if self.kind == 'mkdir':
             return host.mkdir(self.path)
         if self.kind == 'copy':
-            return host.copy_cgroup(self.source, self.path)
+            return host.copy_cgroup(cast(str, self.source), self.path)  # a copy always has its source
         if self.kind == 'rmdir':
             return host.rmdir(self.path)
-        return host.write_cgroup(self.path, self.value)
+        return host.write_cgroup(self.path, cast(str, self.value))  # a write always has its value
 
-    def done(self):
+    def done(self) -> str:
         return self.describe()
 
 
-def _write_operation(path, file_name, desired, cgroup, depth, read):
+def _write_operation(path: str, file_name: str, desired: str, cgroup: str, depth: int,
+                     read: Callable[[str], str | None]) -> Operation | None:
     """A write when the live value differs from the desired one as the kernel shows values, else None."""
     current = read(path)
     if current is not None and cgfiles.comparable(file_name, current) == cgfiles.comparable(file_name, desired):
@@ -107,7 +136,7 @@ def _write_operation(path, file_name, desired, cgroup, depth, read):
     return Operation('write', path, desired, current, cgroup, depth, shrink)
 
 
-def ordered(operations):
+def ordered(operations: Iterable[Operation]) -> list[Operation]:
     """Create and enable top-down, grow limits parents first, shrink them children first.
 
     A directory at depth d is made (and a v1 cpuset filled) before the controllers are enabled in
@@ -120,11 +149,11 @@ def ordered(operations):
     return setup + grow + shrink
 
 
-def _depth(relative):
+def _depth(relative: str) -> int:
     return len([p for p in relative.split('/') if p])
 
 
-def offered_controllers(root, state):
+def offered_controllers(root: str, state: CgroupState) -> list[str]:
     """The v2 controllers the root offers that a cgroup of the plan is given (_cgroupfs.V2_CONTROLLERS: kubelet's
     Validate's, in its order, then any other the registry's rows need)."""
     offered = set((state.read(os.path.join(root, cgfiles.V2_CONTROLLERS_FILE)) or '').split())
@@ -134,13 +163,13 @@ def offered_controllers(root, state):
 class _NothingYet(object):
     """The boot script is planned as if nothing existed yet: every step is written out."""
 
-    def read(self, path):
+    def read(self, path: str) -> str | None:
         return None
 
-    def isdir(self, path):
+    def isdir(self, path: str) -> bool:
         return False
 
-    def exists(self, path):
+    def exists(self, path: str) -> bool:
         return False
 
 
@@ -159,19 +188,23 @@ class CgroupfsTarget(object):
 
     __slots__ = ('layout', 'root', 'controllers', 'mkdir_hierarchies', 'create_dirs', 'enable_for')
 
-    def __init__(self, layout, root, controllers, mkdir_hierarchies=None, create_dirs=True, enable_for=None):
+    def __init__(self, layout: fs.CgroupLayout, root: str, controllers: Sequence[str],
+                 mkdir_hierarchies: Collection[str] | None = None, create_dirs: bool = True,
+                 enable_for: Collection[str] | None = None) -> None:
         self.layout, self.root, self.controllers = layout, root, controllers
         self.mkdir_hierarchies, self.create_dirs, self.enable_for = mkdir_hierarchies, create_dirs, enable_for
 
 
-def plan_cgroupfs(entries, target, check_missing_file, state):
+def plan_cgroupfs(entries: Entries, target: CgroupfsTarget, check_missing_file: CheckMissingFile,
+                  state: CgroupState) -> list[Operation]:
     """Operations that make the cgroups under target.root match entries: [(key, PlannedCgroup)]. state: a
     CgroupSnapshot of the cgroups entries name; EMPTY_STATE plans every step, as at boot.
     check_missing_file(key, path) raises for a planned file the kernel does not show."""
-    operations, planned = [], set()
+    operations: list[Operation] = []
+    planned: set[str] = set()
     root = target.root
     if target.layout.is_v2:
-        enabled_in = set()
+        enabled_in: set[str] = set()
         for key, entry in entries:
             relative = entry.cgroupfs_path
             directory = fs.cgroup_path(root, relative, '%s path' % key)
@@ -179,7 +212,7 @@ def plan_cgroupfs(entries, target, check_missing_file, state):
                 operations.extend(_v2_enable(root, relative, target.controllers, enabled_in, key, state))
             if target.create_dirs:
                 operations.extend(_mkdirs(root, relative, key, planned, state))
-            operations.extend(_file_writes(key, entry.v2_files, lambda f, d=directory: d, relative,
+            operations.extend(_file_writes(key, entry.v2_files, lambda _file_name: directory, relative,
                                            check_missing_file, state, target.controllers))
         return ordered(operations)
     hierarchies = target.layout.v1_hierarchies
@@ -195,12 +228,12 @@ def plan_cgroupfs(entries, target, check_missing_file, state):
                 operations.extend(_mkdirs(hierarchies[hierarchy], relative, key, planned, state))
         if 'cpuset' in hierarchies and (ours is None or 'cpuset' in ours):
             operations.extend(_cpuset_copies(hierarchies['cpuset'], relative, key, entry.v1_files, planned, state))
-        operations.extend(_file_writes(key, entry.v1_files, lambda f, r=relative: _v1_dir(hierarchies, f, r),
+        operations.extend(_file_writes(key, entry.v1_files, lambda file_name: _v1_dir(hierarchies, file_name, relative),
                                        relative, check_missing_file, state))
     return ordered(operations)
 
 
-def _v1_dir(hierarchies, file_name, relative):
+def _v1_dir(hierarchies: Mapping[str, str], file_name: str, relative: str) -> str | None:
     hierarchy = cgfiles.v1_hierarchy(file_name)
     if hierarchy is None:
         raise KubenodeError('no cgroup v1 hierarchy for this file', value=file_name)
@@ -209,9 +242,9 @@ def _v1_dir(hierarchies, file_name, relative):
     return fs.cgroup_path(hierarchies[hierarchy], relative, file_name)
 
 
-def _mkdirs(mount, relative, key, planned, state):
+def _mkdirs(mount: str, relative: str, key: str, planned: set[str], state: CgroupState) -> list[Operation]:
     """mkdir every missing directory from the top of relative down, once each."""
-    operations = []
+    operations: list[Operation] = []
     parts = [p for p in relative.split('/') if p]
     for depth in range(1, len(parts) + 1):
         directory = fs.cgroup_path(mount, '/'.join(parts[:depth]), '%s path' % key)
@@ -222,14 +255,15 @@ def _mkdirs(mount, relative, key, planned, state):
     return operations
 
 
-V1_CPUSET_FILES = (cgfiles.CPUSET_CPUS.v1, cgfiles.CPUSET_MEMS.v1)
+V1_CPUSET_FILES = (cgfiles.CPUSET_CPUS.file_in('v1'), cgfiles.CPUSET_MEMS.file_in('v1'))
 
 
-def _cpuset_copies(mount, relative, key, files, planned, state):
+def _cpuset_copies(mount: str, relative: str, key: str, files: Mapping[str, str], planned: set[str],
+                   state: CgroupState) -> list[Operation]:
     """On v1, every cpuset directory down to relative holds its parent's CPUs and memory nodes: a new one
     starts empty and refuses tasks, and one narrowed by hand is not what kubelet expects. A value the plan
     names itself (reserved CPUs) is a write instead."""
-    operations = []
+    operations: list[Operation] = []
     parts = [p for p in relative.split('/') if p]
     for depth in range(1, len(parts) + 1):
         directory = fs.cgroup_path(mount, '/'.join(parts[:depth]), '%s path' % key)
@@ -248,9 +282,10 @@ def _cpuset_copies(mount, relative, key, files, planned, state):
     return operations
 
 
-def _v2_enable(root, relative, wanted, enabled_in, key, state):
+def _v2_enable(root: str, relative: str, wanted: Sequence[str], enabled_in: set[str], key: str,
+               state: CgroupState) -> list[Operation]:
     """Enable the wanted controllers in cgroup.subtree_control of root and every ancestor."""
-    operations = []
+    operations: list[Operation] = []
     parts = [p for p in relative.split('/') if p]
     for depth in range(len(parts)):
         ancestor = fs.cgroup_path(root, '/'.join(parts[:depth]), '%s path' % key)
@@ -266,10 +301,12 @@ def _v2_enable(root, relative, wanted, enabled_in, key, state):
     return operations
 
 
-def _file_writes(key, files, directory_for, relative, check_missing_file, state, controllers=None):
+def _file_writes(key: str, files: Mapping[str, str], directory_for: Callable[[str], str | None], relative: str,
+                 check_missing_file: CheckMissingFile, state: CgroupState,
+                 controllers: Sequence[str] | None = None) -> list[Operation]:
     """Writes for the files whose live value differs. controllers (v2): those enabled above by the plan,
     whose files appear once the enable runs, so their absence now is no error."""
-    operations = []
+    operations: list[Operation] = []
     for file_name in sorted(files):
         directory = directory_for(file_name)
         if directory is None:
@@ -295,7 +332,7 @@ def _file_writes(key, files, directory_for, relative, check_missing_file, state,
 KUBELET_WRITES_VALUES = ('kubepods', 'burstable', 'besteffort')
 
 
-def managed_view(key, entry):
+def managed_view(key: str, entry: Mapping[str, Any]) -> PlannedCgroup:
     """A plan entry as a run manages it, a PlannedCgroup: a cgroup whose values kubelet writes keeps its names
     and paths only. The plan is plan_node's, or one NodePlan.from_dict has checked."""
     planned = PlannedCgroup.from_entry(key, entry)
@@ -308,7 +345,7 @@ DEFAULT_MAX_PODS = 110
 _NOMINAL_CAPACITY = {'cpu': '1024', 'memory': '64Ti', 'ephemeral-storage': '1Pi', 'pid': '4194304'}
 
 
-def validate_options(spec):
+def validate_options(spec: NodeSpec) -> None:
     """Plan without the host, so that a bad option fails with its own message, not with the host read error
     that stopped the run first. Called only when reading the node failed: a run plans once (plan_run).
     With the node's kubelet release not read, what depends on it (feature gates) is judged leniently."""
@@ -341,7 +378,7 @@ class RunPlan(namedtuple('RunPlan', ('driver', 'plan', 'entries', 'kubelet_chang
     __slots__ = ()
 
 
-def kubelet_config_read_paths(spec, node):
+def kubelet_config_read_paths(spec: NodeSpec, node: NodeSnapshot) -> list[str]:
     """Where kubelet's configuration is read from: the file kubelet is started with, when it is known; else the one
     the operator names (kubelet_config's path: the file kubelet will be started with); else the usual places."""
     if node.kubelet.get('config'):
@@ -350,7 +387,7 @@ def kubelet_config_read_paths(spec, node):
     return [named] if named else list(spec.kubelet_config_paths)
 
 
-def plan_run(spec, node, with_kubelet_config=True):
+def plan_run(spec: NodeSpec, node: NodeSnapshot, with_kubelet_config: bool = True) -> RunPlan:
     """The RunPlan for a NodeSpec on the node a NodeSnapshot shows: the planner runs once, and validating the
     kubelet configuration reuses its plan. Raises KubenodeError for what must not be written (the options
     are checked, the kubelet configuration validated). with_kubelet_config=False leaves the kubelet
@@ -369,18 +406,19 @@ def plan_run(spec, node, with_kubelet_config=True):
                              'systemd as PID 1' if node.systemd_running else 'no systemd as PID 1')
     read_now = kc_file.read_config(kubelet_paths, node.kubelet['config_dir'], files) if kc.HAS_YAML else ((), {})
     kubelet_config_now = read_now[1]
-    plan, options = spec.plan, None
+    plan: NodePlan | None = spec.plan
+    options: PlanOptions | None = None
     if plan is None:
-        from_node = {}
+        from_node: dict[str, Any] = {}
         if spec.max_pods is None:
             from_node['max_pods'] = kubelet_max_pods(kubelet_config_now)
         if spec.capacity is None:
             from_node.update(capacity=node.capacity, online_cpus=node.online_cpus)
         options = spec.plan_options(kubelet_version=rules, cgroup_driver=driver, **from_node)
         plan = plan_node(options)
-        plan = plan._replace(kubelet_version_source=version_source,
-                             # kubelet's own maxPods when the operator sets none: sized with, never written
-                             max_pods=None if spec.max_pods is None else plan.max_pods)
+        plan = plan.replace(kubelet_version_source=version_source,
+                            # kubelet's own maxPods when the operator sets none: sized with, never written
+                            max_pods=None if spec.max_pods is None else plan.max_pods)
     elif plan.cgroup_driver != driver:
         raise KubenodeError('the plan was computed for the %s cgroup driver, not %s'
                             % (plan.cgroup_driver, driver), field='plan.cgroup_driver', value=plan.cgroup_driver)
@@ -404,7 +442,8 @@ def plan_run(spec, node, with_kubelet_config=True):
                    rules, driver_source, kubelet_config_now)
 
 
-def kubelet_change_for(spec, node, plan, rules, planned, read_now=None):
+def kubelet_change_for(spec: NodeSpec, node: NodeSnapshot, plan: NodePlan, rules: KubeletRules, planned: kc.PlannedFrom | None,
+                       read_now: tuple[tuple[str, ...], kc.Document] | None = None) -> dict[str, Any] | None:
     """The validated kubelet configuration change for the plan (None without kubelet_config). read_now: the run's
     reading of kubelet's configuration (_kubelet_config_file.read_config), reused where the change reads the same."""
     if not spec.kubelet_config:
@@ -421,7 +460,7 @@ def kubelet_change_for(spec, node, plan, rules, planned, read_now=None):
         raise KubeletConfigRefused.from_error(error)
 
 
-def service_placement(spec, plan):
+def service_placement(spec: NodeSpec, plan: NodePlan) -> dict[str, Any]:
     """{service_slice, services}: where this run places the services (the kube-reserved slice, on the systemd
     driver), for the kubelet configuration's kubeletCgroups and runtimeCgroups to follow."""
     entry = plan.cgroup('kube_reserved')
@@ -430,7 +469,7 @@ def service_placement(spec, plan):
     return {'service_slice': entry.get('systemd_path'), 'services': tuple(spec.services)}
 
 
-def settled_change(change, files):
+def settled_change(change: dict[str, Any], files: FileSource) -> dict[str, Any] | None:
     """The kubelet configuration change as a node holding what it wrote shows it (changed false), or None when a
     file it writes holds something else (files: a newer snapshot's)."""
     flags = change.get('flags_file')
@@ -442,7 +481,7 @@ def settled_change(change, files):
     return dict(change, before=change['after'], changed=False, replaced=[], flags_file=None)
 
 
-def replan_kubelet_change(spec, node, run):
+def replan_kubelet_change(spec: NodeSpec, node: NodeSnapshot, run: RunPlan) -> RunPlan:
     """The RunPlan of a run as a newer snapshot of the node shows it (the read-back after the writes): the plan
     stands, the planner does not run again; the kubelet configuration change is the run's, settled, when each file
     it writes holds what it wrote, and is computed from the node only when one does not."""
@@ -452,7 +491,7 @@ def replan_kubelet_change(spec, node, run):
     return run._replace(kubelet_change=change, warnings=[])
 
 
-def plan_inputs_of(spec, plan, options):
+def plan_inputs_of(spec: NodeSpec, plan: NodePlan, options: PlanOptions | None) -> kc.PlannedFrom | None:
     """What the plan was computed from, as KubeletConfiguration keys (kc.plan_inputs): when the configuration
     kubelet will read says the same, validating it reuses this plan instead of planning again."""
     if options is None:
@@ -467,10 +506,11 @@ def plan_inputs_of(spec, plan, options):
     return kc.PlannedFrom(kc.plan_inputs(settings), plan, plan_settings)
 
 
-def kubelet_start_checks(spec, rules, node, kubelet_change, kubelet_now):
+def kubelet_start_checks(spec: NodeSpec, rules: KubeletRules, node: NodeSnapshot, kubelet_change: dict[str, Any] | None,
+                         kubelet_now: Mapping[str, Any]) -> list[str]:
     """What would keep kubelet from starting on this node: refused when this run writes kubelet's
     configuration (nothing is written then), a warning otherwise."""
-    problems = []
+    problems: list[tuple[str, str]] = []
     refusal = kc.cgroup_v1_refusal(node.layout.mode, rules, kubelet_now)
     if refusal:
         problems.append(('failCgroupV1', refusal))
@@ -493,7 +533,7 @@ def kubelet_start_checks(spec, rules, node, kubelet_change, kubelet_now):
     return [message for _field, message in problems]
 
 
-def not_a_node_warning(spec, node, kubelet_change=None):
+def not_a_node_warning(spec: NodeSpec, node: NodeSnapshot, kubelet_change: dict[str, Any] | None = None) -> list[str]:
     """A warning when the host has neither kubelet nor a container runtime: the plan is then what a node
     like it would get, not what a node has (and the kubelet configuration goes where kubelet will read it)."""
     if node.kubelet['source'] is not None:
@@ -509,7 +549,7 @@ def not_a_node_warning(spec, node, kubelet_change=None):
             % (service_name(spec.kubelet_service), spec.containerd_config_path, written)]
 
 
-def kubelet_max_pods(config):
+def kubelet_max_pods(config: Mapping[str, Any]) -> int:
     """kubelet's maxPods: from its configuration (as it reads it now), else kubelet's default."""
     max_pods = config.get('maxPods')
     return max_pods if isinstance(max_pods, int) and not isinstance(max_pods, bool) else DEFAULT_MAX_PODS

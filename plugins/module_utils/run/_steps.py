@@ -13,21 +13,49 @@ writing anything (_node_steps); perform() runs them in order against a node/_hos
 DryHost only lets them be recorded. The cgroupfs operations of _node_cgroups are steps of the same shape.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_config_file import diff as kubelet_config_diff
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import show
 
 
-def drift(item, check, live, planned):
+class Change(Protocol):
+    """A step that changes the node: what it is called, how it shows as drift and as a diff, and applying it to a
+    host, which answers what it did (None: nothing, as a dry host answers)."""
+
+    @property
+    def item(self) -> str:
+        ...
+
+    def describe(self) -> str:
+        ...
+
+    def drift(self) -> tuple[str, Any, Any]:
+        ...
+
+    def diff(self) -> dict[str, Any] | None:
+        ...
+
+    def apply(self, host: DryHost) -> Any:
+        ...
+
+    def done(self) -> str:
+        ...
+
+
+def drift(item: str, check: str, live: Any, planned: Any) -> dict[str, Any]:
     """One way the node differs from its plan, as node_drift_info reports it."""
     return {'item': item, 'check': check, 'live': live, 'planned': planned}
 
 
-def file_diff(path, before, after):
+def file_diff(path: str, before: str, after: str) -> dict[str, Any]:
     return {'before_header': path, 'after_header': path, 'before': before, 'after': after}
 
 
@@ -36,22 +64,22 @@ class WriteFile(object):
 
     __slots__ = ('path', 'content', 'mode', 'item', 'before')
 
-    def __init__(self, path, content, mode, item, before):
+    def __init__(self, path: str, content: str, mode: int | None, item: str, before: str | None) -> None:
         self.path, self.content, self.mode, self.item, self.before = path, content, mode, item, before
 
-    def describe(self):
+    def describe(self) -> str:
         return ('update %s' if self.before is not None else 'create %s') % self.path
 
-    def drift(self):
+    def drift(self) -> tuple[str, Any, Any]:
         return self.path, 'differs' if self.before is not None else 'missing', 'as planned'
 
-    def diff(self):
+    def diff(self) -> dict[str, Any] | None:
         return file_diff(self.path, (self.before + '\n') if self.before else '', self.content)
 
-    def apply(self, host):
+    def apply(self, host: DryHost) -> Any:
         return host.replace_file(self.path, self.content, self.mode)
 
-    def done(self):
+    def done(self) -> str:
         return 'wrote %s' % self.path
 
 
@@ -60,23 +88,24 @@ class RemoveFile(object):
 
     __slots__ = ('path', 'item', 'before', 'is_link', 'reason', 'check')
 
-    def __init__(self, path, item, before, is_link=False, reason=None, check=None):
+    def __init__(self, path: str, item: str, before: str | None, is_link: bool = False, reason: str | None = None,
+                 check: str | None = None) -> None:
         self.path, self.item, self.before, self.is_link = path, item, before, is_link
         self.reason, self.check = reason, check
 
-    def describe(self):
+    def describe(self) -> str:
         return 'remove %s%s' % (self.path, ' (%s)' % self.reason if self.reason else '')
 
-    def drift(self):
+    def drift(self) -> tuple[str, Any, Any]:
         return self.check or self.path, self.before or 'present', 'absent'
 
-    def diff(self):
+    def diff(self) -> dict[str, Any] | None:
         return None if self.is_link else file_diff(self.path, (self.before or '') + '\n', '')
 
-    def apply(self, host):
+    def apply(self, host: DryHost) -> Any:
         return host.remove(self.path)
 
-    def done(self):
+    def done(self) -> str:
         return 'removed %s' % self.path
 
 
@@ -85,22 +114,22 @@ class MakeLink(object):
 
     __slots__ = ('target', 'path', 'item', 'unit', 'before')
 
-    def __init__(self, target, path, item, unit, before):
+    def __init__(self, target: str, path: str, item: str, unit: str, before: str | None) -> None:
         self.target, self.path, self.item, self.unit, self.before = target, path, item, unit, before
 
-    def describe(self):
+    def describe(self) -> str:
         return 'enable %s (link %s)' % (self.unit, self.path)
 
-    def drift(self):
+    def drift(self) -> tuple[str, Any, Any]:
         return self.path, self.before or 'missing', self.target
 
-    def diff(self):
+    def diff(self) -> dict[str, Any] | None:
         return None
 
-    def apply(self, host):
+    def apply(self, host: DryHost) -> Any:
         return host.link(self.target, self.path)
 
-    def done(self):
+    def done(self) -> str:
         return 'linked %s' % self.path
 
 
@@ -110,17 +139,17 @@ class DriverOrigin(object):
 
     __slots__ = ('driver', 'source')
 
-    def __init__(self, driver, source):
+    def __init__(self, driver: str, source: str | None) -> None:
         self.driver, self.source = driver, source
 
-    def error(self, message):
+    def error(self, message: str) -> KubenodeError:
         if self.source is None:
             return KubenodeError(message, field='cgroup_driver', value=self.driver)
         return KubenodeError('%s (the %s cgroup driver was detected from %s, as cgroup_driver is not set; set it to '
                              'plan for another driver)' % (message, self.driver, self.source), field='node',
                              value=self.driver)
 
-    def blame(self, refusal):
+    def blame(self, refusal: HostError) -> HostError:
         """A HostError of a driver step (systemctl) said with the driver's origin, as error() says it: the host
         refused, and the driver it was asked for may be why."""
         return HostError(str(self.error(str(refusal))), operation=refusal.operation, path=refusal.path)
@@ -131,29 +160,29 @@ class Systemctl(object):
 
     __slots__ = ('args', 'origin')
 
-    def __init__(self, origin, *args):
+    def __init__(self, origin: DriverOrigin, *args: str) -> None:
         self.args, self.origin = args, origin
 
     @property
-    def item(self):
+    def item(self) -> str:
         return self.args[-1] if len(self.args) > 1 else 'systemd'
 
-    def describe(self):
+    def describe(self) -> str:
         return 'systemctl %s' % ' '.join(self.args)
 
-    def drift(self):
+    def drift(self) -> tuple[str, Any, Any]:
         return 'systemctl %s' % self.args[0], 'needed', 'done'
 
-    def diff(self):
+    def diff(self) -> dict[str, Any] | None:
         return None
 
-    def apply(self, host):
+    def apply(self, host: DryHost) -> Any:
         try:
             return host.systemctl_change(*self.args)
         except HostError as refusal:
             raise self.origin.blame(refusal)
 
-    def done(self):
+    def done(self) -> str:
         return self.describe()
 
 
@@ -164,24 +193,24 @@ class WriteKubeletConfig(object):
 
     item = 'kubelet config'
 
-    def __init__(self, change, backup):
+    def __init__(self, change: dict[str, Any], backup: bool) -> None:
         self.change, self.backup = change, backup
 
-    def describe(self):
+    def describe(self) -> str:
         return 'write %s' % self.change['path']
 
-    def drift(self):
+    def drift(self) -> tuple[str, Any, Any]:
         change = self.change
         return (change['path'], '; '.join(change['replaced']) or ('missing' if change['before'] is None else 'differs'),
                 'the planned keys')
 
-    def diff(self):
+    def diff(self) -> dict[str, Any] | None:
         return kubelet_config_diff(self.change)
 
-    def apply(self, host):
+    def apply(self, host: DryHost) -> Any:
         return host.write_kubelet_config(self.change, self.backup)
 
-    def done(self):
+    def done(self) -> str:
         return 'wrote %s' % self.change['path']
 
 
@@ -192,10 +221,10 @@ class ConfirmProperties(object):
 
     __slots__ = ('unit', 'planned', 'after_reload', 'origin')
 
-    def __init__(self, unit, planned, after_reload, origin):
+    def __init__(self, unit: str, planned: Mapping[str, str], after_reload: bool, origin: DriverOrigin) -> None:
         self.unit, self.planned, self.after_reload, self.origin = unit, planned, after_reload, origin
 
-    def confirm(self, host, record):
+    def confirm(self, host: DryHost, record: Record) -> None:
         if self.after_reload and not host.reloaded:
             return
         live = show(host.systemctl, [self.unit], ['Id'] + sorted(self.planned)).get(self.unit)
@@ -218,12 +247,15 @@ class Record(object):
     no change can mend (found), the diffs, what was applied (the honest partial result), the warnings, and what a
     step's host answered (outcomes)."""
 
-    def __init__(self, warnings=()):
-        self.changes, self.found, self.diffs, self.applied = [], [], [], []
+    def __init__(self, warnings: Iterable[str] = ()) -> None:
+        self.changes: list[str] = []
+        self.found: list[dict[str, Any]] = []
+        self.diffs: list[dict[str, Any]] = []
+        self.applied: list[str] = []
         self.warnings = list(warnings)
-        self.outcomes = {}
+        self.outcomes: dict[Change, Any] = {}
 
-    def step(self, step):
+    def step(self, step: Change) -> None:
         self.changes.append(step.describe())
         self.found.append(drift(step.item, *step.drift()))
         diff = step.diff()
@@ -231,7 +263,7 @@ class Record(object):
             self.diffs.append(diff)
 
 
-def perform(steps, host, record):
+def perform(steps: Iterable[Change | ConfirmProperties], host: DryHost, record: Record) -> bool:
     """Run the steps in order against host, recording each before it is applied (so that a failing step is the
     last change recorded, and what was applied before it is known). True when the host applied any."""
     acted = False
@@ -239,7 +271,9 @@ def perform(steps, host, record):
         if isinstance(step, ConfirmProperties):
             step.confirm(host, record)
             continue
-        if getattr(step, 'skipped_when_gone', False) and host.gone(step.path):
+        # An operation on a cgroup file the kernel may lack (Operation.skipped_when_gone) is skipped where it is gone.
+        gone_path = getattr(step, 'path', None) if getattr(step, 'skipped_when_gone', False) else None
+        if gone_path is not None and host.gone(gone_path):
             continue
         record.step(step)
         answer = step.apply(host)
