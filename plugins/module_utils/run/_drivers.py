@@ -14,19 +14,31 @@ driver's name twice, where the name is the input it checks: services are placed 
 slice (plan_run and service_placement). Each method plans from the snapshots it is given and writes nothing.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Union, cast
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_names as names
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import (
-    ConfirmProperties, RemoveFile, Systemctl, WriteFile)
+    Change, ConfirmProperties, RemoveFile, Systemctl, WriteFile)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._unit_snapshot import UnitSnapshot
+
+if TYPE_CHECKING:  # _node_steps imports the drivers: the run's type is only named here
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_steps import NodeRun
+
+Entries = Sequence[tuple[str, PlannedCgroup]]
+# unit_steps' answer: (steps, warnings, services placed, slices whose unit changed).
+UnitSteps = tuple[list[Change], list[str], list[str], set[str]]
 
 
-def write_when_differs(units, path, item, content, mode):
+def write_when_differs(units: UnitSnapshot, path: str, item: str, content: str, mode: int | None) -> list[Change]:
     """[the WriteFile step] when the file at path does not hold content, else []."""
     current = units.file(path).text
     if current is not None and current.strip() == content.strip():
@@ -34,7 +46,7 @@ def write_when_differs(units, path, item, content, mode):
     return [WriteFile(path, content, mode, item, current)]
 
 
-def remove_when_present(units, path, item):
+def remove_when_present(units: UnitSnapshot, path: str, item: str) -> list[Change]:
     """[the RemoveFile step] when something is at path, else []."""
     found = units.file(path)
     if not found.exists:
@@ -49,19 +61,19 @@ class CgroupfsDriver(object):
     writes_units = False  # only the boot persistence needs the unit directory
     needs_systemd = False
 
-    def path_for(self, entry):
+    def path_for(self, entry: PlannedCgroup) -> str:
         return entry.cgroupfs_path
 
-    def slices(self, entries):
+    def slices(self, entries: Entries) -> list[str]:
         return []
 
-    def unit_paths(self, run):
+    def unit_paths(self, run: NodeRun) -> list[str]:
         return []
 
-    def unit_steps(self, run, units, services):
+    def unit_steps(self, run: NodeRun, units: UnitSnapshot, services: Sequence[str]) -> UnitSteps:
         """(steps, warnings, services placed, slices whose unit changed) before systemd reloads."""
         owned = [k for k, e in run.entries if run.systemd_running and names.systemd_owned(e.cgroupfs_path)]
-        warnings = []
+        warnings: list[str] = []
         if owned:
             paths = ', '.join(dict(run.entries)[k].cgroupfs_path for k in owned)
             warnings.append(
@@ -76,28 +88,28 @@ class CgroupfsDriver(object):
                             'The systemd cgroup driver is the supported choice here.')
         return [], warnings, [], set()
 
-    def start_steps(self, run, units, pending):
+    def start_steps(self, run: NodeRun, units: UnitSnapshot, pending: set[str]) -> list[Change | ConfirmProperties]:
         return []
 
-    def kernel_entries(self, entries, mode, boot_script):
+    def kernel_entries(self, entries: Entries, mode: str, boot_script: bool) -> Entries:
         return entries
 
-    def kernel_options(self, mode):
+    def kernel_options(self, mode: str) -> dict[str, Any]:
         return {}
 
-    def boot_slices(self, entries):
+    def boot_slices(self, entries: Entries) -> list[str]:
         return []
 
-    def keeps_directories(self, entry):
+    def keeps_directories(self, entry: PlannedCgroup) -> bool:
         return False
 
-    def service_removal_steps(self, run, units):
+    def service_removal_steps(self, run: NodeRun, units: UnitSnapshot) -> tuple[list[Change], list[str]]:
         return [], []
 
-    def unit_removal_steps(self, run, units, entry):
+    def unit_removal_steps(self, run: NodeRun, units: UnitSnapshot, entry: PlannedCgroup) -> list[Change]:
         return []
 
-    def placed_services(self, run):
+    def placed_services(self, run: NodeRun) -> list[tuple[str, str, str | None]]:
         """[(service, its Slice= drop-in, the slice's path)] of the services this driver places."""
         return []
 
@@ -111,21 +123,21 @@ class SystemdDriver(object):
     writes_units = True
     needs_systemd = True  # as PID 1: the slices are its units
 
-    def path_for(self, entry):
-        return entry.systemd_path
+    def path_for(self, entry: PlannedCgroup) -> str:
+        return cast(str, entry.systemd_path)  # a plan for the systemd driver names each cgroup's slice path
 
-    def slices(self, entries):
+    def slices(self, entries: Entries) -> list[str]:
         return [entry.systemd_unit for _key, entry in entries]
 
-    def unit_paths(self, run):
+    def unit_paths(self, run: NodeRun) -> list[str]:
         paths = [systemd.slice_unit_path(run.unit_dir, e.systemd_unit) for _k, e in run.entries]
         return paths + [systemd.service_dropin_path(run.unit_dir, systemd.service_name(s)) for s in run.spec.services]
 
-    def properties(self, run, entry):
+    def properties(self, run: NodeRun, entry: PlannedCgroup) -> Mapping[str, str]:
         return entry.properties(run.layout.mode)
 
-    def unit_steps(self, run, units, services):
-        warnings = []
+    def unit_steps(self, run: NodeRun, units: UnitSnapshot, services: Sequence[str]) -> UnitSteps:
+        warnings: list[str] = []
         if run.units_offline:
             warnings.append('systemd is not PID 1 under node_root %s (%s/1/comm): the slice units are written there '
                             'and no systemd is asked; the node\'s systemd makes the slices from them, with their '
@@ -133,7 +145,9 @@ class SystemdDriver(object):
         elif not run.systemd_running:
             raise run.origin.error('the systemd cgroup driver needs systemd as PID 1, and it is not (%s/1/comm)'
                                    % run.spec.proc_path)
-        steps, placed, pending = [], [], set()
+        steps: list[Change] = []
+        placed: list[str] = []
+        pending: set[str] = set()
         if services:
             unit = dict(run.entries)['kube_reserved'].systemd_unit
             for name in services:
@@ -148,23 +162,23 @@ class SystemdDriver(object):
             written = write_when_differs(units, systemd.slice_unit_path(run.unit_dir, unit), unit,
                                          systemd.render_slice(key, entry, planned), 0o644)
             if key not in ops.KUBELET_WRITES_VALUES:  # kubelet sets these slices' values over D-Bus: its overrides
-                written += self.override_removals(units, unit, lambda setting, value, p=planned:
-                                                  systemd.disagrees(setting, value, p))
+                written += self.override_removals(units, unit, lambda setting, value:
+                                                  systemd.disagrees(setting, value, planned))
             if written:
                 pending.add(unit)
                 steps += written
         return steps, warnings, placed, pending
 
-    def override_removals(self, units, unit, unwanted):
+    def override_removals(self, units: UnitSnapshot, unit: str, unwanted: Callable[[str, str | None], bool]) -> list[Change]:
         """RemoveFile steps for the overrides of unit for which unwanted(setting, value) is true."""
         return [RemoveFile(path, unit, '%s=%s' % (setting, value), reason='%s=%s overrides the plan' % (setting, value),
                            check='override ' + path)
                 for path, setting, value in units.overrides(unit) if unwanted(setting, value)]
 
-    def start_steps(self, run, units, pending):
+    def start_steps(self, run: NodeRun, units: UnitSnapshot, pending: set[str]) -> list[Change | ConfirmProperties]:
         """After the reload: start what is not active, then confirm systemd shows the plan (nothing to ask when
         the units are written for a systemd that is not running)."""
-        steps = []
+        steps: list[Change | ConfirmProperties] = []
         if run.units_offline:
             return steps
         for _key, entry in run.entries:
@@ -176,7 +190,7 @@ class SystemdDriver(object):
                 steps.append(ConfirmProperties(unit, planned, unit in pending, run.origin))
         return steps
 
-    def kernel_entries(self, entries, mode, boot_script):
+    def kernel_entries(self, entries: Entries, mode: str, boot_script: bool) -> Entries:
         """The values to compare with the kernel. kubelet writes hugetlb on kubepods and the QoS tiers itself;
         the reserved cgroups keep theirs. The boot script holds only what systemd cannot express."""
         found = []
@@ -190,23 +204,24 @@ class SystemdDriver(object):
             found.append((key, entry.with_files(files)))
         return found
 
-    def kernel_options(self, mode):
+    def kernel_options(self, mode: str) -> dict[str, Any]:
         if mode == 'v2':
             # kubelet validates the controllers of the reserved slices and enables kubepods' itself;
             # systemd drops cpuset again from any slice it re-realizes.
             return {'create_dirs': False, 'enable_for': ('system_reserved', 'kube_reserved')}
         return {'mkdir_hierarchies': ('cpuset', 'hugetlb')}
 
-    def boot_slices(self, entries):
+    def boot_slices(self, entries: Entries) -> list[str]:
         return self.slices(entries)
 
-    def keeps_directories(self, entry):
+    def keeps_directories(self, entry: PlannedCgroup) -> bool:
         """A slice systemd ships is never stopped nor its directories removed."""
         return systemd.is_shipped(entry.systemd_unit)
 
-    def service_removal_steps(self, run, units):
+    def service_removal_steps(self, run: NodeRun, units: UnitSnapshot) -> tuple[list[Change], list[str]]:
         """(steps, services) removing the services' Slice= drop-ins."""
-        steps, services = [], []
+        steps: list[Change] = []
+        services: list[str] = []
         for service in run.spec.services or []:
             name = systemd.service_name(service)
             removed = remove_when_present(units, systemd.service_dropin_path(run.unit_dir, name), name)
@@ -215,12 +230,12 @@ class SystemdDriver(object):
                 steps += removed
         return steps, services
 
-    def unit_removal_steps(self, run, units, entry):
+    def unit_removal_steps(self, run: NodeRun, units: UnitSnapshot, entry: PlannedCgroup) -> list[Change]:
         """The slice stopped (unless systemd ships it), its unit removed, and its overrides: all of them, and on a
         shipped slice those the plan set (they would come back with the slice)."""
         unit = entry.systemd_unit
         shipped = systemd.is_shipped(unit)
-        steps = []
+        steps: list[Change] = []
         unit_file = remove_when_present(units, systemd.slice_unit_path(run.unit_dir, unit), unit)
         if unit_file and not shipped:
             steps.append(Systemctl(run.origin, 'stop', unit))
@@ -228,7 +243,7 @@ class SystemdDriver(object):
         return steps + unit_file + self.override_removals(
             units, unit, lambda setting, value: not shipped or cgfiles.PROPERTY_BY_SETTING[setting] in planned)
 
-    def placed_services(self, run):
+    def placed_services(self, run: NodeRun) -> list[tuple[str, str, str | None]]:
         kube_reserved = dict(run.entries).get('kube_reserved')
         if not kube_reserved:
             return []
@@ -236,4 +251,6 @@ class SystemdDriver(object):
                 for name in (systemd.service_name(s) for s in run.spec.services)]
 
 
-DRIVERS = {'cgroupfs': CgroupfsDriver(), 'systemd': SystemdDriver()}
+# A run's driver: kubelet's cgroupfs or systemd manager.
+Driver = Union[CgroupfsDriver, SystemdDriver]
+DRIVERS: dict[str, Driver] = {'cgroupfs': CgroupfsDriver(), 'systemd': SystemdDriver()}

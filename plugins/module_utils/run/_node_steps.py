@@ -18,11 +18,13 @@ A run that writes goes in two phases, because systemd re-realizes the slices whe
 from the kernel read again when the host acted, then the boot unit's restart and the kubelet configuration.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
@@ -32,14 +34,17 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _node
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _preflight as preflight
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_config_file import summary as kc_summary
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_cgroups
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._unit_snapshot import read_units
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import CgroupSnapshot, NodeSnapshot, read_cgroups
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._unit_snapshot import UnitSnapshot, read_units
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _restarts as restarts
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._drivers import (
-    DRIVERS, remove_when_present, write_when_differs)
+    DRIVERS, Driver, remove_when_present, write_when_differs)
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import (
-    DriverOrigin, MakeLink, RemoveFile, Systemctl, WriteFile, WriteKubeletConfig, perform)
+    Change, ConfirmProperties, DriverOrigin, MakeLink, Record, RemoveFile, Systemctl, WriteFile, WriteKubeletConfig, perform)
 
 
 class NodeRun(object):
@@ -49,30 +54,30 @@ class NodeRun(object):
     __slots__ = ('spec', 'layout', 'systemd_running', 'root', 'unit_dir', 'plan', 'entries', 'kubelet_change',
                  'driver', 'origin')
 
-    def __init__(self, spec, node, run):
+    def __init__(self, spec: NodeSpec, node: NodeSnapshot, run: ops.RunPlan) -> None:
         self.spec, self.layout, self.systemd_running = spec, node.layout, node.systemd_running
         self.root, self.unit_dir = spec.cgroupfs_path, spec.systemd_unit_dir
         self.plan, self.entries, self.kubelet_change = run.plan, run.entries, run.kubelet_change
-        self.driver = DRIVERS[run.driver]
+        self.driver: Driver = DRIVERS[run.driver]
         self.origin = DriverOrigin(run.driver, run.driver_source)
 
     @property
-    def units_offline(self):
+    def units_offline(self) -> bool:
         """True for a node under a root (an image, a fake node) whose PID 1 is not systemd: the unit files (the systemd
         driver's slices, the boot persistence) are written there for the node's systemd to read when it boots, and
         no systemd is asked, as this machine's is not the node's."""
         return not self.systemd_running and not node_paths.is_host_root(self.spec.node_root)
 
     @property
-    def slices_made_at_boot(self):
+    def slices_made_at_boot(self) -> bool:
         """The systemd driver's slices written for a systemd that is not running (units_offline): their cgroups
         appear when the node boots, so a missing one is not what kubelet's Validate will meet."""
         return self.units_offline and self.driver.writes_units
 
-    def persistence_paths(self):
+    def persistence_paths(self) -> dict[str, str]:
         return boot.paths(self.unit_dir, self.spec.persist_script, self.spec.kubelet_unit())
 
-    def managed(self):
+    def managed(self) -> dict[str, str]:
         """{key: the cgroup's path as the driver names it}."""
         return dict((key, self.driver.path_for(entry)) for key, entry in self.entries)
 
@@ -82,7 +87,8 @@ class UnitPlan(object):
 
     __slots__ = ('steps', 'warnings', 'services_changed', 'skipped_services', 'persistence')
 
-    def __init__(self, steps, warnings, services_changed, skipped_services, persistence):
+    def __init__(self, steps: list[Any], warnings: list[str], services_changed: list[str], skipped_services: list[str],
+                 persistence: dict[str, Any] | None) -> None:
         self.steps, self.warnings = steps, warnings
         self.services_changed, self.skipped_services, self.persistence = services_changed, skipped_services, persistence
 
@@ -93,35 +99,38 @@ class Done(object):
 
     __slots__ = ('record', 'units', 'kernel', 'kubelet_result')
 
-    def __init__(self, record):
-        self.record, self.units, self.kernel, self.kubelet_result = record, None, None, None
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self.units: UnitPlan | None = None
+        self.kernel: CgroupSnapshot | None = None
+        self.kubelet_result: dict[str, Any] | None = None
 
     @property
-    def services_changed(self):
+    def services_changed(self) -> list[str]:
         return self.units.services_changed if self.units else []
 
     @property
-    def skipped_services(self):
+    def skipped_services(self) -> list[str]:
         return self.units.skipped_services if self.units else []
 
     @property
-    def persistence(self):
+    def persistence(self) -> dict[str, Any] | None:
         return self.units.persistence if self.units else None
 
 
 # Reading ------------------------------------------------------------------------------------------------------
 
-def cgroupfs_entries(run, boot_script=False):
+def cgroupfs_entries(run: NodeRun, boot_script: bool = False) -> list[tuple[str, PlannedCgroup]]:
     """[(key, PlannedCgroup)] for the cgroupfs planner, cgroupfs_path the driver's name of the cgroup."""
     return [(k, e.at(run.driver.path_for(e)))
             for k, e in run.driver.kernel_entries(run.entries, run.layout.mode, boot_script)]
 
 
-def read_kernel(run):
+def read_kernel(run: NodeRun) -> CgroupSnapshot:
     return read_cgroups(run.layout, run.root, cgroupfs_entries(run))
 
 
-def read_unit_side(run, systemctl):
+def read_unit_side(run: NodeRun, systemctl: systemd.Systemctl) -> UnitSnapshot:
     """The UnitSnapshot of every file, override and slice the run's unit steps may touch."""
     files = run.persistence_paths()
     paths = list(files.values()) + run.driver.unit_paths(run)
@@ -130,7 +139,7 @@ def read_unit_side(run, systemctl):
                       services, run.spec.systemd_control_dirs)
 
 
-def busy_cgroup(run, key):
+def busy_cgroup(run: NodeRun, key: str) -> None:
     """state=absent refuses to remove a cgroup that still holds processes (its own or a child's)."""
     for directory in directories(run, run.driver.path_for(dict(run.entries)[key])):
         for current, _dirs, files in os.walk(directory):
@@ -141,12 +150,12 @@ def busy_cgroup(run, key):
 
 # Planning -----------------------------------------------------------------------------------------------------
 
-def missing_file(key, path):
+def missing_file(key: str, path: str) -> None:
     raise KubenodeError('%s has no %s: the controller is not enabled for it' % (key, os.path.basename(path)),
                         field=key, value=path)
 
 
-def kernel_steps(run, kernel, boot_script=False):
+def kernel_steps(run: NodeRun, kernel: CgroupSnapshot, boot_script: bool = False) -> list[ops.Operation]:
     """The cgroupfs operations from a CgroupSnapshot (EMPTY_STATE for the boot script: every step written out)."""
     state = ops.EMPTY_STATE if boot_script else kernel
     controllers = ops.offered_controllers(run.root, kernel) if run.layout.is_v2 else []
@@ -154,7 +163,7 @@ def kernel_steps(run, kernel, boot_script=False):
         run.layout, run.root, controllers, **run.driver.kernel_options(run.layout.mode)), missing_file, state)
 
 
-def installed_services(run, units):
+def installed_services(run: NodeRun, units: UnitSnapshot) -> tuple[list[str], list[str]]:
     """(the given services systemd knows, the rest): the rest go to services_not_installed."""
     wanted = [systemd.service_name(s) for s in run.spec.services]
     if not wanted or not run.systemd_running:
@@ -163,7 +172,8 @@ def installed_services(run, units):
             [n for n in wanted if units.load_state(n) != 'loaded'])
 
 
-def persistence_steps(run, units, boot_operations):
+def persistence_steps(run: NodeRun, units: UnitSnapshot,
+                      boot_operations: Sequence[ops.Operation]) -> tuple[list[Any], dict[str, Any] | None, list[str]]:
     """(steps, persistence, warnings): the boot script, its unit, the link that enables it and kubelet's drop-in
     written (or, with persist=false, removed)."""
     files = run.persistence_paths()
@@ -177,35 +187,35 @@ def persistence_steps(run, units, boot_operations):
         (files['script'], boot.script(boot_operations, run.driver.name, run.layout.mode, run.spec.generations_dir), 0o755),
         (files['unit'], boot.unit(files['script'], run.spec.kubelet_unit(), run.driver.boot_slices(run.entries)), 0o644),
         (files['kubelet_dropin'], boot.kubelet_dropin(files['script']), 0o644))
-    steps = [step for path, content, mode in wanted
-             for step in write_when_differs(units, path, 'boot persistence', content, mode)]
+    steps: list[Any] = [step for path, content, mode in wanted
+                        for step in write_when_differs(units, path, 'boot persistence', content, mode)]
     link = units.file(files['wants_link']).link
     if link != files['unit']:
         steps.append(MakeLink(files['unit'], files['wants_link'], 'boot persistence', boot.UNIT_NAME, link))
     return steps, dict(files, changed=bool(steps)), []
 
 
-def reload_if_needed(run, steps):
+def reload_if_needed(run: NodeRun, steps: Iterable[object]) -> list[Change | ConfirmProperties]:
     """systemd reads unit files only when it reloads: a daemon-reload after any file step."""
     if run.systemd_running and any(isinstance(s, (WriteFile, RemoveFile, MakeLink)) for s in steps):
         return [Systemctl(run.origin, 'daemon-reload')]
     return []
 
 
-def unit_steps(run, units, boot_operations):
+def unit_steps(run: NodeRun, units: UnitSnapshot, boot_operations: Sequence[ops.Operation]) -> UnitPlan:
     """The UnitPlan before the kernel steps: the driver's units, the boot persistence, the reload, the starts."""
     installed, skipped = installed_services(run, units)
-    steps, warnings, placed, pending = run.driver.unit_steps(run, units, installed)
+    changes, warnings, placed, pending = run.driver.unit_steps(run, units, installed)
     persisting, persistence, persist_warnings = persistence_steps(run, units, boot_operations)
-    steps = steps + persisting
+    steps: list[Change | ConfirmProperties] = changes + persisting
     steps += reload_if_needed(run, steps) + run.driver.start_steps(run, units, pending)
     return UnitPlan(steps, warnings + persist_warnings, placed, skipped, persistence)
 
 
-def closing_steps(run, persistence):
+def closing_steps(run: NodeRun, persistence: Mapping[str, Any] | None) -> list[Change]:
     """After the kernel steps: the boot unit restarted when its script changed (it runs once now, so a script this
     kernel refuses fails here, not at the next boot), then kubelet's configuration written."""
-    steps = []
+    steps: list[Change] = []
     if persistence and persistence['changed'] and run.systemd_running:
         steps.append(Systemctl(run.origin, 'restart', boot.UNIT_NAME))
     change = run.kubelet_change
@@ -219,13 +229,13 @@ def closing_steps(run, persistence):
     return steps
 
 
-def directories(run, relative):
+def directories(run: NodeRun, relative: str) -> list[str]:
     if run.layout.is_v2:
         return [fs.cgroup_path(run.root, relative, 'path')]
     return [fs.cgroup_path(mount, relative, 'path') for mount in run.layout.v1_hierarchies.values()]
 
 
-def absent_steps(run, units, kernel):
+def absent_steps(run: NodeRun, units: UnitSnapshot, kernel: CgroupSnapshot) -> tuple[list[Any], list[str]]:
     """(steps, services whose drop-in goes) that take the managed cgroups away, children first: the services'
     drop-ins, each slice stopped and its unit removed (systemd driver), the directories, the boot persistence (it
     would bring them back; a later present run writes it again), the reload."""
@@ -245,7 +255,7 @@ def absent_steps(run, units, kernel):
 
 # Checking before the first write --------------------------------------------------------------------------------
 
-def write_targets(run):
+def write_targets(run: NodeRun) -> list[tuple[str, str]]:
     """[(option, path)] of the directories this run may write into, for the pre-flight."""
     # On v1 /sys/fs/cgroup itself is a read-only tmpfs: the hierarchies mounted in it are written.
     mounts = [run.root] if run.layout.is_v2 else sorted(run.layout.v1_hierarchies.values())
@@ -263,7 +273,7 @@ def write_targets(run):
     return targets
 
 
-def refuse_unwritable(run):
+def refuse_unwritable(run: NodeRun) -> None:
     """Refuse up front, before the first write, targets that would fail half-way: read-only or full. A run that
     writes checks this; the audit, which writes nothing, does not."""
     for option, directory in write_targets(run):
@@ -272,7 +282,7 @@ def refuse_unwritable(run):
             raise KubenodeError('%s: nothing was written' % problem, field=option, value=directory)
 
 
-def refuse_escaping(run, operations):
+def refuse_escaping(run: NodeRun, operations: Iterable[ops.Operation]) -> None:
     """Refuse a cgroup path that a symlink leads out of cgroupfs_path: the mount table names that tree, and
     nothing outside is ours."""
     for operation in operations:
@@ -284,7 +294,7 @@ def refuse_escaping(run, operations):
 
 # Performing -------------------------------------------------------------------------------------------------------
 
-def present(run, host, done, check_writes=True):
+def present(run: NodeRun, host: DryHost, done: Done, check_writes: bool = True) -> Done:
     """Make the node match the plan on host (or, on a DryHost, record what would be done), into done (a Done)."""
     if check_writes:
         refuse_unwritable(run)
@@ -300,14 +310,14 @@ def present(run, host, done, check_writes=True):
         done.kernel = read_kernel(run)  # systemd has re-realized the slices: their cgroups are not what was read
         operations = kernel_steps(run, done.kernel)
     closing = closing_steps(run, done.units.persistence)
-    perform(operations + closing, host, done.record)
+    perform([*operations, *closing], host, done.record)
     change = run.kubelet_change
     if change:
         done.kubelet_result = kubelet_config_result(change, done.record, closing)
     return done
 
 
-def kubelet_config_result(change, record, closing):
+def kubelet_config_result(change: dict[str, Any], record: Record, closing: Iterable[Change]) -> dict[str, Any]:
     """kubelet_config's result: the change's summary, with the backup file when one was made."""
     result = kc_summary(change)
     for step in closing:
@@ -317,7 +327,7 @@ def kubelet_config_result(change, record, closing):
     return result
 
 
-def absent(run, host, done):
+def absent(run: NodeRun, host: DryHost, done: Done) -> Done:
     """Take the managed cgroups, their units and the boot persistence away; a busy cgroup is refused first."""
     for key, entry in run.entries:
         if not run.driver.keeps_directories(entry):
@@ -329,12 +339,12 @@ def absent(run, host, done):
     return done
 
 
-def find_restarts(run, host, done):
+def find_restarts(run: NodeRun, host: DryHost, done: Done) -> list[dict[str, Any]]:
     """Services that run with an older configuration or slice than the one on disk (read after this run's writes,
     so an interrupted run's restart is found again by the next run)."""
     if not run.systemd_running:
         return []
-    watched = {}
+    watched: dict[str, dict[str, Any]] = {}
     if run.kubelet_change:
         flags = run.kubelet_change.get('flags_file')
         watched[run.spec.kubelet_unit()] = {'files': [run.kubelet_change['path']] + (
@@ -358,7 +368,7 @@ def find_restarts(run, host, done):
     return [entry for entry in found if not entry.get('held')]
 
 
-def processes_left_behind(run, fields):
+def processes_left_behind(run: NodeRun, fields: Mapping[str, Any]) -> int:
     """How many processes other than the unit's main one its cgroup holds (systemd's own hierarchy)."""
     group = fields.get('ControlGroup') or ''
     if not group:
