@@ -41,7 +41,7 @@ def admission_rules(rules: Any, gates: Mapping[str, bool] | None) -> Any:
                                                 rules.preemption_counts_pod_requests, rules.admission_ties_by_uid)
 
 
-def pods_impact(candidates: Sequence[Any], allocatable: Mapping[str, Any], rules: Any, source: str) -> dict[str, Any]:
+def pods_impact(candidates: Sequence[Any], allocatable: Mapping[str, Any] | None, rules: Any, source: str) -> dict[str, Any]:
     """The admission of the pods found, and the ones the change stops (or preempts) among those that run now or
     whose state is unknown; a pod that does not run now is no loss of this change. With no candidates, allocatable
     and rules are not read."""

@@ -8,25 +8,31 @@ every second (_cgroup_usage), judged by _reservation.
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _reservation as sizing
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroup_usage import (
     cgroup_directory, read_memory_current, read_usage)
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import read_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout, read_file
+
+# A scope (system, kube, kubepods) to its cgroup's path (None: none to measure) and why that one.
+Targets = dict[str, tuple['str | None', str]]
 
 SYSTEM_SLICE = '/system.slice'
 
 
-def targets(plan, layout, root):
+def targets(plan: NodePlan, layout: CgroupLayout, root: str) -> Targets:
     """{scope: (cgroup path, why this one)} of a NodePlan's reserved cgroups, and kubepods'."""
     cgroups = plan.cgroups
-    result = {}
+    result: Targets = {}
     for scope in sizing.SCOPES:
         entry = cgroups.get('%s_reserved' % scope)
         if entry:
@@ -41,13 +47,14 @@ def targets(plan, layout, root):
     return result
 
 
-def _values(plan, section):
+def _values(plan: NodePlan, section: str) -> dict[str, Any]:
     values = dict((kind, plan.value(section, kind)) for kind in ('cpu', 'memory'))
     return dict((kind, value) for kind, value in values.items() if value is not None)
 
 
-def read_all(layout, root, where, version, window_peaks=None):
-    result = {}
+def read_all(layout: CgroupLayout, root: str, where: Targets, version: str,
+             window_peaks: Mapping[str, int] | None = None) -> dict[str, sizing.Usage]:
+    result: dict[str, sizing.Usage] = {}
     for scope, (path, _why) in where.items():
         if path:
             raw, processes = read_usage(layout, root, path)
@@ -55,10 +62,10 @@ def read_all(layout, root, where, version, window_peaks=None):
     return result
 
 
-def watch_memory(layout, root, where, version, seconds):
+def watch_memory(layout: CgroupLayout, root: str, where: Targets, version: str, seconds: float) -> dict[str, int]:
     """The highest memory.current of each target, read once a second over the window (the window's own peak:
     memory.peak spans the cgroup's whole life)."""
-    peaks = {}
+    peaks: dict[str, int] = {}
     for step in range(int(seconds) + 1):
         if step:
             time.sleep(1)
@@ -69,7 +76,7 @@ def watch_memory(layout, root, where, version, seconds):
     return peaks
 
 
-def uptime_seconds(proc_path):
+def uptime_seconds(proc_path: str) -> int | None:
     """Seconds since the node booted (/proc/uptime), or None."""
     text = read_file(os.path.join(proc_path, 'uptime'))
     try:
@@ -78,7 +85,7 @@ def uptime_seconds(proc_path):
         return None
 
 
-def measure(plan, layout, root, seconds, proc_path='/proc'):
+def measure(plan: NodePlan, layout: CgroupLayout, root: str, seconds: float, proc_path: str = '/proc') -> dict[str, Any]:
     """Reads of every target at both ends of the window, and of their memory every second, judged by
     _reservation."""
     version = layout.file_version
@@ -88,7 +95,7 @@ def measure(plan, layout, root, seconds, proc_path='/proc'):
     second = read_all(layout, root, where, version, peaks)
     capacity = _values(plan, 'capacity')
     reserved_of = plan.reserved or {}
-    reserved = {}
+    reserved: dict[str, Any] = {}
     for scope in sizing.SCOPES:
         path, why = where[scope]
         if path is None:
@@ -101,13 +108,14 @@ def measure(plan, layout, root, seconds, proc_path='/proc'):
         reserved[scope] = entry
     sizing.judge_together(reserved)
     uptime = uptime_seconds(proc_path)
-    result = {'cgroup_version': version, 'sample_seconds': seconds, 'reserved': reserved,
+    result: dict[str, Any] = {'cgroup_version': version, 'sample_seconds': seconds, 'reserved': reserved,
               'verdict': sizing.worst([reserved[s]['verdict'] for s in sizing.SCOPES]),
               'recommendation': sizing.recommendation(reserved), 'uptime_seconds': uptime,
               'cpu_window_minimum': sizing.MIN_CPU_WINDOW_SECONDS,
               'peak_since': sizing.peak_age(uptime, version)}
-    if 'kubepods' in where:
-        result['kubepods'] = sizing.pods_use(where['kubepods'][0], first['kubepods'], second['kubepods'], seconds,
+    kubepods_path = where['kubepods'][0] if 'kubepods' in where else None
+    if kubepods_path is not None:
+        result['kubepods'] = sizing.pods_use(kubepods_path, first['kubepods'], second['kubepods'], seconds,
                                              _values(plan, 'allocatable'))
     result['use'] = sizing.total_use(reserved)
     result['profiles'] = sizing.profiles_side_by_side(capacity, _max_pods(plan), sizing.plan_total(reserved_of),
@@ -115,6 +123,6 @@ def measure(plan, layout, root, seconds, proc_path='/proc'):
     return result
 
 
-def _max_pods(plan):
+def _max_pods(plan: NodePlan) -> int:
     pods = plan.value('capacity', 'pods')
     return pods if pods is not None else (plan.max_pods or 110)

@@ -11,11 +11,16 @@ Kept apart from NodeSpec (_node_options) and light to import: node_cgroups build
 it knows whether the planner is needed at all (its receipt, node/_receipt).
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+# An argument specification as AnsibleModule takes it: an option's name to its spec.
+ArgumentSpec = dict[str, dict[str, Any]]
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import (
     CONTAINERD_CONFIG_PATH, CRIO_CONFIG_PATHS, DEFAULT_DROPIN_NAME, HOST_ROOT, KNOWN_CONFIGS, refuse_outside_root,
@@ -50,20 +55,20 @@ NODE_PATHS = (
 _PATH_DEFAULTS = dict(NODE_PATHS)
 
 
-def default(option):
+def default(option: str) -> Any:
     """An option's usual path (a copy: the argument specifications' defaults are not shared)."""
     value = _PATH_DEFAULTS[option]
     return list(value) if isinstance(value, list) else value
 
 
-def _path_option(option, **extra):
+def _path_option(option: str, **extra: Any) -> dict[str, Any]:
     value = default(option)
     if isinstance(value, list):
         return dict(type='list', elements='path', default=value, **extra)
     return dict(type='path', default=value, **extra)
 
 
-def lock_path_for(cgroupfs_path):
+def lock_path_for(cgroupfs_path: str) -> str:
     """The node lock of the node whose cgroupfs this is: /run/lock under its root."""
     path = os.path.normpath(cgroupfs_path)
     if path == CGROUPFS or path.endswith(CGROUPFS):
@@ -71,7 +76,7 @@ def lock_path_for(cgroupfs_path):
     return os.path.join(os.path.dirname(path), os.path.basename(NODE_LOCK))
 
 
-def generations_dir_for(cgroupfs_path):
+def generations_dir_for(cgroupfs_path: str) -> str:
     """Where the node whose cgroupfs this is keeps its generations: /var/lib/kubenode-cgroups/generations under its
     root, else beside cgroupfs_path (a tree of a test), so that a run against a fake node never writes this
     machine's."""
@@ -81,7 +86,7 @@ def generations_dir_for(cgroupfs_path):
     return os.path.join(os.path.dirname(path), 'kubenode-cgroups-generations')
 
 
-def receipt_path_for(lock_path):
+def receipt_path_for(lock_path: str) -> str:
     """Where node_cgroups keeps the receipt of its last run (run/_receipt) on the node of this lock: a directory of
     its own under /run (root's alone: /run/lock is writable by all), gone at the next boot."""
     path = os.path.normpath(lock_path)
@@ -91,16 +96,16 @@ def receipt_path_for(lock_path):
 
 
 # Doc fragment kubenode.cgroups.host_paths.
-def host_paths_argument_spec():
+def host_paths_argument_spec() -> ArgumentSpec:
     return dict(cgroupfs_path=_path_option('cgroupfs_path'), proc_path=_path_option('proc_path'))
 
 
 # Doc fragment kubenode.cgroups.node_root.
-def node_root_argument_spec():
+def node_root_argument_spec() -> ArgumentSpec:
     return dict(node_root=dict(type='path', default=HOST_ROOT))
 
 
-def paths_under_root(root, params, names):
+def paths_under_root(root: str | None, params: Mapping[str, Any], names: Iterable[str]) -> dict[str, Any]:
     """{name: value} of the path options named, as the node under root has them: an option left at its default
     (a path of this machine's) is that path under the root; any other must lie in the root (nothing outside it
     is read as the node's or written), and KubenodeError names the first that does not."""
@@ -116,18 +121,18 @@ def paths_under_root(root, params, names):
 
 
 # Doc fragment kubenode.cgroups.runtime_files.
-def runtime_files_argument_spec():
+def runtime_files_argument_spec() -> ArgumentSpec:
     return dict(containerd_config_path=_path_option('containerd_config_path'),
                 crio_config_paths=_path_option('crio_config_paths'))
 
 
 # Doc fragment kubenode.cgroups.systemd_overrides.
-def systemd_overrides_argument_spec():
+def systemd_overrides_argument_spec() -> ArgumentSpec:
     return dict(systemd_control_dirs=_path_option('systemd_control_dirs'))
 
 
 # Doc fragment kubenode.cgroups.plan: what the plan is computed from, and where capacity is read.
-def plan_argument_spec():
+def plan_argument_spec() -> ArgumentSpec:
     return dict(
         capacity=dict(type='dict'),
         system_reserved=dict(type='dict', default={}),
@@ -159,7 +164,7 @@ def plan_argument_spec():
 
 
 # kubelet_config's options (module kubelet_config, and node_cgroups' kubelet_config suboptions).
-def kubelet_file_argument_spec():
+def kubelet_file_argument_spec() -> ArgumentSpec:
     """path, dropin and dropin_dir left unset are found on the node (_kubelet_discovery)."""
     return dict(
         kubelet_settings=dict(type='dict', default={}, aliases=['settings']),
@@ -172,7 +177,7 @@ def kubelet_file_argument_spec():
     )
 
 
-def node_argument_spec():
+def node_argument_spec() -> ArgumentSpec:
     """What a node's cgroups are planned and compared from: node_cgroups' options but its write-only ones
     (state, lock, verify), which node_drift_info shares so that both read the node the same way."""
     spec = plan_argument_spec()
@@ -204,7 +209,7 @@ def node_argument_spec():
     return spec
 
 
-def node_cgroups_argument_spec():
+def node_cgroups_argument_spec() -> ArgumentSpec:
     spec = node_argument_spec()
     spec.update(
         state=dict(type='str', choices=['present', 'absent'], default='present'),

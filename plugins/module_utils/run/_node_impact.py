@@ -9,11 +9,13 @@ memory limit the plan sets (_cgroup_usage). Read only.
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
 import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _impact
@@ -25,24 +27,32 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_pods i
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import parse_int
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_cgroups import kubelet_config_read_paths
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import KubeletRules
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import NodeSnapshot
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
+
+if TYPE_CHECKING:  # the pod model is imported when the first pod is met (pod_model)
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._admission import Candidate
 
 DEFAULT_MAX_PODS = 110
 
 
-def kubelet_config_now(spec, node):
+def kubelet_config_now(spec: NodeSpec, node: NodeSnapshot) -> dict[str, Any]:
     """kubelet's configuration as it reads it now: the file it is started with (else the one named, else the first
     known one) and its --config-dir drop-ins."""
     return current_config(kubelet_config_read_paths(spec, node), (node.kubelet or {}).get('config_dir'),
                           files=node.files)
 
 
-def memory_limit_now(layout, root, path):
+def memory_limit_now(layout: CgroupLayout, root: str, path: str) -> int | None:
     """The cgroup's memory limit now in bytes; None when unlimited or absent."""
     version = layout.file_version
     directory = cgroup_directory(layout, root, path, files.MEMORY_LIMIT.hierarchy)
     if directory is None:
         return None
-    value = parse_int(read_file(os.path.join(directory, getattr(files.MEMORY_LIMIT, version))))
+    value = parse_int(read_file(os.path.join(directory, files.MEMORY_LIMIT.file_in(version))))
     return None if value is None or value >= files.V1_UNLIMITED_MEMORY else value
 
 
@@ -52,15 +62,15 @@ class NodePods(object):
 
     __slots__ = ('candidates', 'sources')
 
-    def __init__(self, candidates, sources):
+    def __init__(self, candidates: Sequence[Candidate], sources: Sequence[str]) -> None:
         self.candidates, self.sources = candidates, sources
 
-    def describe(self):
+    def describe(self) -> str:
         """Where the pods came from, in words."""
         return ' and '.join(self.sources)
 
 
-def read_pods(spec, config):
+def read_pods(spec: NodeSpec, config: Mapping[str, Any]) -> NodePods:
     """The node's pods: the static pods of kubelet's staticPodPath (or the static_pod_path option) and the API
     server's pods of this node (the pods option)."""
     static_path = spec.static_pod_path or config.get('staticPodPath')
@@ -69,7 +79,8 @@ def read_pods(spec, config):
     return NodePods(candidates, sources)
 
 
-def read_impact(spec, node, plan, rules=None, pods=None, config=None):
+def read_impact(spec: NodeSpec, node: NodeSnapshot, plan: NodePlan, rules: KubeletRules | None = None,
+                pods: NodePods | None = None, config: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The impact of a NodePlan on the node a NodeSnapshot shows (spec: the NodeSpec, whose pods option holds the API
     server's pods of this node, and static_pod_path, else kubelet's). rules: the run's KubeletRules, else the
     plan's release. pods: the NodePods read already (read_pods), else read here; config: kubelet's configuration as
@@ -77,25 +88,26 @@ def read_impact(spec, node, plan, rules=None, pods=None, config=None):
     config = kubelet_config_now(spec, node) if config is None else config
     rules = kubelet_rules(rules or plan.kubelet_version)
     # The run validated them already; a preview reads them as they are.
-    gates = config.get('featureGates') if isinstance(config.get('featureGates'), dict) else {}
+    gates: Mapping[str, bool] = config['featureGates'] if isinstance(config.get('featureGates'), dict) else {}
     pods_read = pods or read_pods(spec, config)
     candidates, sources = pods_read.candidates, pods_read.sources
     max_pods = plan.value('allocatable', 'pods') or config.get('maxPods') or DEFAULT_MAX_PODS
-    pods = None
+    admitted: dict[str, Any] | None = None
     unknown = None
-    tier_limits = {}
+    tier_limits: dict[str, int] = {}
     if sources:
         # Nothing to admit, no admission rules: the pod model is imported only for pods (_pod_settings.pod_model).
         admission_rules = _impact.admission_rules(rules, gates) if candidates else None
         allocatable = _impact.allocatable_values(plan, max_pods) if candidates else None
-        pods = _impact.pods_impact(candidates, allocatable, admission_rules, pods_read.describe())
+        admitted = _impact.pods_impact(candidates, allocatable, admission_rules, pods_read.describe())
         if gates.get('QOSReserved'):
             percent = parse_qos_reserved(config.get('qosReserved'), gates, 'qosReserved').get('memory')
-            tier_limits = _impact.qos_tier_limits(plan, pods['admission'], candidates, percent, admission_rules)
+            tier_limits = _impact.qos_tier_limits(plan, admitted['admission'], candidates, percent, admission_rules)
     else:
         unknown = ('pods unknown: kubelet reads no staticPodPath and no pods were given from the API server '
                    '(the pods option)')
-    usage, limits_now = {}, {}
+    usage: dict[str, Any] = {}
+    limits_now: dict[str, int | None] = {}
     for key in _impact.LIMITED + tuple(tier_limits):
         entry = plan.cgroup(key)
         if entry:
@@ -106,4 +118,4 @@ def read_impact(spec, node, plan, rules=None, pods=None, config=None):
                 usage[key] = read_working_set(node.layout, spec.cgroupfs_path, entry['path'])
     memory = _impact.memory_impact(plan, usage, limits_now) + _impact.qos_tier_impact(plan, tier_limits, usage,
                                                                                       limits_now)
-    return _impact.assemble(pods, memory, unknown)
+    return _impact.assemble(admitted, memory, unknown)

@@ -12,6 +12,7 @@ from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions
@@ -31,13 +32,18 @@ class NodeSpec(object):
     the snapshot readers and the step planners read it, never the raw module parameters."""
 
     __slots__ = tuple(sorted(set(node_cgroups_argument_spec()) | {'check_mode'}))
+    # The fields __init__ sets itself; the others are read through __getattr__ below.
+    lock_path: str
+    generations_dir: str
+    plan: NodePlan | None
+    check_mode: bool
 
     if TYPE_CHECKING:
         # The fields are node_cgroups' options (__slots__, from its argument spec), which the checker cannot see.
         def __getattr__(self, name: str) -> Any:
             """An option's value."""
 
-    def __init__(self, params, check_mode=False):
+    def __init__(self, params: Mapping[str, Any], check_mode: bool = False) -> None:
         spec = node_cgroups_argument_spec()
         for name in spec:
             value = params.get(name, spec[name].get('default'))
@@ -56,22 +62,22 @@ class NodeSpec(object):
             self.plan = NodePlan.from_dict(self.plan)  # a plan given back: allocatable_info's dict
         self.check_mode = check_mode
 
-    def with_changes(self, **changes):
+    def with_changes(self, **changes: Any) -> NodeSpec:
         """A copy of this specification with some options changed (the original stays as the operator gave it)."""
         copy = NodeSpec.__new__(NodeSpec)
         for name in self.__slots__:
             setattr(copy, name, changes[name] if name in changes else getattr(self, name))
         return copy
 
-    def plan_options(self, **changes):
+    def plan_options(self, **changes: Any) -> PlanOptions:
         """The PlanOptions plan_node() takes, from this specification, with changes."""
         return PlanOptions(**dict(((name, getattr(self, name)) for name in PlanOptions.__slots__
                                    if name in self.__slots__), **changes))
 
-    def kubelet_unit(self):
+    def kubelet_unit(self) -> str:
         return service_name(self.kubelet_service)
 
-    def kubelet_config_option(self, name, fallback=None):
+    def kubelet_config_option(self, name: str, fallback: Any = None) -> Any:
         """One of kubelet_config's suboptions, or fallback when kubelet_config is not given."""
         options = self.kubelet_config or {}
         value = options.get(name)
