@@ -109,10 +109,10 @@ def measure(plan: NodePlan, layout: CgroupLayout, root: str, seconds: float, pro
     sizing.judge_together(reserved)
     uptime = uptime_seconds(proc_path)
     result: dict[str, Any] = {'cgroup_version': version, 'sample_seconds': seconds, 'reserved': reserved,
-              'verdict': sizing.worst([reserved[s]['verdict'] for s in sizing.SCOPES]),
-              'recommendation': sizing.recommendation(reserved), 'uptime_seconds': uptime,
-              'cpu_window_minimum': sizing.MIN_CPU_WINDOW_SECONDS,
-              'peak_since': sizing.peak_age(uptime, version)}
+                              'verdict': sizing.worst([reserved[s]['verdict'] for s in sizing.SCOPES]),
+                              'recommendation': sizing.recommendation(reserved), 'uptime_seconds': uptime,
+                              'cpu_window_minimum': sizing.MIN_CPU_WINDOW_SECONDS,
+                              'peak_since': sizing.peak_age(uptime, version)}
     kubepods_path = where['kubepods'][0] if 'kubepods' in where else None
     if kubepods_path is not None:
         result['kubepods'] = sizing.pods_use(kubepods_path, first['kubepods'], second['kubepods'], seconds,

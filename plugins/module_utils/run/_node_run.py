@@ -7,9 +7,12 @@
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
+
+from collections.abc import Callable
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import compare
@@ -25,10 +28,15 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _recei
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _way_back as way_back
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import service_name
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock, NoLock
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import NodeSnapshot, read_node
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_module import NodeModule
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
+
+# run_command(argv) -> (rc, stdout, stderr): how a binary of the node is asked (the module's run_command).
+RunCommand = Callable[..., Any]
 
 
-def resolve(host, spec, run_command):
+def resolve(host: DryHost, spec: NodeSpec, run_command: RunCommand) -> tuple[NodeSnapshot, ops.RunPlan]:
     """The node read once and the run planned once from that reading. When the node cannot be read, a bad option
     is still named first (validate_options)."""
     try:
@@ -39,7 +47,8 @@ def resolve(host, spec, run_command):
     return node, ops.plan_run(spec, node)
 
 
-def read_back(host, spec, run, restart_pending, run_command):
+def read_back(host: DryHost, spec: NodeSpec, run: ops.RunPlan, restart_pending: list[dict[str, Any]],
+              run_command: RunCommand) -> dict[str, Any]:
     """The node compared with its plan after the writes, as node_drift_info would report it: the node read
     again, the same plan (not planned again)."""
     node = read_node(spec, host.systemctl, run_command)
@@ -49,7 +58,7 @@ def read_back(host, spec, run, restart_pending, run_command):
                    ignore_restarts=set(pending['service'] for pending in restart_pending))
 
 
-def refuse_unaccepted(impact, accepted):
+def refuse_unaccepted(impact: dict[str, Any], accepted: bool) -> None:
     """The gate: a plan that would stop running pods or push a cgroup under its use is refused before the first
     write, the impact its message, unless the operator accepted it (accept_impact)."""
     if impact['effects'] and not accepted:
@@ -62,12 +71,13 @@ def refuse_unaccepted(impact, accepted):
 WATCHED = ('kubepods', 'system_reserved', 'kube_reserved')
 
 
-def keep_generation(host, spec, node, run, node_run, run_command):
+def keep_generation(host: DryHost, spec: NodeSpec, node: NodeSnapshot, run: ops.RunPlan, node_run: steps.NodeRun,
+                    run_command: RunCommand) -> None:
     """Give a live host the generation that keeps what this run writes over (node/_generations): opened at its first
     write, with a revert armed for confirm_timeout seconds when systemd is PID 1."""
     if not isinstance(host, KeepingHost):
         return
-    kubelet_files = []
+    kubelet_files: list[str] = []
     if run.kubelet_change:
         flags = run.kubelet_change.get('flags_file')
         kubelet_files = [run.kubelet_change['path']] + ([flags['path']] if flags else [])
@@ -82,20 +92,22 @@ def keep_generation(host, spec, node, run, node_run, run_command):
         baseline=lambda: way_back.oom_baseline(node.layout, systemctl, watched, units))
 
 
-def generation_result(host, spec):
+def generation_result(host: DryHost, spec: NodeSpec) -> dict[str, Any] | None:
     """The generation this run kept, else the node's newest (its state: confirmed, inside its window, rolled back)."""
-    kept = host.generation.result() if getattr(host, 'generation', None) else None
+    generation = getattr(host, 'generation', None)  # a KeepingHost's, once the node was read
+    kept = generation.result() if generation else None
     found = kept or generations.read_latest(spec.generations_dir)
     if found:
         found['summary'] = generations.describe(found)
     return found
 
 
-def apply(host, spec, run_command):
+def apply(host: DryHost, spec: NodeSpec, run_command: RunCommand) -> dict[str, Any]:
     """One node_cgroups run on host (node/_hosts: LiveHost, or DryHost in check mode): a result dict for exit_json,
     with 'failed' (and an honest account of what was applied before the failure) when it failed, and 'warnings'
     for the module to show."""
-    done = impact = None
+    done: steps.Done | None = None
+    impact: dict[str, Any] | None = None
     # Check mode writes nothing, so it needs no lock (and no write access to /run/lock).
     lock = NoLock() if spec.check_mode else NodeLock(spec.lock_path, spec.lock_timeout)
     try:
@@ -139,7 +151,7 @@ def apply(host, spec, run_command):
     return result
 
 
-def run_and_keep(module, spec):
+def run_and_keep(module: NodeModule, spec: NodeSpec) -> tuple[dict[str, Any], str | None]:
     """apply() on the module's node, its reads traced, and the receipt kept (run/_receipt) when the node is left with
     nothing to change: (result, None when kept, else why not). A run that wrote is followed by a dry pass, traced:
     what the next run will read and answer."""

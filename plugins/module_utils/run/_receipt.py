@@ -22,7 +22,7 @@ What makes an answer from a receipt the answer the planner would give:
   user the module runs as and writable by no other.
 """
 
-from __future__ import absolute_import, division, print_function
+from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
@@ -32,12 +32,15 @@ import os
 import stat
 import sys
 import zipfile
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _io_trace
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock, NoLock
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_module import NodeModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import (
     CGROUPFS, lock_path_for, paths_under_root, receipt_path_for)
 
@@ -47,11 +50,12 @@ _COLLECTION = 'ansible_collections/kubenode/cgroups/'
 _PLUGINS_DEPTH = 3
 
 
-def code_identity():
+def code_identity() -> str | None:
     """A digest of the code that would plan: the collection's files as this run has them (the AnsiballZ payload's
     entries, else the plugins directory's Python files), ansible-core's release and Python's; None when this code
     cannot be named (then no receipt is kept or used: one kept by another release would answer for this one)."""
     archive = getattr(globals().get('__loader__'), 'archive', None)
+    files: list[list[Any]] = []
     if archive:
         with zipfile.ZipFile(archive) as payload:
             files = sorted([info.filename, info.CRC, info.file_size] for info in payload.infolist()
@@ -60,7 +64,6 @@ def code_identity():
         plugins = os.path.abspath(__file__)
         for _level in range(_PLUGINS_DEPTH):
             plugins = os.path.dirname(plugins)
-        files = []
         for directory, _dirs, names in sorted(os.walk(plugins)):
             for name in sorted(n for n in names if n.endswith('.py')):
                 with open(os.path.join(directory, name), 'rb') as handle:
@@ -71,13 +74,13 @@ def code_identity():
     return _io_trace.digest([files, ANSIBLE_VERSION, list(sys.version_info[:3])])
 
 
-def options_key(params):
+def options_key(params: Mapping[str, Any]) -> dict[str, str]:
     """What the options of a run are, for a receipt: {option: digest of its value} of all of them, as validated
     (defaults filled in), so that a receipt not used for its options names them."""
     return dict((name, _io_trace.digest(value)) for name, value in params.items() if name != 'use_receipt')
 
 
-def node_lock_path(params):
+def node_lock_path(params: Mapping[str, Any]) -> str:
     """The node lock these options name, as NodeSpec places it (the option, else beside the node's cgroupfs)."""
     lock = params.get('lock_path')
     if lock is None:
@@ -87,12 +90,12 @@ def node_lock_path(params):
     return lock
 
 
-def receipt_path(params):
+def receipt_path(params: Mapping[str, Any]) -> str:
     """The receipt of the node these options name (beside its lock: run/_node_argspec.receipt_path_for)."""
     return receipt_path_for(node_lock_path(params))
 
 
-def _private(path, kind):
+def _private(path: str, kind: Callable[[int], bool]) -> bool:
     """Whether path is a kind (stat.S_ISDIR, S_ISREG) owned by this user and writable by no other (not a link)."""
     try:
         found = os.lstat(path)
@@ -101,7 +104,7 @@ def _private(path, kind):
     return kind(found.st_mode) and found.st_uid == os.geteuid() and not found.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
-def read_receipt(path):
+def read_receipt(path: str) -> tuple[dict[str, Any] | None, str | None]:
     """(receipt dict, None), or (None, why none is usable)."""
     if not os.path.lexists(path):
         return None, 'no receipt'
@@ -117,7 +120,7 @@ def read_receipt(path):
     return receipt, None
 
 
-def answer(module):
+def answer(module: NodeModule) -> tuple[dict[str, Any] | None, str | None]:
     """(result, None) when the receipt answers this run, else (None, why not). The result is the kept run's, as
     node_run.apply returned it, with what the receipt says of itself under 'receipt'."""
     params = module.params
@@ -150,7 +153,7 @@ def answer(module):
     return result, None
 
 
-def keep(module, trace, result):
+def keep(module: NodeModule, trace: _io_trace.Trace, result: dict[str, Any]) -> str | None:
     """Keep result and the trace of the reads that decided it as the node's receipt. None when kept, else why not
     (a receipt not kept costs the next run its speed, never its answer: nothing here fails the run)."""
     if not trace.replayable:
