@@ -3,8 +3,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """pod_cgroups.py [CGROUP...]: what kubelet, containerd and runc made for the static pods on this node, as JSON -
 {pod name: {uid, cgroup, files, containers: {name: {id, cgroup, files}}}}. The pods and their uids come from
-kubelet's log directories (/var/log/pods/NAMESPACE_NAME_UID), each container from containerd (its labels), the
-cgroups from the kernel: the pod's directory is found by its uid, whatever the QoS tier and the driver.
+kubelet's log directories (/var/log/pods/NAMESPACE_NAME_UID), each container from containerd (its labels) once its task
+runs (runc makes a container's cgroup, then writes its values, then starts it: a container still being created shows
+the kernel's defaults), the cgroups from the kernel: the pod's directory is found by its uid, whatever the QoS tier and the driver.
 With CGROUP paths (/kubepods.slice, ...), their files instead: {path: files}, read in every hierarchy."""
 
 import glob
@@ -44,6 +45,13 @@ def container_name(container_id):
     return labels.get('io.kubernetes.container.name')
 
 
+def running_tasks():
+    """The ids of the containers whose task containerd reports RUNNING."""
+    out = subprocess.run(['ctr', '-n', 'k8s.io', 'tasks', 'ls'], capture_output=True, text=True, check=False)
+    rows = [line.split() for line in out.stdout.splitlines()[1:]]
+    return set(row[0] for row in rows if len(row) >= 3 and row[2] == 'RUNNING')
+
+
 def node_cgroups(paths):
     """{path: files} of the named cgroups (kubepods and the QoS tiers), merged over the v1 hierarchies."""
     roots = ['/sys/fs/cgroup'] if os.path.exists('/sys/fs/cgroup/cgroup.controllers') else \
@@ -68,6 +76,7 @@ def main():
         print(json.dumps(node_cgroups(sys.argv[1:]), sort_keys=True))
         return
     pods = {}
+    running = running_tasks()
     for log_dir in sorted(glob.glob('/var/log/pods/*_*_*')):
         _namespace, name, uid = os.path.basename(log_dir).split('_', 2)
         entry = {'uid': uid, 'cgroup': None, 'files': {}, 'containers': {}}
@@ -80,7 +89,7 @@ def main():
                 if not os.path.isdir(container_dir):
                     continue
                 container_id = child.rsplit('-', 1)[-1].split('.')[0]
-                container = container_name(container_id)
+                container = container_name(container_id) if container_id in running else None
                 if container:
                     record = entry['containers'].setdefault(container, {'id': container_id, 'cgroup': container_dir,
                                                                         'files': {}})
