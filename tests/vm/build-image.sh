@@ -67,7 +67,10 @@ GETTY
 echo "UseDNS no" > "$rootfs/etc/ssh/sshd_config.d/kubenode.conf"
 
 # The guest's word to the test host (tests/vm/start-vm.sh waits for it on the serial console): once
-# ssh.service has started (Type=notify: sshd listens) or given up. The host keys were made when
+# ssh.service has started (Type=notify: sshd listens) or given up. It goes through the kernel's log (at error
+# level, which the quiet console still prints) rather than a write to /dev/ttyS0: agetty's vhangup() of ttyS0 at
+# the same moment revokes such a write, and a boot whose word was lost that way waited its whole timeout (a
+# console log that ends at the autologin prompt, no word). The host keys were made when
 # openssh-server was installed above, so nothing is generated at boot. kubenode.test_hold_sshd on the
 # kernel command line keeps sshd from starting, for the test of start-vm.sh's retry.
 cat > "$rootfs/usr/local/sbin/kubenode-boot-status" <<'STATUS'
@@ -75,12 +78,12 @@ cat > "$rootfs/usr/local/sbin/kubenode-boot-status" <<'STATUS'
 uptime="$(cut -d' ' -f1 /proc/uptime)"
 state="$(systemctl show -p ActiveState --value ssh.service)"
 if [ "$state" = active ]; then
-  echo "kubenode-vm: ssh ready ${uptime}s after boot"
+  echo "<3>kubenode-vm: ssh ready ${uptime}s after boot"
 elif [ "$(systemctl show -p ConditionResult --value ssh.service)" = no ]; then
-  echo "kubenode-vm: ssh not running ${uptime}s after boot (ssh.service $state: a start condition failed)"
+  echo "<3>kubenode-vm: ssh not running ${uptime}s after boot (ssh.service $state: a start condition failed)"
 else
-  echo "kubenode-vm: ssh not running ${uptime}s after boot (ssh.service $state, $(systemctl show -p Result --value ssh.service))"
-fi > /dev/ttyS0
+  echo "<3>kubenode-vm: ssh not running ${uptime}s after boot (ssh.service $state, $(systemctl show -p Result --value ssh.service))"
+fi > /dev/kmsg
 STATUS
 chmod 755 "$rootfs/usr/local/sbin/kubenode-boot-status"
 cat > "$rootfs/etc/systemd/system/kubenode-boot-status.service" <<'UNIT'

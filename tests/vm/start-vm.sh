@@ -15,7 +15,7 @@
 # word, to the first ssh login, the guest's own uptime at its word, and the ssh tries that failed after it.
 #
 # Env: VM_RUN_DIR, VM_IMAGE_DIR, VM_LOG_DIR, VM_ACCEL (auto|kvm|tcg), VM_CPUS (1), VM_MEM (1024),
-#      VM_BOOT_TIMEOUT (300 s a boot: see docs/testing.md for the measured times), VM_BOOT_RETRIES (1),
+#      VM_BOOT_TIMEOUT (180 s a boot: see docs/testing.md for the measured times), VM_BOOT_RETRIES (1),
 #      VM_NET (restrict|open: open lets the guest reach the apt mirror, and this machine's 127.0.0.1 as 10.0.2.2),
 #      VM_FORWARDS (more TCP ports forwarded from this machine's 127.0.0.1 to the same port of the guest, space
 #      separated: the cluster tests' kubelet port, which the API server on 127.0.0.1 proxies configz to),
@@ -29,7 +29,7 @@ image_dir="${VM_IMAGE_DIR:-$here/../../.cache/vm/image}"
 run_root="${VM_RUN_DIR:-$here/../../.cache/vm/run}"
 run_dir="$run_root/$name"
 log_dir="${VM_LOG_DIR:-$run_root/../logs}"
-timeout="${VM_BOOT_TIMEOUT:-300}"
+timeout="${VM_BOOT_TIMEOUT:-180}"
 retries="${VM_BOOT_RETRIES:-1}"
 hold="${VM_TEST_HOLD_SSHD:-}"
 case "$mode" in
