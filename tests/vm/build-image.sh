@@ -65,6 +65,11 @@ ExecStart=
 ExecStart=-/sbin/agetty --autologin root --noclear %I 115200 linux
 GETTY
 echo "UseDNS no" > "$rootfs/etc/ssh/sshd_config.d/kubenode.conf"
+# A process that did not end at shutdown (a container's "runc:[2:INIT]", 2026-11-29) held a reboot for 170 s:
+# systemd-shutdown waits for such a process, and for a unit that will not stop, DefaultTimeoutStopSec (90 s by
+# default) each time. 20 s is plenty for what the VMs run (kubelet, containerd, their pods).
+mkdir -p "$rootfs/etc/systemd/system.conf.d"
+printf '[Manager]\nDefaultTimeoutStopSec=20s\n' > "$rootfs/etc/systemd/system.conf.d/kubenode-test.conf"
 
 # The guest's word to the test host (tests/vm/start-vm.sh waits for it on the serial console): once
 # ssh.service has started (Type=notify: sshd listens) or given up. It goes through the kernel's log (at error
