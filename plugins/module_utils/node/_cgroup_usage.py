@@ -13,7 +13,6 @@ from __future__ import absolute_import, annotations, division, print_function
 __metaclass__ = type
 
 import os
-from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout, cgroup_path, read_file

@@ -17,7 +17,7 @@ from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
