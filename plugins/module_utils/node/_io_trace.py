@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, Any, TypeVar, cast
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import RunCommand
 
 import builtins
 
@@ -45,8 +46,6 @@ _ACTIVE: list[Trace] = []  # the Trace recording now, if any (one per process: t
 _WRITE_MODES = frozenset('wax+')
 # A traced function: its type is kept (traced answers what the function answers).
 _Function = TypeVar('_Function', bound=Callable[..., Any])
-# run_command([argv]) -> (rc, out, err).
-RunCommand = Callable[..., Any]
 
 
 def _stat_answer(result: os.stat_result) -> list[Any]:

@@ -19,7 +19,7 @@ from __future__ import absolute_import, annotations, division, print_function
 __metaclass__ = type
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
@@ -31,14 +31,11 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_con
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _node_paths as node_paths
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import pid1_is_systemd
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import Systemctl
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import RunCommand, Systemctl
 
 # Where a container runtime shows itself besides its configuration: its CRI socket.
 RUNTIME_SOCKETS = ('/run/containerd/containerd.sock', '/run/crio/crio.sock', '/var/run/crio/crio.sock')
 CPU_MANAGER_CHECKPOINT = 'cpu_manager_state'
-
-# run(argv) -> (rc, stdout, stderr): how the kubelet binary is asked its release.
-RunCommand = Callable[[list[str]], Any]
 
 
 class NodeView(Protocol):

@@ -36,6 +36,9 @@ _OVERRIDE_RE = re.compile(r'^50-(%s)\.conf$' % '|'.join(sorted(cgfiles.PROPERTY_
 
 # systemctl(*args) -> (rc, stdout, stderr), through the module's run_command (runner).
 Systemctl = Callable[..., Any]
+# AnsibleModule.run_command(argv) -> (rc, stdout, stderr), handed in so that the module stays the only one shelling
+# out (or a test's stand-in).
+RunCommand = Callable[..., Any]
 
 
 def runner(module: Any) -> Systemctl:

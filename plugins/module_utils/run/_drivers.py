@@ -33,7 +33,6 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._unit_snapsh
 if TYPE_CHECKING:  # _node_steps imports the drivers: the run's type is only named here
     from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_steps import NodeRun
 
-Entries = Sequence[tuple[str, PlannedCgroup]]
 # unit_steps' answer: (steps, warnings, services placed, slices whose unit changed).
 UnitSteps = tuple[list[Change], list[str], list[str], set[str]]
 
@@ -64,7 +63,7 @@ class CgroupfsDriver(object):
     def path_for(self, entry: PlannedCgroup) -> str:
         return entry.cgroupfs_path
 
-    def slices(self, entries: Entries) -> list[str]:
+    def slices(self, entries: ops.Entries) -> list[str]:
         return []
 
     def unit_paths(self, run: NodeRun) -> list[str]:
@@ -91,13 +90,13 @@ class CgroupfsDriver(object):
     def start_steps(self, run: NodeRun, units: UnitSnapshot, pending: set[str]) -> list[Change | ConfirmProperties]:
         return []
 
-    def kernel_entries(self, entries: Entries, mode: str, boot_script: bool) -> Entries:
+    def kernel_entries(self, entries: ops.Entries, mode: str, boot_script: bool) -> ops.Entries:
         return entries
 
     def kernel_options(self, mode: str) -> dict[str, Any]:
         return {}
 
-    def boot_slices(self, entries: Entries) -> list[str]:
+    def boot_slices(self, entries: ops.Entries) -> list[str]:
         return []
 
     def keeps_directories(self, entry: PlannedCgroup) -> bool:
@@ -126,7 +125,7 @@ class SystemdDriver(object):
     def path_for(self, entry: PlannedCgroup) -> str:
         return cast(str, entry.systemd_path)  # a plan for the systemd driver names each cgroup's slice path
 
-    def slices(self, entries: Entries) -> list[str]:
+    def slices(self, entries: ops.Entries) -> list[str]:
         return [entry.systemd_unit for _key, entry in entries]
 
     def unit_paths(self, run: NodeRun) -> list[str]:
@@ -190,7 +189,7 @@ class SystemdDriver(object):
                 steps.append(ConfirmProperties(unit, planned, unit in pending, run.origin))
         return steps
 
-    def kernel_entries(self, entries: Entries, mode: str, boot_script: bool) -> Entries:
+    def kernel_entries(self, entries: ops.Entries, mode: str, boot_script: bool) -> ops.Entries:
         """The values to compare with the kernel. kubelet writes hugetlb on kubepods and the QoS tiers itself;
         the reserved cgroups keep theirs. The boot script holds only what systemd cannot express."""
         found = []
@@ -211,7 +210,7 @@ class SystemdDriver(object):
             return {'create_dirs': False, 'enable_for': ('system_reserved', 'kube_reserved')}
         return {'mkdir_hierarchies': ('cpuset', 'hugetlb')}
 
-    def boot_slices(self, entries: Entries) -> list[str]:
+    def boot_slices(self, entries: ops.Entries) -> list[str]:
         return self.slices(entries)
 
     def keeps_directories(self, entry: PlannedCgroup) -> bool:

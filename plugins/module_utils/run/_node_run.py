@@ -11,7 +11,6 @@ from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
-from collections.abc import Callable
 from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
@@ -26,14 +25,11 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _gene
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost, KeepingHost, host_for
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _way_back as way_back
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import service_name
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import RunCommand, service_name
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock, NoLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import NodeSnapshot, read_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_module import NodeModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
-
-# run_command(argv) -> (rc, stdout, stderr): how a binary of the node is asked (the module's run_command).
-RunCommand = Callable[..., Any]
 
 
 def resolve(host: DryHost, spec: NodeSpec, run_command: RunCommand) -> tuple[NodeSnapshot, ops.RunPlan]:

@@ -26,10 +26,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import Systemctl, service_name, show
-
-# AnsibleModule.run_command, handed in so that the module stays the only one shelling out.
-RunCommand = Callable[[list], Any]
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import RunCommand, Systemctl, service_name, show
 
 
 def oom_kill_count(text: str | None, field: str = 'oom_kill') -> int | None:
