@@ -353,7 +353,7 @@ MODULE_DOCS = $(BIN)/ansible-doc -t module --json kubenode.cgroups.allocatable_i
 	  kubenode.cgroups.cgroup_info kubenode.cgroups.node_cgroups kubenode.cgroups.kubelet_config \
 	  kubenode.cgroups.node_drift_info kubenode.cgroups.reservation_info kubenode.cgroups.role_variables \
 	  kubenode.cgroups.role_node_cgroups kubenode.cgroups.node_results kubenode.cgroups.fleet_merge \
-	  kubenode.cgroups.node_generation
+	  kubenode.cgroups.node_generation kubenode.cgroups.node_restart
 
 docs: venv link
 	$(MODULE_DOCS) | $(BIN)/python hacking/render_module_docs.py docs/modules

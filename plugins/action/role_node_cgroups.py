@@ -358,11 +358,10 @@ class ActionModule(ActionBase):
         accepted = steps.refused_by_preview(outcome) if role('accept_impact') else []
         stale = [pod for pod in steps.accepted_still_running(accepted, pods) if pod not in rejected_now]
         if stale and not readmitted:
-            done = self._execute_module(module_name='ansible.builtin.systemd_service', task_vars=task_vars,
-                                        module_args={'name': steps.KUBELET, 'state': 'restarted'})
+            done = self._execute_module(module_name=RESTART_MODULE, task_vars=task_vars, module_args=steps.restart_args(
+                [steps.KUBELET], role('health_url'), timeout))
             if done.get('failed'):
-                return self.fail_step(outcome, '%s (%s): %s' % (steps.RESTART_STEP, steps.KUBELET,
-                                                                done.get('msg') or 'failed'))
+                return self.fail_step(outcome, steps.restart_failure(done, timeout))
             outcome['restarted'].append({'service': steps.KUBELET, 'changed': True, 'reason': (
                 'again, to admit %s by the new Allocatable: kubelet judged them by the one the API server held from '
                 'before its restart' % ', '.join(stale))})
@@ -397,33 +396,25 @@ class ActionModule(ActionBase):
                 api_node_before = self.api_node(role, task_vars) or {}
             except AnsibleError as error:
                 return self.fail_step(outcome, '%s: %s' % (steps.API_STEP, error))
-        for item in chosen:
-            done = self._execute_module(module_name='ansible.builtin.systemd_service', task_vars=task_vars,
-                                        module_args={'name': item['service'], 'state': 'restarted'})
+        failure = None
+        if chosen:
+            # The restarts and the wait for the restarted kubelet's health, in one round trip (node_restart).
+            services = [item['service'] for item in chosen]
+            url = role('health_url') if steps.health_gate_needed(
+                role('health_url'), check_mode, [{'service': service, 'changed': True} for service in services]) else None
+            done = self._execute_module(module_name=RESTART_MODULE, task_vars=task_vars,
+                                        module_args=steps.restart_args(services, url, role('health_timeout')))
+            reasons = dict((item['service'], item.get('reason')) for item in chosen)
+            outcome['restarted'] = [{'service': entry['service'], 'reason': reasons.get(entry['service']),
+                                     'changed': bool(entry.get('changed'))} for entry in done.get('restarted') or []]
+            outcome['changed'] = outcome['changed'] or any(entry['changed'] for entry in outcome['restarted'])
             if done.get('failed'):
-                return self.gate_failed(outcome, args, task_vars, '%s (%s): %s' % (
-                    steps.RESTART_STEP, item['service'], done.get('msg') or 'failed'))
-            outcome['restarted'].append({'service': item['service'], 'reason': item.get('reason'),
-                                         'changed': bool(done.get('changed'))})
-            outcome['changed'] = outcome['changed'] or bool(done.get('changed'))
+                failure = steps.restart_failure(done, role('health_timeout'))
         if chosen or left:
             # "Show the plan" says what was restarted, and what was left to the operator.
             outcome['summary'] = (outcome.get('summary') or []) + [steps.restarts_line(outcome['restarted'], left)]
-        url = role('health_url')
-        if steps.health_gate_needed(url, check_mode, outcome['restarted']):
-            timeout = role('health_timeout')
-            tries = steps.health_tries(timeout)
-            for attempt in range(tries):
-                answer = self._execute_module(module_name='ansible.builtin.uri', task_vars=task_vars,
-                                              module_args={'url': url})
-                if answer.get('status') == 200 and not answer.get('failed'):
-                    break
-                if attempt + 1 < tries:
-                    time.sleep(steps.HEALTH_DELAY)
-            else:
-                return self.gate_failed(outcome, args, task_vars, '%s: kubelet did not answer %s with 200 within %s s '
-                                        'of its restart (%s)' % (steps.HEALTH_STEP, url, timeout,
-                                                                 answer.get('msg') or answer.get('status')))
+        if failure:
+            return self.gate_failed(outcome, args, task_vars, failure)
         if api_node_before is not None and steps.health_gate_needed(True, check_mode, outcome['restarted']):
             self.api_gate(outcome, role, task_vars, (api_node_before, api_pods))
             if outcome.get('failed'):
@@ -614,6 +605,7 @@ class ActionModule(ActionBase):
 
 
 GENERATION_MODULE = 'kubenode.cgroups.node_generation'
+RESTART_MODULE = 'kubenode.cgroups.node_restart'
 
 
 def generation_pending(outcome):

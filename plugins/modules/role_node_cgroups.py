@@ -25,9 +25,9 @@ description:
     with C(role), kubespray variables found for the host are named in a warning.
   - After a run that changed the node (or left a restart, or with C(node_allocatable_verify=always)), the same task
     restarts what runs with an older configuration or slice than the one on disk (C(restart_pending), the runtime
-    before kubelet, as C(node_allocatable_restart_kubelet) and C(node_allocatable_restart_runtime) allow), waits for
-    the restarted kubelet's C(node_allocatable_health_url) (every 5 seconds, up to
-    C(node_allocatable_health_timeout); not in check mode), audits the node (node_cgroups' own read-back, or
+    before kubelet, as C(node_allocatable_restart_kubelet) and C(node_allocatable_restart_runtime) allow) and waits for
+    the restarted kubelet's C(node_allocatable_health_url) (asked on the node every second, up to
+    C(node_allocatable_health_timeout); not in check mode) in one M(kubenode.cgroups.node_restart) call, audits the node (node_cgroups' own read-back, or
     M(kubenode.cgroups.node_drift_info) where a restart was left), and with C(node_allocatable_measure) runs
     M(kubenode.cgroups.reservation_info), one module call each on the node. A failed step fails the host with the
     step's name first; what was written stays, and the next run completes it.

@@ -3,8 +3,9 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 """What the node_allocatable role does after node_cgroups changed a node, as steps without I/O: the restarts to
-make, how long the health gate waits, whether node_cgroups' own read-back stands for the audit, and the arguments
-of the modules that do the rest. role_node_cgroups runs them in the same task (plugins/action/role_node_cgroups.py).
+make (node_restart, which then waits for the restarted kubelet's health on the node), how long the API server's
+gate waits, whether node_cgroups' own read-back stands for the audit, and the arguments of the modules that do the
+rest. role_node_cgroups runs them in the same task (plugins/action/role_node_cgroups.py).
 
 PRIVATE plugin_utils: internal to kubenode.cgroups, may change without notice.
 
@@ -28,7 +29,8 @@ ApiObject = Mapping[str, Any]
 RoleValue = Callable[[str], Any]
 
 KUBELET = 'kubelet.service'
-# Seconds between two tries of kubelet's health endpoint.
+# Seconds between two questions to the API server for the restarted kubelet's Node (kubelet's own health endpoint is
+# asked on the node, every second, by node_restart).
 HEALTH_DELAY = 5
 # The steps, as their failures name them (the node playbook's fleet report shows the message).
 RESTART_STEP = 'Restart what runs with an older configuration or slice than the one on disk'
@@ -65,8 +67,26 @@ def restarts_line(restarted: Iterable[Mapping[str, Any]], left: Sequence[Mapping
 
 
 def health_tries(timeout: float, delay: float = HEALTH_DELAY) -> int:
-    """How many times kubelet's health endpoint is asked: once, then every delay seconds until timeout has passed."""
+    """How many times the API server is asked for the Node: once, then every delay seconds until timeout has passed."""
     return int(math.ceil(float(timeout) / delay)) + 1
+
+
+def restart_args(services: Sequence[str], health_url: str | None, health_timeout: Any) -> dict[str, Any]:
+    """node_restart's arguments: the services in node_cgroups' order, and kubelet's health endpoint to wait for after
+    them (none when the gate does not wait: no kubelet restarted, check mode, or no URL)."""
+    module_args: dict[str, Any] = {'services': list(services)}
+    if health_url:
+        module_args.update(health_url=health_url, health_timeout=int(health_timeout))
+    return module_args
+
+
+def restart_failure(result: Mapping[str, Any], health_timeout: Any) -> str:
+    """The step a failed node_restart stopped at, as the role names it: the restart systemd refused (and the
+    service), or the health gate."""
+    if result.get('failed_step') == 'health':
+        return '%s: %s' % (HEALTH_STEP, result.get('msg') or 'kubelet did not answer within %s s' % health_timeout)
+    service = result.get('failed_service')
+    return '%s%s: %s' % (RESTART_STEP, ' (%s)' % service if service else '', result.get('msg') or 'failed')
 
 
 def health_gate_needed(health_url: Any, check_mode: bool, restarted: Iterable[Mapping[str, Any]]) -> bool:

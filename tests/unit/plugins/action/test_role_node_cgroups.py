@@ -293,6 +293,8 @@ def follow_up(monkeypatch, outcome, answers=None, check_mode=False, **variables)
         calls.append((module_name, module_args))
         if module_name == 'kubenode.cgroups.node_cgroups':
             return dict(outcome)
+        if module_name == RESTART and module_name not in answers:
+            return restarted_all(module_args)
         queue = answers.get(module_name) or [{'changed': True}]
         return dict(queue.pop(0) if len(queue) > 1 else queue[0])
 
@@ -312,18 +314,31 @@ def changed(**extra):
 
 
 PENDING = [{'service': 'containerd.service', 'reason': 'slice'}, {'service': 'kubelet.service', 'reason': 'config'}]
+RESTART = 'kubenode.cgroups.node_restart'
+HEALTH_URL = 'http://127.0.0.1:10248/healthz'
+
+
+def restarted_all(module_args):
+    """node_restart's answer on a node where every restart succeeds and kubelet answers at the second try."""
+    health = {'url': module_args['health_url'], 'healthy': True, 'status': 200, 'said': 'ok', 'tries': 2,
+              'seconds': 1.2} if module_args.get('health_url') else None
+    return {'changed': True, 'restarted': [{'service': service, 'changed': True} for service in module_args['services']],
+            'health': health}
+
+
+def unhealthy(timeout, said='Connection refused'):
+    """node_restart's answer when kubelet restarted and never answered its health endpoint."""
+    message = 'kubelet did not answer %s with 200 within %s s of its restart (%s)' % (HEALTH_URL, timeout, said)
+    return {'failed': True, 'changed': True, 'failed_step': 'health', 'msg': message,
+            'restarted': [{'service': 'kubelet.service', 'changed': True}]}
 
 
 def test_a_change_restarts_the_runtime_then_kubelet_waits_for_its_health_and_takes_the_read_back_as_the_audit(monkeypatch):
-    result, calls, slept = follow_up(
-        monkeypatch, changed(restart_pending=PENDING, verification=dict(READ_BACK)),
-        answers={'ansible.builtin.uri': [{'failed': True, 'status': -1, 'msg': 'refused'}, {'status': 200}]})
-    assert [(name, args.get('name')) for name, args in calls] == [
-        ('ansible.builtin.systemd_service', 'containerd.service'), ('ansible.builtin.systemd_service', 'kubelet.service'),
-        ('ansible.builtin.uri', None), ('ansible.builtin.uri', None)]
-    assert calls[0][1]['state'] == 'restarted'
-    assert calls[2][1] == {'url': 'http://127.0.0.1:10248/healthz'}
-    assert slept == [5]  # one wait between the refused try and the answer
+    result, calls, slept = follow_up(monkeypatch, changed(restart_pending=PENDING, verification=dict(READ_BACK)))
+    # One round trip: the restarts in node_cgroups' order, then the wait for the restarted kubelet's health.
+    assert calls == [(RESTART, {'services': ['containerd.service', 'kubelet.service'], 'health_url': HEALTH_URL,
+                                'health_timeout': 120})]
+    assert slept == []  # the node waits, not the controller
     assert [entry['service'] for entry in result['restarted']] == ['containerd.service', 'kubelet.service']
     assert result['restarts_left'] == [] and not result.get('failed')
     assert result['summary'][-1] == 'restarted:     containerd.service (slice), kubelet.service (config)'
@@ -335,12 +350,13 @@ def test_a_change_restarts_the_runtime_then_kubelet_waits_for_its_health_and_tak
 def test_a_kubelet_that_never_answers_fails_the_node_naming_the_step_after_the_timeout(monkeypatch):
     result, calls, slept = follow_up(
         monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK)),
-        answers={'ansible.builtin.uri': [{'failed': True, 'status': -1, 'msg': 'Connection refused'}]},
-        node_allocatable_health_timeout=12)
-    assert [name for name, _args in calls].count('ansible.builtin.uri') == 4  # at 0, 5, 10 and 15 s
-    assert slept == [5, 5, 5]
-    assert result['failed'] and result['msg'].startswith('Wait until the restarted kubelet is healthy')
-    assert 'within 12 s' in result['msg'] and 'Connection refused' in result['msg']
+        answers={RESTART: [unhealthy(12)]}, node_allocatable_health_timeout='12')
+    assert calls == [(RESTART, {'services': ['kubelet.service'], 'health_url': HEALTH_URL, 'health_timeout': 12})]
+    assert slept == []
+    assert result['msg'] == ('Wait until the restarted kubelet is healthy before the next batch goes: kubelet did not '
+                             'answer %s with 200 within 12 s of its restart (Connection refused)' % HEALTH_URL)
+    assert result['failed'] and result['restarted'] == [{'service': 'kubelet.service', 'reason': 'config',
+                                                         'changed': True}]
     # What node_cgroups wrote stays in the result, and nothing after the gate ran.
     assert result['changes'] == ['write x'] and 'audit' not in result
 
@@ -348,10 +364,12 @@ def test_a_kubelet_that_never_answers_fails_the_node_naming_the_step_after_the_t
 def test_a_failed_restart_fails_the_node_and_stops_there(monkeypatch):
     result, calls, _slept = follow_up(
         monkeypatch, changed(restart_pending=PENDING, verification=dict(READ_BACK)),
-        answers={'ansible.builtin.systemd_service': [{'failed': True, 'msg': 'Unit containerd.service not found.'}]})
-    assert [name for name, _args in calls] == ['ansible.builtin.systemd_service']
-    assert result['failed'] and 'containerd.service' in result['msg'] and 'not found' in result['msg']
-    assert result['msg'].startswith('Restart what runs with an older configuration')
+        answers={RESTART: [{'failed': True, 'failed_step': 'restart', 'failed_service': 'containerd.service',
+                            'restarted': [], 'msg': 'Unit containerd.service not found.'}]})
+    assert [name for name, _args in calls] == [RESTART]
+    assert result['msg'] == ('Restart what runs with an older configuration or slice than the one on disk '
+                             '(containerd.service): Unit containerd.service not found.')
+    assert result['failed'] and result['restarted'] == [] and 'audit' not in result
 
 
 def test_a_restart_left_to_the_operator_is_audited_by_node_drift_info_and_drift_fails_only_a_real_run(monkeypatch):
@@ -392,9 +410,10 @@ def test_check_mode_restarts_nothing_it_waits_for_and_measurement_follows_the_au
         answers={'kubenode.cgroups.node_drift_info': [dict(READ_BACK)],
                  'kubenode.cgroups.reservation_info': [sizing]},
         node_allocatable_measure=True, node_allocatable_sample_seconds=3)
-    # systemd_service runs in check mode (it says what it would restart); no health gate follows it.
-    assert [name for name, _args in calls] == ['ansible.builtin.systemd_service', 'kubenode.cgroups.node_drift_info',
+    # node_restart runs in check mode (it says what it would restart), with no health gate to wait for.
+    assert [name for name, _args in calls] == [RESTART, 'kubenode.cgroups.node_drift_info',
                                                'kubenode.cgroups.reservation_info']
+    assert calls[0][1] == {'services': ['kubelet.service']}
     assert calls[2][1]['plan'] == PLAN and calls[2][1]['sample_seconds'] == 3
     assert result['sizing'] == {'changed': False, 'recommendation': {'system': {'memory': '1Gi'}}}
 
@@ -420,7 +439,7 @@ def test_a_restart_alone_makes_the_task_changed(monkeypatch):
     """A node left with a restart pending by an earlier run: nothing to write, the restart is this run's change."""
     result, calls, _slept = follow_up(monkeypatch, dict(changed(restart_pending=PENDING[:1]), changed=False),
                                       node_allocatable_verify='never')
-    assert [name for name, _args in calls] == ['ansible.builtin.systemd_service']
+    assert calls == [(RESTART, {'services': ['containerd.service']})]  # no kubelet restarted: no health to wait for
     assert result['changed'] is True and result['restarted'][0]['changed'] is True
 
 
@@ -481,7 +500,7 @@ def test_an_api_that_cannot_be_read_fails_the_node_before_anything_is_sent(monke
     assert 'the kubernetes.core collection is not installed' in result['msg']
 
 
-HEALTHY = {'ansible.builtin.uri': [{'status': 200}]}
+HEALTHY = {RESTART: [restarted_all({'services': ['kubelet.service'], 'health_url': HEALTH_URL})]}
 
 
 class SequenceK8sLookup(object):
@@ -617,8 +636,8 @@ def test_an_accepted_pod_readmitted_by_the_stale_allocatable_gets_kubelet_restar
                                       answers=HEALTHY, node_allocatable_kubeconfig='/etc/k.conf',
                                       node_allocatable_accept_impact=True)
     assert not result.get('failed')
-    assert [args.get('name') for name, args in calls if name == 'ansible.builtin.systemd_service'] == [
-        'kubelet.service', 'kubelet.service']
+    assert [args for name, args in calls if name == RESTART] == [
+        {'services': ['kubelet.service'], 'health_url': HEALTH_URL, 'health_timeout': 120}] * 2
     assert result['restarted'][-1]['reason'].startswith('again, to admit default/web by the new Allocatable')
     assert result['api_gate']['rejected'] == ['default/web'] and result['api_gate']['ready_heartbeat'].endswith('50Z')
     assert result['summary'][-1].endswith('rejected by admission: default/web; kubelet restarted again to judge '
@@ -629,7 +648,7 @@ def test_an_accepted_pod_readmitted_by_the_stale_allocatable_gets_kubelet_restar
     result, calls, _slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK),
                                                            impact=impact),
                                       answers=HEALTHY, node_allocatable_kubeconfig='/etc/k.conf')
-    assert [name for name, args in calls].count('ansible.builtin.systemd_service') == 1
+    assert [name for name, args in calls].count(RESTART) == 1
 
 
 def kubelet_event(pod, reason, stamp, host='node1', uid=None):
@@ -667,12 +686,12 @@ WINDOW = {'id': '000002', 'state': 'pending', 'timeout': 120}
 def test_a_change_that_passes_its_gate_is_confirmed_after_the_oom_watch(monkeypatch):
     result, calls, slept = follow_up(
         monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK), generation=dict(WINDOW)),
-        answers={'ansible.builtin.uri': [{'status': 200}], 'kubenode.cgroups.node_generation': [{
+        answers={'kubenode.cgroups.node_generation': [{
             'changed': True, 'generation': dict(WINDOW, state='confirmed'),
             'gate': {'watched_seconds': 41, 'oom_kills': {'/kubepods.slice': {'before': 0, 'after': 0},
                                                           '/kube.slice': {'before': None, 'after': None}}}}]})
     names = [name for name, _args in calls]
-    assert names == ['ansible.builtin.systemd_service', 'ansible.builtin.uri', 'kubenode.cgroups.node_generation']
+    assert names == [RESTART, 'kubenode.cgroups.node_generation']
     # The window is waited on the controller, after the restart; the node only compares and confirms.
     assert slept == [30]
     assert calls[-1][1] == {'state': 'confirmed', 'generations_dir': '/var/lib/kubenode-cgroups/generations',
@@ -689,7 +708,7 @@ def test_a_change_that_passes_its_gate_is_confirmed_after_the_oom_watch(monkeypa
 def test_a_failed_gate_rolls_the_change_back_at_once_and_says_so(monkeypatch):
     result, calls, _slept = follow_up(
         monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK), generation=dict(WINDOW)),
-        answers={'ansible.builtin.uri': [{'failed': True, 'status': -1, 'msg': 'Connection refused'}],
+        answers={RESTART: [unhealthy(5)],
                  'kubenode.cgroups.node_generation': [{'changed': True, 'rolled_back': True,
                                                        'generation': dict(WINDOW, state='rolled-back')}]},
         node_allocatable_health_timeout=5)
@@ -701,15 +720,14 @@ def test_a_failed_gate_rolls_the_change_back_at_once_and_says_so(monkeypatch):
     # A failed gate with no window open rolls nothing back.
     result, calls, _slept = follow_up(
         monkeypatch, changed(restart_pending=PENDING[1:], generation=dict(WINDOW, state='confirmed')),
-        answers={'ansible.builtin.uri': [{'failed': True, 'status': -1, 'msg': 'Connection refused'}]},
-        node_allocatable_health_timeout=5)
+        answers={RESTART: [unhealthy(5)]}, node_allocatable_health_timeout=5)
     assert result['failed'] and 'kubenode.cgroups.node_generation' not in [name for name, _args in calls]
 
 
 def test_an_oom_kill_in_the_window_fails_the_node_rolled_back(monkeypatch):
     result, _calls, _slept = follow_up(
         monkeypatch, changed(restart_pending=PENDING[1:], generation=dict(WINDOW)),
-        answers={'ansible.builtin.uri': [{'status': 200}], 'kubenode.cgroups.node_generation': [{
+        answers={'kubenode.cgroups.node_generation': [{
             'failed': True, 'rolled_back': True, 'generation': dict(WINDOW, state='rolled-back'),
             'msg': 'the change was rolled back: OOM kills within 30 s of the change: /system.slice 0 -> 1'}]})
     assert result['failed'] and result['rolled_back'] and '/system.slice 0 -> 1' in result['msg']
