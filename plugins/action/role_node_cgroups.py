@@ -326,7 +326,7 @@ class ActionModule(ActionBase):
         heartbeat_before = steps.ready_condition(node_before)[1]
         name = self.node_name(role, task_vars)
         timeout = role('health_timeout')
-        tries = steps.health_tries(timeout)
+        tries = steps.api_tries(timeout)
         node = None
         for attempt in range(tries):
             try:
@@ -336,7 +336,7 @@ class ActionModule(ActionBase):
             if steps.ready_after(node, heartbeat_before):
                 break
             if attempt + 1 < tries:
-                time.sleep(steps.HEALTH_DELAY)
+                time.sleep(steps.API_DELAY)
         else:
             if not node:
                 return self.fail_step(outcome, '%s: the API server has no node %s; set %snode_name to its name in the '

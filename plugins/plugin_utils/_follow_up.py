@@ -30,8 +30,8 @@ RoleValue = Callable[[str], Any]
 
 KUBELET = 'kubelet.service'
 # Seconds between two questions to the API server for the restarted kubelet's Node (kubelet's own health endpoint is
-# asked on the node, every second, by node_restart).
-HEALTH_DELAY = 5
+# asked on the node, every second, by node_restart). A question is one GET of one Node, in the controller's process.
+API_DELAY = 2
 # The steps, as their failures name them (the node playbook's fleet report shows the message).
 RESTART_STEP = 'Restart what runs with an older configuration or slice than the one on disk'
 HEALTH_STEP = 'Wait until the restarted kubelet is healthy before the next batch goes'
@@ -66,7 +66,7 @@ def restarts_line(restarted: Iterable[Mapping[str, Any]], left: Sequence[Mapping
     return line
 
 
-def health_tries(timeout: float, delay: float = HEALTH_DELAY) -> int:
+def api_tries(timeout: float, delay: float = API_DELAY) -> int:
     """How many times the API server is asked for the Node: once, then every delay seconds until timeout has passed."""
     return int(math.ceil(float(timeout) / delay)) + 1
 

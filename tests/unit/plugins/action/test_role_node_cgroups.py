@@ -550,7 +550,7 @@ def test_with_api_access_the_gate_waits_for_a_ready_heartbeat_of_the_restarted_k
     assert lookup.calls[-1] == {'kind': 'Event', 'field_selector': 'type=Warning,source=kubelet',
                                 'kubeconfig': '/etc/k.conf'}
     assert lookup.calls[1] == {'kind': 'Node', 'resource_name': 'node1', 'kubeconfig': '/etc/k.conf'}
-    assert slept == [5, 5] and not result.get('failed')
+    assert slept == [2, 2] and not result.get('failed')
     assert result['api_gate'] == {'node': 'node1', 'ready_heartbeat': '2026-11-28T05:00:41Z', 'rejected': [],
                                   'allocatable': {'cpu': '1900m', 'memory': '3Gi', 'pods': '110'}}
     assert result['summary'][-1] == ('API server:    node node1 Ready (heartbeat 2026-11-28T05:00:41Z), Allocatable '
@@ -569,7 +569,7 @@ def test_a_node_never_ready_again_fails_the_gate_naming_the_condition(monkeypatc
     result, _calls, slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK)),
                                       answers=HEALTHY, node_allocatable_kubeconfig='/etc/k.conf',
                                       node_allocatable_health_timeout=10)
-    assert result['failed'] and slept == [5, 5] and 'audit' not in result
+    assert result['failed'] and slept == [2, 2, 2, 2, 2] and 'audit' not in result
     assert result['msg'] == ("Wait until the API server has the node Ready after kubelet's restart, with no pod rejected "
                              "by its admission: node node1 is not Ready in the API server with a heartbeat after "
                              "kubelet's restart within 10 s (Ready: False, last heartbeat 2026-11-28T05:00:09Z; "

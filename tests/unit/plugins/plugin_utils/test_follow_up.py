@@ -21,11 +21,11 @@ def test_restarts_follow_the_two_switches_in_node_cgroups_order():
     assert steps.restarts_to_make(None, True, True) == ([], [])
 
 
-def test_the_health_gate_asks_once_then_every_five_seconds_until_the_timeout():
-    assert steps.health_tries(120) == 25
-    assert steps.health_tries(10) == 3
-    assert steps.health_tries(11) == 4
-    assert steps.health_tries(0) == 1
+def test_the_api_gate_asks_once_then_every_two_seconds_until_the_timeout():
+    assert steps.api_tries(120) == 61
+    assert steps.api_tries(10) == 6
+    assert steps.api_tries(11) == 7
+    assert steps.api_tries(0) == 1
 
 
 def test_the_gate_waits_only_for_a_kubelet_restarted_by_a_real_run():
