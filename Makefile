@@ -234,24 +234,32 @@ $(KUBELET_DIR)/kubelet: tests/kubelet/go.mod tests/kubelet/go.sum
 	cd tests/kubelet && CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w $(KUBELET_VERSION_FLAGS)' -o $@ \
 	  k8s.io/kubernetes/cmd/kubelet
 
-# The next release's kubelet (go.1.38.mod, its toolchain), which systemd_hybrid's node is upgraded to
-# (tasks/kubelet_upgrade.yml) with KUBELET_UPGRADE=1: it shares most packages with judge-1.38. Not part of make test
-# yet: the build and the upgrade add about 5 minutes, and make test must stay under 60 (docs/testing.md).
+# Another release's kubelet (go.1.XY.mod, its toolchain): systemd_hybrid's node runs KUBELET_FROM first and is then
+# upgraded to KUBELET_TO (tasks/kubelet_upgrade.yml, issue 54), both built from the module. make test upgrades
+# kubelet 1.36.3 to 1.37.2 (kubelet-1.36 shares its module cache with judge-1.36, and takes about 6 minutes of CPU from
+# an empty build cache); KUBELET_UPGRADE=1 upgrades 1.37.2 to 1.38.0-beta.0 instead (kubelet-1.38 shares most
+# packages with judge-1.38).
 KUBELET_UPGRADE ?=
-KUBELET_NEXT := 1.38
-KUBELET_NEXT_RELEASE = $(call module_release,go.$(KUBELET_NEXT).mod)
-$(KUBELET_DIR)/kubelet-$(KUBELET_NEXT): tests/kubelet/go.$(KUBELET_NEXT).mod tests/kubelet/go.$(KUBELET_NEXT).sum
+KUBELET_FROM := $(if $(KUBELET_UPGRADE),1.37,1.36)
+KUBELET_TO := $(if $(KUBELET_UPGRADE),1.38,1.37)
+# A release's kubelet under KUBELET_DIR, and the k8s.io/kubernetes release it is built from: go.mod's (KUBELET_MINOR)
+# is "kubelet", another one's "kubelet-1.XY".
+KUBELET_MINOR = $(patsubst v%,%,$(basename $(KUBELET_RELEASE)))
+kubelet_file = $(if $(filter $(1),$(KUBELET_MINOR)),kubelet,kubelet-$(1))
+kubelet_release_of = $(patsubst v%,%,$(call module_release,$(if $(filter $(1),$(KUBELET_MINOR)),go.mod,go.$(1).mod)))
+$(KUBELET_DIR)/kubelet-1.%: tests/kubelet/go.1.%.mod tests/kubelet/go.1.%.sum
 	@mkdir -p $(KUBELET_DIR)
-	cd tests/kubelet && $(if $(JUDGE_TOOLCHAIN_$(KUBELET_NEXT)),GOTOOLCHAIN=$(JUDGE_TOOLCHAIN_$(KUBELET_NEXT))) CGO_ENABLED=0 \
-	  $(GO) build -trimpath -modfile=go.$(KUBELET_NEXT).mod \
-	  -ldflags '-s -w $(call version_flags,$(KUBELET_NEXT_RELEASE))' -o $@ k8s.io/kubernetes/cmd/kubelet
+	cd tests/kubelet && $(if $(JUDGE_TOOLCHAIN_1.$*),GOTOOLCHAIN=$(JUDGE_TOOLCHAIN_1.$*)) CGO_ENABLED=0 \
+	  $(GO) build -trimpath -modfile=go.1.$*.mod \
+	  -ldflags '-s -w $(call version_flags,$(call module_release,go.1.$*.mod))' -o $@ k8s.io/kubernetes/cmd/kubelet
 
 $(KUBELET_DIR)/pause.oci.tar: tests/vm/pause/main.go tests/vm/pause/go.mod tests/vm/oci_image.py
 	@mkdir -p $(KUBELET_DIR)
 	cd tests/vm/pause && CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(KUBELET_DIR)/pause .
 	python3 tests/vm/oci_image.py $(KUBELET_DIR)/pause registry.k8s.io/pause:3.10 $@
 
-vm-kubelet: $(KUBELET_DIR)/kubelet $(if $(KUBELET_UPGRADE),$(KUBELET_DIR)/kubelet-$(KUBELET_NEXT)) $(KUBELET_DIR)/pause.oci.tar
+vm-kubelet: $(KUBELET_DIR)/kubelet $(KUBELET_DIR)/$(call kubelet_file,$(KUBELET_FROM)) \
+  $(KUBELET_DIR)/$(call kubelet_file,$(KUBELET_TO)) $(KUBELET_DIR)/pause.oci.tar
 
 # The control plane of the cluster tests (issue 52: make cluster-smoke, part of make test), built as the
 # kubelet is: kubeadm, kubectl and the control plane's binaries from k8s.io/kubernetes at the judge's release
@@ -341,7 +349,10 @@ molecule: venv link vm-image vm-kubelet cluster-bin $(K8S_CORE)
 	  for state in $(ANSIBLE_LOCAL_TEMP)/molecule.*/cluster $(CACHE)/xdg/molecule/*/*/cluster; do [ -d "$$state" ] && \
 	    python3 tests/cluster/control_plane.py down --state "$$state"; done' EXIT; \
 	PATH=$(BIN):$$PATH XDG_CACHE_HOME=$(CACHE)/xdg ANSIBLE_SSH_CONTROL_PATH_DIR=$(CACHE)/cp \
-	  KUBENODE_TEST_UPGRADE_TO=$(if $(KUBELET_UPGRADE),$(KUBELET_NEXT)) \
+	  KUBENODE_TEST_KUBELET_FROM=$(KUBELET_FROM) KUBENODE_TEST_KUBELET_FROM_FILE=$(call kubelet_file,$(KUBELET_FROM)) \
+	  KUBENODE_TEST_KUBELET_FROM_RELEASE=$(call kubelet_release_of,$(KUBELET_FROM)) \
+	  KUBENODE_TEST_UPGRADE_TO=$(KUBELET_TO) KUBENODE_TEST_UPGRADE_FILE=$(call kubelet_file,$(KUBELET_TO)) \
+	  KUBENODE_TEST_UPGRADE_RELEASE=$(call kubelet_release_of,$(KUBELET_TO)) \
 	  MOLECULE_LOG_DIR=$(CACHE)/molecule-logs tests/vm/run-scenarios.sh $(SCENARIOS)
 
 # Boot a throw-away cgroup v2 VM and open a shell in it (MODE=v1|hybrid for the others).
