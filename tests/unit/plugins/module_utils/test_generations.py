@@ -396,3 +396,30 @@ def test_the_generations_follow_the_node_so_that_a_fake_node_never_writes_this_m
     with pytest.raises(KubenodeError) as error:
         NodeSpec({'node_root': '/tmp/node', 'generations_dir': '/var/lib/elsewhere'})
     assert error.value.field == 'generations_dir'
+
+
+def test_every_kept_copy_is_on_disk_before_the_restore_line_that_names_it(tmp_path, monkeypatch):
+    """A power cut inside the window reverts from the kept copies at the next boot: each is synced before its line of
+    the restore list is (which is synced too), so that a cut between them leaves no line naming an empty copy."""
+    node = Node(tmp_path)
+    link = tmp_path / 'etc/kubernetes/kubelet.conf'
+    os.makedirs(str(link.parent), exist_ok=True)
+    os.symlink('bootstrap.conf', str(link))
+    synced = []
+    real_fsync = os.fsync
+
+    def fsync(descriptor):
+        synced.append(os.readlink('/proc/self/fd/%d' % descriptor))
+        real_fsync(descriptor)
+    monkeypatch.setattr(gens.os, 'fsync', fsync)
+    generation = node.generation()
+    change(node, generation)
+    generation.keep_file(str(link))
+    directory = generation.path
+    kept = [(item['kind'], os.path.join(directory, item['saved']))
+            for item in gens.parse_restore(read(os.path.join(directory, 'restore'))) if item['saved'] != '-']
+    assert [kind for kind, _path in kept] == ['file', 'file', 'value', 'link']
+    restore = os.path.join(directory, 'restore')
+    for _kind, path in kept:
+        # The copy, then the restore list after it.
+        assert path in synced and restore in synced[synced.index(path):], (path, synced)

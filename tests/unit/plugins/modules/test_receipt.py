@@ -364,7 +364,7 @@ NOT_READS = frozenset([
     'path.join', 'path.dirname', 'path.basename', 'path.normpath', 'path.abspath', 'path.relpath', 'path.isabs',
     'path', 'sep', 'pardir', 'strerror', 'stat_result', 'ST_RDONLY', 'W_OK', 'X_OK', 'R_OK',
     'makedirs', 'mkdir', 'rmdir', 'remove', 'rename', 'symlink', 'chmod', 'fdopen',
-    'open', 'close', 'pwrite', 'pread', 'ftruncate', 'fstat', 'O_RDWR', 'O_CREAT', 'getpid', 'geteuid', 'fsync'])
+    'open', 'close', 'pwrite', 'pread', 'ftruncate', 'fstat', 'O_RDWR', 'O_CREAT', 'O_RDONLY', 'getpid', 'geteuid', 'fsync'])
 
 
 def module_utils_sources():
