@@ -50,3 +50,14 @@ attributes:
     support: full
     platforms: posix
 """
+
+    # A module that changes the node and shows no diff (node_generation, node_restart): each adds its check_mode.
+    NODE_CHANGE = r"""
+options: {}
+attributes:
+  diff_mode:
+    support: none
+  platform:
+    support: full
+    platforms: posix
+"""

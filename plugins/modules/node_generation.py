@@ -32,17 +32,13 @@ description:
     nodes back on demand.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
+  - kubenode.cgroups.attributes.node_change
   - kubenode.cgroups.node_root
 attributes:
   check_mode:
     support: full
     details:
       - Says whether the generation would be confirmed, or what a rollback would restore and restart.
-  diff_mode:
-    support: none
-  platform:
-    support: full
-    platforms: posix
 options:
   state:
     description: V(confirmed) ends the newest generation's window; V(rolled_back) reverts it.

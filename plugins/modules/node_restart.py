@@ -25,16 +25,12 @@ description:
     controller, so that a controller lost meanwhile leaves the revert to the node's timer.
 extends_documentation_fragment:
   - kubenode.cgroups.attributes
+  - kubenode.cgroups.attributes.node_change
 attributes:
   check_mode:
     support: full
     details:
       - Restarts nothing, waits for nothing, and returns each service as one it would restart.
-  diff_mode:
-    support: none
-  platform:
-    support: full
-    platforms: posix
 options:
   services:
     description: The systemd units to restart, in order.
