@@ -245,8 +245,8 @@ ifneq ($(filter-out 1.37 1.38,$(KUBELET_UPGRADE)),)
 $(error KUBELET_UPGRADE is '$(KUBELET_UPGRADE)': give 1.37 (from 1.36.3) or 1.38 (from 1.37.2), or nothing)
 endif
 KUBELET_TO := $(KUBELET_UPGRADE)
-KUBELET_FROM := $(if $(KUBELET_TO),$(word 2,$(subst ., ,$(KUBELET_TO))),)
-KUBELET_FROM := $(if $(KUBELET_FROM),1.$(shell echo $$(( $(KUBELET_FROM) - 1 ))))
+# The release each upgrade starts from.
+KUBELET_FROM := $(patsubst $(KUBELET_TO):%,%,$(filter $(KUBELET_TO):%,1.37:1.36 1.38:1.37))
 # A release's kubelet under KUBELET_DIR, and the k8s.io/kubernetes release it is built from: go.mod's (KUBELET_MINOR)
 # is "kubelet", another one's "kubelet-1.XY".
 KUBELET_MINOR = $(patsubst v%,%,$(basename $(KUBELET_RELEASE)))

@@ -137,10 +137,10 @@ def main():
         health_interval=dict(type='int', default=1),
     ), supports_check_mode=True)
     params = module.params
-    for field in ('health_timeout', 'health_interval'):
-        if params[field] < 0 or (field == 'health_interval' and params[field] == 0):
-            module.fail_json(msg='%s: must be %s, got %s' % (
-                field, 'positive' if field == 'health_interval' else 'zero or more', params[field]))
+    if params['health_timeout'] < 0:
+        module.fail_json(msg='health_timeout: must be zero or more, got %s' % params['health_timeout'])
+    if params['health_interval'] <= 0:
+        module.fail_json(msg='health_interval: must be positive, got %s' % params['health_interval'])
     restarted = []
     try:
         restart.restart_services(runner(module), params['services'], module.check_mode, restarted)

@@ -158,3 +158,6 @@ def test_the_module_refuses_a_zero_interval_naming_it(run_module, monkeypatch):
     with pytest.raises(ModuleFail) as failed:
         run_module(node_restart, {'services': ['kubelet.service'], 'health_interval': 0})
     assert failed.value.result['msg'] == 'health_interval: must be positive, got 0' and fake.ran == []
+    with pytest.raises(ModuleFail) as failed:
+        run_module(node_restart, {'services': ['kubelet.service'], 'health_timeout': -1})
+    assert failed.value.result['msg'] == 'health_timeout: must be zero or more, got -1' and fake.ran == []
