@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Build the test VM image: Debian bookworm (debootstrap minbase) with systemd, sshd, python3
-# and containerd; the kernel and initrd taken out for qemu -kernel/-initrd; an ext4 root made
-# with mkfs.ext4 -d; a fresh ssh key per build. Cached in $VM_IMAGE_DIR and rebuilt only when
-# this script changes. Needs root (debootstrap, chroot).
+# Build the test VM image: Debian bookworm (debootstrap minbase) with systemd, sshd, python3 (with a bytecode
+# cache for the modules ansible sends, kubenode_test_bytecode.py) and containerd; the kernel and initrd taken out
+# for qemu -kernel/-initrd; an ext4 root made with mkfs.ext4 -d; a fresh ssh key per build. Cached in
+# $VM_IMAGE_DIR and rebuilt only when this script or kubenode_test_bytecode.py changes. Needs root (debootstrap,
+# chroot).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 image_dir="${VM_IMAGE_DIR:-$here/../../.cache/vm/image}"
-stamp="$(sha256sum "$0" | cut -c1-16)"
+stamp="$(cat "$0" "$here/kubenode_test_bytecode.py" | sha256sum | cut -c1-16)"
 if [ -f "$image_dir/stamp" ] && [ "$(cat "$image_dir/stamp")" = "$stamp" ]; then
   echo "vm image up to date: $image_dir"
   exit 0
@@ -106,6 +107,11 @@ UNIT
 chroot "$rootfs" systemctl enable kubenode-boot-status.service >/dev/null 2>&1
 mkdir -p "$rootfs/etc/systemd/system/ssh.service.d"
 printf '[Unit]\nConditionKernelCommandLine=!kubenode.test_hold_sshd\n' > "$rootfs/etc/systemd/system/ssh.service.d/test-hold.conf"
+
+# The bytecode cache for the modules ansible sends (tests/vm/kubenode_test_bytecode.py says why and what it does):
+# Python loads it at every start through a .pth file in the system's site-packages.
+install -m 644 "$here/kubenode_test_bytecode.py" "$rootfs/usr/lib/python3/dist-packages/kubenode_test_bytecode.py"
+echo "import kubenode_test_bytecode" > "$rootfs/usr/lib/python3/dist-packages/kubenode_test_bytecode.pth"
 
 mkdir -p "$image_dir.new"
 ssh-keygen -q -t ed25519 -N '' -C kubenode-test-vm -f "$image_dir.new/id_ed25519"
