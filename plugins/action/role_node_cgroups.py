@@ -22,6 +22,7 @@ from ansible.errors import AnsibleActionFail, AnsibleError
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_pods import api_pods_for_plan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import NODE_PATHS
 from ansible_collections.kubenode.cgroups.plugins.plugin_utils._role_spec import (
     entry_point_options, typed_values)
@@ -230,7 +231,8 @@ class ActionModule(ActionBase):
             result.update(failed=True, changed=False, msg=str(error))
             return result
         if api_pods is not None:
-            args['pods'] = api_pods
+            # What the plan reads of them: the receipt then compares that, not what moves on its own.
+            args['pods'] = api_pods_for_plan(api_pods)
         outcome = self._execute_module(module_name=MODULE, module_args=args, task_vars=task_vars)
         if outcome.get('failed') and isinstance(outcome.get('msg'), str):
             outcome['msg'] = name_role_variables(outcome['msg'], origin)

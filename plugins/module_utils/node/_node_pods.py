@@ -98,6 +98,52 @@ def static_pods(static_pod_path: str | None, root: str, proc_path: str, field: s
     return found
 
 
+_RESIZE_CONDITIONS = ('PodResizePending', 'PodResizeInProgress')
+_CONTAINER_STATUS_KEYS = ('name', 'resources', 'allocatedResources')
+
+
+def _read_status(status: Any) -> dict[str, Any]:
+    """The part of a pod's status the plan reads (parse_pod, api_pods): its phase, QoS class, in-place resize and
+    the resources each container was given; not what moves on its own (conditions' times, restarts, container IDs)."""
+    if not isinstance(status, dict):
+        return {}
+    kept: dict[str, Any] = dict((key, status[key]) for key in ('phase', 'qosClass', 'resize') if key in status)
+    conditions = [dict((key, condition[key]) for key in ('type', 'status', 'reason', 'message') if key in condition)
+                  for condition in status.get('conditions') or []
+                  if isinstance(condition, dict) and condition.get('type') in _RESIZE_CONDITIONS]
+    if conditions:
+        kept['conditions'] = conditions
+    for key in ('containerStatuses', 'initContainerStatuses'):
+        if isinstance(status.get(key), list):
+            kept[key] = [dict((name, container[name]) for name in _CONTAINER_STATUS_KEYS if name in container)
+                         if isinstance(container, dict) else container for container in status[key]]
+    return kept
+
+
+def api_pods_for_plan(pods: Sequence[Any]) -> list[Any]:
+    """The pods the API server bound to the node, as node_cgroups' pods option takes them for the plan: those api_pods
+    judges (not the mirror pods of static ones, nor the ones that ended), each with only what the plan reads of it
+    (metadata's names, uid, annotations and creation time, the spec, the status above). What changes on a running node
+    without changing the plan (resourceVersion, managedFields, a condition's time, a container's restart) then leaves
+    the options, and the receipt, as they were."""
+    kept: list[Any] = []
+    for data in pods:
+        if not isinstance(data, dict):
+            kept.append(data)  # api_pods names it, by its place in the list
+            continue
+        metadata: dict[str, Any] = data['metadata'] if isinstance(data.get('metadata'), dict) else {}
+        status: dict[str, Any] = data['status'] if isinstance(data.get('status'), dict) else {}
+        if MIRROR_ANNOTATION in (metadata.get('annotations') or {}) or status.get('phase') in _TERMINAL_PHASES:
+            continue
+        pod = dict((key, data[key]) for key in ('apiVersion', 'kind', 'spec') if key in data)
+        pod['metadata'] = dict((key, metadata[key]) for key in ('name', 'namespace', 'uid', 'annotations',
+                                                                'creationTimestamp') if key in metadata)
+        if status:
+            pod['status'] = _read_status(status)
+        kept.append(pod)
+    return kept
+
+
 def api_pods(pods: Sequence[Any] | None, field: str = 'pods') -> list[Candidate]:
     """Candidates for the pods the operator read from the API server (kubernetes.core.k8s_info's resources): not
     the mirror pods of static ones (kubelet admits the static pod itself), nor the ones that ended."""

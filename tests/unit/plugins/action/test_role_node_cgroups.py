@@ -488,6 +488,25 @@ def test_with_api_access_the_pods_bound_to_the_node_are_read_and_judged(monkeypa
     assert len(lookup.calls) == 2 and sent[0]['pods'] == [{'kind': 'Pod'}]
 
 
+def test_the_module_gets_what_the_plan_reads_of_the_api_pods(monkeypatch):
+    """A re-run on a cluster node: kubelet updating its pods' status between two runs (resourceVersion, a condition's
+    time) must not change the options the receipt compares; mirror pods (kubelet admits the static pod) are left out."""
+    def pods(version, time):
+        return [{'metadata': {'name': 'web', 'namespace': 'default', 'resourceVersion': version,
+                              'managedFields': [{'time': time}]},
+                 'spec': {'nodeName': 'node1'},
+                 'status': {'phase': 'Running', 'conditions': [{'type': 'Ready', 'lastTransitionTime': time}]}},
+                {'metadata': {'name': 'etcd-node1', 'namespace': 'kube-system',
+                              'annotations': {'kubernetes.io/config.mirror': 'abc'}}, 'spec': {}}]
+    sent_pods = []
+    for version, time in (('1', '10:00'), ('2', '10:05')):
+        with_lookup(monkeypatch, FakeK8sLookup(pods(version, time)))
+        _result, sent = run_action(monkeypatch, True, node_allocatable_kubeconfig='/etc/k.conf')
+        sent_pods.append(sent[0]['pods'])
+    assert sent_pods[0] == sent_pods[1] == [{'metadata': {'name': 'web', 'namespace': 'default'},
+                                             'spec': {'nodeName': 'node1'}, 'status': {'phase': 'Running'}}]
+
+
 def test_an_api_that_cannot_be_read_fails_the_node_before_anything_is_sent(monkeypatch):
     with_lookup(monkeypatch, FakeK8sLookup(error=RuntimeError('connection refused')))
     result, sent = run_action(monkeypatch, True, node_allocatable_kubeconfig='/etc/k.conf')
