@@ -347,16 +347,17 @@ class ActionModule(ActionBase):
             return self.fail_step(outcome, '%s: node %s is not Ready in the API server with a heartbeat after kubelet\'s '
                                            'restart within %s s (Ready: %s, last heartbeat %s%s)'
                                   % (steps.API_STEP, name, timeout, status, heartbeat, '; ' + said if said else ''))
-        try:
-            pods = self.api_pods(role, task_vars) or []
-            events = self.api_read(role, task_vars, "kubelet's events", kind='Event',
-                                   field_selector='type=Warning,source=kubelet')
-        except AnsibleError as error:
-            return self.fail_step(outcome, '%s: %s' % (steps.API_STEP, error))
-        # Rejected after this restart: the pods kubelet failed for it (their phase), and those its events name among
-        # the pods alive before it (a rejected pod may end Succeeded).
-        rejected_now = dict(steps.rejected_by_admission(pods))
-        rejected_now.update(steps.rejected_in_events(events, name, heartbeat_before, steps.live_pod_uids(pods_before)))
+        for attempt in range(tries):
+            try:
+                pods, rejected_now = self.rejected_since(role, task_vars, name, heartbeat_before, pods_before)
+            except AnsibleError as error:
+                return self.fail_step(outcome, '%s: %s' % (steps.API_STEP, error))
+            # After the second restart kubelet judges the pods it re-admitted by the new Allocatable, and their
+            # rejection reaches the API server some seconds after its Ready heartbeat: the gate waits for it (within
+            # the timeout, past which a pod that still runs is named as re-admitted).
+            if not readmitted or all(pod in rejected_now for pod in readmitted) or attempt + 1 == tries:
+                break
+            time.sleep(steps.API_DELAY)
         accepted = steps.refused_by_preview(outcome) if role('accept_impact') else []
         stale = [pod for pod in steps.accepted_still_running(accepted, pods) if pod not in rejected_now]
         if stale and not readmitted:
@@ -378,6 +379,18 @@ class ActionModule(ActionBase):
             return self.fail_step(outcome, '%s: kubelet\'s admission rejected %s after its restart, which the impact '
                                            'preview did not name as accepted' % (steps.API_STEP, ', '.join(rejected)))
         return None
+
+    def rejected_since(self, role, task_vars, name, heartbeat_before, pods_before):
+        """The pods bound to the node now, and {namespace/name: reason} of those kubelet's admission rejected after the
+        heartbeat: the pods kubelet failed for it (their phase), and those its events name among the pods alive before
+        (a rejected pod may end Succeeded). Raises AnsibleError when the API cannot be read."""
+        from ansible_collections.kubenode.cgroups.plugins.plugin_utils import _follow_up as steps
+        pods = self.api_pods(role, task_vars) or []
+        events = self.api_read(role, task_vars, "kubelet's events", kind='Event',
+                               field_selector='type=Warning,source=kubelet')
+        rejected = dict(steps.rejected_by_admission(pods))
+        rejected.update(steps.rejected_in_events(events, name, heartbeat_before, steps.live_pod_uids(pods_before)))
+        return pods, rejected
 
     def follow_up(self, outcome, role, args, task_vars, api_pods=None):
         """After a change, in this task rather than four more per host (plugin_utils/_follow_up): restart what runs

@@ -670,6 +670,45 @@ def test_an_accepted_pod_readmitted_by_the_stale_allocatable_gets_kubelet_restar
     assert [name for name, args in calls].count(RESTART) == 1
 
 
+def test_after_the_second_restart_the_gate_waits_for_kubelet_to_reject_the_readmitted_pod(monkeypatch):
+    """Seen on the cluster scenario's node (2026-11-30): kubelet posted Ready after the second restart before its
+    rejection of the re-admitted pod reached the API server, and a gate that read the pods once found none rejected.
+    The gate asks again every 2 s until the pod is rejected; one still running at the timeout is named re-admitted."""
+    before = [api_pod('web'), api_pod('db')]
+    running = [api_pod('web'), api_pod('db')]
+    rejected = [api_pod('web', 'Failed', 'OutOfmemory'), api_pod('db')]
+    nodes = [api_node('True', '2026-11-28T05:00:00Z'), api_node('True', '2026-11-28T05:00:30Z', '3Gi'),
+             api_node('True', '2026-11-28T05:00:50Z', '3Gi')]
+    refused = [{'pod': 'default/web', 'reason': 'OutOfmemory', 'message': 'no room'}]
+    impact = {'pods': {'source': 'the API server', 'count': 2, 'refused': refused, 'at_risk': [], 'preempting': [],
+                       'not_running': [], 'admission': []},
+              'memory': [], 'pods_unknown': None, 'effects': ['pod default/web refused']}
+    # Pod reads: before the change, after the first restart, then three after the second before the rejection shows.
+    answers = [before, running, running, running, running, rejected]
+    lookup = SequenceK8sLookup(nodes, lambda count: answers[min(count, len(answers)) - 1])
+    with_lookup(monkeypatch, lookup)
+    result, calls, slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK),
+                                                          impact=impact),
+                                     answers=HEALTHY, node_allocatable_kubeconfig='/etc/k.conf',
+                                     node_allocatable_accept_impact=True)
+    assert not result.get('failed') and [name for name, args in calls].count(RESTART) == 2
+    assert result['api_gate']['rejected'] == ['default/web'] and slept.count(2) >= 3
+    assert result['summary'][-1].split('; ')[1] == 'rejected by admission: default/web'
+    # Still running at the timeout: named as re-admitted, after the gate asked through its whole window.
+    lookup = SequenceK8sLookup(nodes, lambda count: answers[min(count, 2) - 1])
+    with_lookup(monkeypatch, lookup)
+    result, calls, slept = follow_up(monkeypatch, changed(restart_pending=PENDING[1:], verification=dict(READ_BACK),
+                                                          impact=impact),
+                                     answers=HEALTHY, node_allocatable_kubeconfig='/etc/k.conf',
+                                     node_allocatable_accept_impact=True, node_allocatable_health_timeout=10)
+    assert not result.get('failed') and result['api_gate']['rejected'] == []
+    # once, then every 2 s until the 10 s passed: 6 reads after the second restart
+    assert len([call for call in lookup.calls if call['kind'] == 'Pod']) == 2 + 6
+    assert result['summary'][-1].endswith('rejected by admission: none; kubelet restarted again to judge default/web by '
+                                          'the new Allocatable (it had judged them by the one the API server held '
+                                          'from before its restart)')
+
+
 def kubelet_event(pod, reason, stamp, host='node1', uid=None):
     return {'reason': reason, 'type': 'Warning', 'lastTimestamp': stamp, 'source': {'component': 'kubelet', 'host': host},
             'involvedObject': {'kind': 'Pod', 'namespace': 'default', 'name': pod, 'uid': uid or 'uid-' + pod}}
