@@ -15,7 +15,7 @@ __metaclass__ = type
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 try:
@@ -98,6 +98,12 @@ def static_pods(static_pod_path: str | None, root: str, proc_path: str, field: s
     return found
 
 
+def _judged(metadata: Mapping[str, Any], status: Mapping[str, Any]) -> bool:
+    """Whether the preview judges an API server's pod: not the mirror pod of a static one (kubelet admits the static
+    pod itself), nor one that ended."""
+    return MIRROR_ANNOTATION not in (metadata.get('annotations') or {}) and status.get('phase') not in _TERMINAL_PHASES
+
+
 _RESIZE_CONDITIONS = ('PodResizePending', 'PodResizeInProgress')
 _CONTAINER_STATUS_KEYS = ('name', 'resources', 'allocatedResources')
 
@@ -133,7 +139,7 @@ def api_pods_for_plan(pods: Sequence[Any]) -> list[Any]:
             continue
         metadata: dict[str, Any] = data['metadata'] if isinstance(data.get('metadata'), dict) else {}
         status: dict[str, Any] = data['status'] if isinstance(data.get('status'), dict) else {}
-        if MIRROR_ANNOTATION in (metadata.get('annotations') or {}) or status.get('phase') in _TERMINAL_PHASES:
+        if not _judged(metadata, status):
             continue
         pod = dict((key, data[key]) for key in ('apiVersion', 'kind', 'spec') if key in data)
         pod['metadata'] = dict((key, metadata[key]) for key in ('name', 'namespace', 'uid', 'annotations',
@@ -154,7 +160,7 @@ def api_pods(pods: Sequence[Any] | None, field: str = 'pods') -> list[Candidate]
             raise KubenodeError('must be a Pod object', field=item, value=data)
         metadata = data.get('metadata') or {}
         status = data.get('status') or {}
-        if MIRROR_ANNOTATION in (metadata.get('annotations') or {}) or status.get('phase') in _TERMINAL_PHASES:
+        if not _judged(metadata, status):
             continue
         model = pod_model()
         pod = model.pods.parse_pod(data, item)
