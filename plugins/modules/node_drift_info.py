@@ -334,7 +334,8 @@ def main():
         node = read_node(spec, host.systemctl, module.run_command)
         result, run = audit(host, spec, node, params['allow_driver_mismatch'])
         config_now = run.kubelet_config_now
-        pods = read_pods(spec, config_now)
+        # The preview's pod values read the node's swap too (read_swap); the impact needs only the pods.
+        pods = read_pods(spec, config_now, node.layout if params['upgrade_to'] else None)
         result['impact'] = read_impact(spec, node, result['plan'], pods=pods, config=config_now)
         result['plan'] = result['plan'].as_dict()
         # The preview plans for the target from the same snapshot, never with the configuration change.

@@ -55,7 +55,6 @@ MANAGED_KEYS = (
     'memoryThrottlingFactor', 'memoryReservationPolicy', 'podPidsLimit', 'cpuCFSQuota', 'cpuCFSQuotaPeriod',
     'failCgroupV1', 'maxPods', 'failSwapOn', 'memorySwap', 'cpuManagerPolicy', 'cpuManagerPolicyOptions',
     'topologyManagerPolicy', 'topologyManagerScope', 'topologyManagerPolicyOptions', 'kubeletCgroups',
-    'runtimeCgroups',
 )
 # Fields of KubeletConfiguration v1beta1 that exist but that this module leaves to other tools.
 OTHER_KUBELET_KEYS = (
@@ -78,7 +77,7 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
     'systemReserved': dict, 'kubeReserved': dict, 'evictionHard': dict, 'evictionSoft': dict,
     'evictionSoftGracePeriod': dict, 'qosReserved': dict, 'memoryThrottlingFactor': (int, float),
     'cpuManagerPolicy': str, 'cpuManagerPolicyOptions': dict, 'topologyManagerPolicy': str,
-    'topologyManagerScope': str, 'topologyManagerPolicyOptions': dict, 'kubeletCgroups': str, 'runtimeCgroups': str,
+    'topologyManagerScope': str, 'topologyManagerPolicyOptions': dict, 'kubeletCgroups': str,
 }
 # cpumanager's NewManager and its static policy options (policy_options.go).
 CPU_MANAGER_POLICIES = ('none', 'static')
@@ -484,33 +483,24 @@ def kubelet_default_settings(plan: NodePlan) -> Document:
     return defaults
 
 
-# kubespray's variables behind kubeletCgroups and runtimeCgroups (its kubelet-config template).
-KUBESPRAY_SERVICE_CGROUP_VARIABLES = {'kubeletCgroups': 'kubelet_kubelet_cgroups',
-                                      'runtimeCgroups': 'kubelet_runtime_cgroups'}
+# kubespray's variable behind kubeletCgroups (its kubelet-config template). Its kubelet_runtime_cgroups is the
+# --runtime-cgroups flag (kubelet.env), not a KubeletConfiguration field: kubelet names the runtime's cgroup with it
+# for its stats (cAdvisor's cgroup roots) and moves no process there, so it is no business of the reservation's.
+KUBESPRAY_SERVICE_CGROUP_VARIABLES = {'kubeletCgroups': 'kubelet_kubelet_cgroups'}
 
 
 def service_cgroup_settings(current: Mapping[str, Any], slice_path: str | None, services: Iterable[str]) -> dict[str, str]:
-    """kubeletCgroups and runtimeCgroups where the node's configuration names them, moved to where the services are
-    placed (slice_path, the kube-reserved slice): kubelet moves its own process, and the runtime's, into the cgroup
-    these name (ensureProcessInContainerWithOOMScore), which would take them back out of the reservation. A key the
-    configuration leaves unset stays unset; one naming a service that is not placed is left as it is."""
-    if not slice_path or not services:
+    """kubeletCgroups where the node's configuration names it, moved to where the services are placed (slice_path,
+    the kube-reserved slice): kubelet moves its own process into the cgroup it names (the container manager's
+    system containers, ensureProcessInContainerWithOOMScore), which would take it back out of the reservation. A
+    configuration that leaves it unset keeps it unset; kubelet not among the placed services leaves it as it is."""
+    if not slice_path or 'kubelet' not in services:
         return {}
-    settings = {}
-    for key in ('kubeletCgroups', 'runtimeCgroups'):
-        value = current.get(key)
-        if not isinstance(value, str) or not value.strip('/'):
-            continue
-        name = value.rstrip('/').rsplit('/', 1)[-1]
-        service = name[:-len('.service')] if name.endswith('.service') else name
-        if key == 'kubeletCgroups':
-            service = 'kubelet'
-        if service not in services:
-            continue
-        wanted = '%s/%s.service' % (slice_path.rstrip('/'), service)
-        if value != wanted:
-            settings[key] = wanted
-    return settings
+    value = current.get('kubeletCgroups')
+    if not isinstance(value, str) or not value.strip('/'):
+        return {}
+    wanted = '%s/kubelet.service' % slice_path.rstrip('/')
+    return {'kubeletCgroups': wanted} if value != wanted else {}
 
 
 def parse(text: str, source: str) -> Document:

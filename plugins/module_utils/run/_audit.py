@@ -151,10 +151,13 @@ def cgroup_file_changes(now: NodePlan, target: NodePlan, files_key: str) -> list
 _CONTAINER_NAMES = ('name', 'init', 'sidecar')
 
 
-def pod_settings(config: Mapping[str, Any], plan: NodePlan, mode: str, release: str) -> PodSettings:
+def pod_settings(config: Mapping[str, Any], plan: NodePlan, mode: str, release: str,
+                 swap: Mapping[str, Any] | None = None) -> PodSettings:
     """The PodSettings (pod_cgroup_info's) of kubelet `release` started with the node's kubelet configuration on this
-    node (its plan's driver, capacity, Allocatable and hugepage sizes; mode: the node's cgroup mode)."""
+    node (its plan's driver, capacity, Allocatable and hugepage sizes; mode: the node's cgroup mode; swap: the node's
+    swap_capacity and swap_controller, _node_impact.read_swap)."""
     settings = kc.pod_settings_options(config)
+    settings.update(swap or {})
     settings.update({
         'kubelet_version': release, 'cgroup_driver': plan.cgroup_driver, 'cgroup_mode': mode,
         'memory_capacity': plan.value('capacity', 'memory'),
@@ -203,7 +206,7 @@ def pods_preview(pods: NodePods | None, config: Mapping[str, Any], plans: Sequen
     if not pods.candidates:
         return {'source': pods.describe(), 'count': 0, 'changes': [], 'unknown': None}
     try:
-        settings = [pod_settings(config, plan, mode, release) for release, plan in plans]
+        settings = [pod_settings(config, plan, mode, release, pods.swap) for release, plan in plans]
     except KubenodeError as error:
         return {'source': pods.describe(), 'count': len(pods.candidates), 'changes': None,
                 'unknown': "the pods' values are not known: %s" % error}

@@ -462,7 +462,7 @@ def kubelet_change_for(spec: NodeSpec, node: NodeSnapshot, plan: NodePlan, rules
 
 def service_placement(spec: NodeSpec, plan: NodePlan) -> dict[str, Any]:
     """{service_slice, services}: where this run places the services (the kube-reserved slice, on the systemd
-    driver), for the kubelet configuration's kubeletCgroups and runtimeCgroups to follow."""
+    driver), for the kubelet configuration's kubeletCgroups to follow."""
     entry = plan.cgroup('kube_reserved')
     if plan.cgroup_driver != 'systemd' or not spec.services or not entry:
         return {}

@@ -22,7 +22,9 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import parse_qos_reserved
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroup_usage import cgroup_directory, read_working_set
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import read_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._detect import swap_controller
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_config_file import current_config
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_totals import swap_total
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_pods import api_pods, static_pods
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import parse_int
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
@@ -58,25 +60,38 @@ def memory_limit_now(layout: CgroupLayout, root: str, path: str) -> int | None:
 
 class NodePods(object):
     """The pods kubelet admits again at its restart, read once: candidates (_admission.Candidate) and the words
-    for where they came from (empty when nothing says which pods the node runs)."""
+    for where they came from (empty when nothing says which pods the node runs); swap: what the pods' container
+    values read of the node's swap (read_swap), None when it was not read (no pods, or no layout given)."""
 
-    __slots__ = ('candidates', 'sources')
+    __slots__ = ('candidates', 'sources', 'swap')
 
-    def __init__(self, candidates: Sequence[Candidate], sources: Sequence[str]) -> None:
-        self.candidates, self.sources = candidates, sources
+    def __init__(self, candidates: Sequence[Candidate], sources: Sequence[str],
+                 swap: Mapping[str, Any] | None = None) -> None:
+        self.candidates, self.sources, self.swap = candidates, sources, swap
 
     def describe(self) -> str:
         """Where the pods came from, in words."""
         return ' and '.join(self.sources)
 
 
-def read_pods(spec: NodeSpec, config: Mapping[str, Any]) -> NodePods:
+def read_pods(spec: NodeSpec, config: Mapping[str, Any], layout: CgroupLayout | None = None) -> NodePods:
     """The node's pods: the static pods of kubelet's staticPodPath (or the static_pod_path option) and the API
-    server's pods of this node (the pods option)."""
+    server's pods of this node (the pods option); with the node's cgroup layout, pods found and a swapBehavior in
+    kubelet's configuration, the node's swap their containers' values then depend on (read_swap)."""
     static_path = spec.static_pod_path or config.get('staticPodPath')
     candidates = static_pods(static_path, spec.node_root, spec.proc_path) + api_pods(spec.pods)
     sources = (['static pods (%s)' % static_path] if static_path else []) + (['the API server'] if spec.pods else [])
-    return NodePods(candidates, sources)
+    swap_behavior = config['memorySwap'].get('swapBehavior') if isinstance(config.get('memorySwap'), dict) else None
+    swap = read_swap(spec, layout) if layout is not None and candidates and swap_behavior else None
+    return NodePods(candidates, sources, swap)
+
+
+def read_swap(spec: NodeSpec, layout: CgroupLayout) -> dict[str, Any]:
+    """What kubelet reads of the node's swap for a container's memory.swap.max (pod_cgroup_info's options):
+    swap_capacity, SwapTotal of meminfo (cAdvisor's MachineInfo.SwapCapacity, which LimitedSwap shares out), and
+    swap_controller, kubelet's swapControllerAvailable."""
+    return {'swap_capacity': swap_total(spec.proc_path),
+            'swap_controller': swap_controller(layout, spec.cgroupfs_path, spec.proc_path)}
 
 
 def read_impact(spec: NodeSpec, node: NodeSnapshot, plan: NodePlan, rules: KubeletRules | None = None,

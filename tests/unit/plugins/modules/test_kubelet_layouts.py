@@ -499,10 +499,12 @@ def test_a_detected_driver_is_not_blamed_on_the_cgroup_driver_option(run_module,
     assert failure.value.result['msg'].startswith('cgroup_driver: the systemd cgroup driver needs systemd as PID 1')
 
 
-def test_kubelet_and_runtime_cgroups_follow_the_services_into_the_kube_slice(run_module, tmp_path, monkeypatch):
-    """kubespray writes kubeletCgroups and runtimeCgroups under system.slice; kubelet moves itself (and the runtime)
-    there, out of the kube-reserved slice the role places them in. The collection moves both keys with the services,
-    says which kubespray variables keep the next kubespray run from undoing it, and is idempotent."""
+def test_kubelet_cgroups_follow_kubelet_into_the_kube_slice(run_module, tmp_path, monkeypatch):
+    """kubespray writes kubeletCgroups under system.slice; kubelet moves itself there, out of the kube-reserved slice
+    the role places it in. The collection moves the key with the service, says which kubespray variable keeps the
+    next kubespray run from undoing it, and is idempotent. A runtimeCgroups key is no KubeletConfiguration field
+    (kubespray's kubelet_runtime_cgroups is the --runtime-cgroups flag): kubelet ignores it, and so does the
+    collection."""
     warnings = []
     monkeypatch.setattr(basic.AnsibleModule, 'warn', lambda self, text: warnings.append(text))
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
@@ -514,9 +516,9 @@ def test_kubelet_and_runtime_cgroups_follow_the_services_into_the_kube_slice(run
     result = run_module(node_cgroups, args)
     written = read_yaml(config)
     assert written['kubeletCgroups'] == '/kube.slice/kubelet.service'
-    assert written['runtimeCgroups'] == '/kube.slice/containerd.service'
-    assert any('kubelet_kubelet_cgroups: /kube.slice/kubelet.service' in w and
-               'kubelet_runtime_cgroups: /kube.slice/containerd.service' in w for w in warnings)
+    assert written['runtimeCgroups'] == '/system.slice/containerd.service'
+    assert any('kubelet_kubelet_cgroups: /kube.slice/kubelet.service' in w for w in warnings)
+    assert not [w for w in warnings if 'runtime' in w.lower()]
     assert result['kubelet_config']['changed']
     again = run_module(node_cgroups, args, check_mode=True)
     assert not again['kubelet_config']['changed']
@@ -524,3 +526,8 @@ def test_kubelet_and_runtime_cgroups_follow_the_services_into_the_kube_slice(run
     mine = run_module(node_cgroups, dict(args, kubelet_config={'settings': {'kubeletCgroups': '/kubelet.slice'}}),
                       check_mode=True)
     assert mine['kubelet_config']['config']['kubeletCgroups'] == '/kubelet.slice'
+    # ... and one that names runtimeCgroups is refused before anything is written: kubelet would ignore it.
+    with pytest.raises(ModuleFail) as failure:
+        run_module(node_cgroups, dict(args, kubelet_config={'settings': {'runtimeCgroups': '/kube.slice/x.service'}}))
+    assert 'kubelet does not know this KubeletConfiguration field' in str(failure.value)
+    assert 'runtimeCgroups' in str(failure.value)

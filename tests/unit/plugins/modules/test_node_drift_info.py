@@ -279,6 +279,29 @@ def api_pod(name, requests, limits):
             'status': {'phase': 'Running'}}
 
 
+def test_an_upgrade_preview_of_a_limited_swap_node_reads_the_node_s_swap(run_module, node):
+    """Under LimitedSwap kubelet gives each Burstable container of a cgroup v2 node a share of the node's swap
+    (SwapTotal of meminfo) where the swap controller is there: the preview reads both from the node, as kubelet does,
+    and plans the pods' values for both releases (found on a VM, whose preview said the values were not known)."""
+    tree, files = node
+    converge(run_module, tree, files)
+    with open(files['kubelet_config_path'], 'a') as handle:
+        handle.write('failSwapOn: false\nmemorySwap: {swapBehavior: LimitedSwap}\n')
+    with open(os.path.join(tree.proc, 'meminfo'), 'w') as handle:
+        handle.write('MemTotal:       16777216 kB\nSwapTotal:       2097152 kB\n')
+    with open(os.path.join(tree.proc, 'self/cgroup'), 'w') as handle:
+        handle.write('0::/\n')
+    if tree.mode == 'v2':
+        with open(os.path.join(tree.root, 'memory.swap.max'), 'w') as handle:
+            handle.write('max\n')
+    audit = dict(files, settings=dict(SETTINGS, kubelet_version='1.34'), cgroupfs_path=tree.root, proc_path=tree.proc,
+                 pods=[api_pod('web', {'cpu': '250m', 'memory': '256Mi'}, {'memory': '512Mi'})])
+    preview = run_module(node_drift_info, dict(audit, upgrade_to='1.37'))['upgrade']['pods']
+    assert (preview['count'], preview['unknown']) == (1, None)
+    # The share is the same in both releases: no swap value among the changes.
+    assert not [c for c in preview['changes'] if 'swap' in c['name']]
+
+
 def test_an_upgrade_preview_names_the_values_the_target_gives_the_pods(run_module, node):
     """The pods of the node (here the API server's, the pods option) planned by both releases: on cgroup v2 kubelet
     1.37 turns MemoryQoS on, and under the default memoryReservationPolicy (None) it sends every container
