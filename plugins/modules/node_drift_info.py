@@ -53,7 +53,9 @@ options:
       - A kubelet release to preview an upgrade to, such as C(1.38). The node is planned for the release it runs
         and for this one from the same reading, and RV(upgrade) says what the target kubelet would write
         differently, what in the node's kubelet configuration it refuses, and what would keep it from starting.
-      - The preview reads nothing more and changes nothing; the drift is still against the node's own release.
+      - The preview changes nothing, and reads nothing more than the audit but the node's swap (SwapTotal of
+        C(/proc/meminfo) and whether the swap controller is there), which kubelet reads for the pods' values when its
+        configuration names a C(memorySwap.swapBehavior). The drift is still against the node's own release.
       - Needs O(settings), since a O(plan) is computed for one release.
     type: str
   services:
