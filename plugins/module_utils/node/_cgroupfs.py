@@ -23,6 +23,7 @@ from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._mounts import cgroup_mounts
 
 # Controllers kubelet validates (cgroup_v1_manager_linux.go / cgroup_v2_manager_linux.go).
@@ -95,6 +96,13 @@ def read_file(path: str) -> str | None:
         if error.errno in (errno.ENOENT, errno.ENOTDIR):
             return None
         raise
+
+
+@traced
+def holds_other_processes(procs_path: str, main_pid: str) -> bool:
+    """Whether a cgroup's cgroup.procs lists a process other than main_pid (a unit's main process): a receipt
+    compares this answer, not the PIDs, which move whenever a container's shim comes or goes."""
+    return any(pid != main_pid for pid in (read_file(procs_path) or '').split())
 
 
 def write_file(path: str, value: str) -> None:

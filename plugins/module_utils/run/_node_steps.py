@@ -362,19 +362,21 @@ def find_restarts(run: NodeRun, host: DryHost, done: Done) -> list[dict[str, Any
     found = restarts.pending(watched, shown, restarts.file_mtimes(files), left_behind=left_behind)
     for held in [entry for entry in found if entry.get('held')]:
         done.record.warnings.append(
-            '%s %s, held there by %d process(es) it left running (container shims): systemd keeps a unit\'s cgroup '
+            '%s %s, held there by the processes it left running (container shims): systemd keeps a unit\'s cgroup '
             'while they run, so a restart would not move it; it moves when they end, at the latest at the next boot'
-            % (held['service'], held['reason'], left_behind[held['service']]))
+            % (held['service'], held['reason']))
     return [entry for entry in found if not entry.get('held')]
 
 
-def processes_left_behind(run: NodeRun, fields: Mapping[str, Any]) -> int:
-    """How many processes other than the unit's main one its cgroup holds (systemd's own hierarchy)."""
+def processes_left_behind(run: NodeRun, fields: Mapping[str, Any]) -> bool:
+    """Whether the unit's cgroup (systemd's own hierarchy) holds processes other than its main one. Their number is
+    not asked: it moves as containers come and go, and a re-run's receipt would follow it (_cgroupfs.
+    holds_other_processes)."""
     group = fields.get('ControlGroup') or ''
     if not group:
-        return 0
+        return False
     base = run.root if run.layout.is_v2 else run.layout.v1_hierarchies.get('systemd')
     if not base:
-        return 0
-    text = fs.read_file(os.path.join(base, group.lstrip('/'), cgfiles.PROCS_FILE)) or ''
-    return len([pid for pid in text.split() if pid != str(fields.get('MainPID') or '')])
+        return False
+    return fs.holds_other_processes(os.path.join(base, group.lstrip('/'), cgfiles.PROCS_FILE),
+                                    str(fields.get('MainPID') or ''))

@@ -51,9 +51,9 @@ def pending(watched: Mapping[str, Mapping[str, Any]], shown: Mapping[str, Mappin
 
     watched: {unit: {'files': [paths it reads at start], 'slice_path': cgroup path of its Slice= or None}}.
     The start time systemd reports is on the monotonic clock, file times on the wall clock.
-    left_behind: {unit: the processes of its cgroup other than its main one}. A unit outside its slice whose cgroup
-    holds such processes (containerd's shims: KillMode=process) is 'held': systemd keeps the cgroup while they run,
-    so a restart would not move it (it moves once they end, at the latest at the next boot).
+    left_behind: {unit: whether its cgroup holds processes other than its main one}. A unit outside its slice whose
+    cgroup holds such processes (containerd's shims: KillMode=process) is 'held': systemd keeps the cgroup while they
+    run, so a restart would not move it (it moves once they end, at the latest at the next boot).
     """
     wall_now = time.time() if wall_now is None else wall_now
     monotonic_now = time.monotonic() if monotonic_now is None else monotonic_now
