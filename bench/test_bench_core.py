@@ -46,7 +46,7 @@ PODS = {'pods': [_pod(i) for i in range(110)], 'memory_capacity': '64Gi', 'alloc
 
 def test_node_plan(benchmark):
     result = benchmark(lambda: plan_node(PlanOptions(**NODE)))
-    assert result.cgroup('kubepods')['resources']['cpu_shares'] == 15616
+    assert result.cgroup('kubepods').resources['cpu_shares'] == 15616
 
 
 def test_plan_for_110_pods(benchmark):

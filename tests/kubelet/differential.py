@@ -460,7 +460,7 @@ def ours_allocatable(case):
 
     def values(report):
         return dict((k, v['value']) for k, v in report.items())  # CPU in millicores, the rest in units
-    kubepods = plan.cgroup('kubepods')['resources']
+    kubepods = plan.cgroup('kubepods').resources
     return {'reservation': values(plan.reservation), 'allocatable': values(plan.allocatable),
             'absolute': values(plan.allocatable_absolute),
             'kubepods': {'cpu_shares': kubepods.get('cpu_shares'), 'memory': kubepods.get('memory'),

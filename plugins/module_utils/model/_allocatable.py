@@ -28,6 +28,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._eviction i
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._feature_gates import check_gate_names, check_gate_values
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_set import OptionSet
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import profile_reservation
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import MEASURED_PROFILE, measured_reserved
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import DECIMAL_SI, Quantity
@@ -282,13 +283,12 @@ def node_cpuset(options: PlanOptions, capacity: Mapping[str, Quantity], rules: K
     return format_cpuset(sorted(online)) if online else None
 
 
-def cgroup_entry(parts: Sequence[str], driver: str, config: Mapping[str, Any], page_sizes: Iterable[int],
-                 **extra: Any) -> dict[str, Any]:
-    entry = names.describe(parts, driver)
-    entry['resources'], rendered = cgmath.cgroup_values(config, page_sizes)
-    entry.update(rendered)
-    entry.update(extra)
-    return entry
+def planned_cgroup(key: str, parts: Sequence[str], driver: str, config: Mapping[str, Any], page_sizes: Iterable[int],
+                   **plan: Any) -> PlannedCgroup:
+    """The plan's record of one cgroup: its names, the resources config sets (getCgroupConfig's ResourceConfig) and
+    the files and properties they render to; plan: what the plan says of it (enforced, source...)."""
+    resources, rendered = cgmath.cgroup_values(config, page_sizes)
+    return PlannedCgroup.planned(key, names.describe(parts, driver), resources, rendered, **plan)
 
 
 class PlanOptions(OptionSet):
@@ -506,8 +506,8 @@ def _status_capacity(capacity: Mapping[str, Quantity]) -> ResourceList:
 
 
 def node_cgroups(options: PlanOptions, config: NodeConfig, capacity: Mapping[str, Quantity], reserved: Reserved,
-                 allocatable: Mapping[str, ResourceList]) -> dict[str, dict[str, Any]]:
-    """{key: cgroup entry}: what kubelet writes to kubepods (getCgroupConfig of Allocatable or of the capacity), the
+                 allocatable: Mapping[str, ResourceList]) -> dict[str, PlannedCgroup]:
+    """{key: PlannedCgroup}: what kubelet writes to kubepods (getCgroupConfig of Allocatable or of the capacity), the
     QoS tiers (the QoS manager) and the enforced reserved cgroups (enforceNodeAllocatableCgroups)."""
     page_sizes = sorted(hugepage_limits(dict((k, v) for k, v in capacity.items() if is_hugepages(k))))
     all_cpus = node_cpuset(options, capacity, config.rules)
@@ -523,8 +523,8 @@ def node_cgroups(options: PlanOptions, config: NodeConfig, capacity: Mapping[str
             # The QoS manager's minute loop sets kubepods (the Guaranteed tier) hugetlb unbounded.
             values['hugetlb'] = dict((size, cgmath.HUGETLB_UNBOUNDED) for size in page_sizes)
             values.update(kubepods_memory_qos(config.memory_rules))
-        cgroups['kubepods'] = cgroup_entry(root_parts, config.driver, values, page_sizes, enforced=True,
-                                           source='allocatable' if enforced else 'capacity')
+        cgroups['kubepods'] = planned_cgroup('kubepods', root_parts, config.driver, values, page_sizes, enforced=True,
+                                             source='allocatable' if enforced else 'capacity')
     if config.cgroups_per_qos:
         cgroups.update(qos_tiers(root_parts, config.driver, page_sizes, allocatable['absolute'], config.memory_rules))
     for scope, cgroup_name, resources in (('system', config.system_cgroup, reserved.system),
@@ -605,7 +605,7 @@ NO_PODS = PodRequests()
 
 
 def qos_tiers(root_parts: Sequence[str], driver: str, page_sizes: Sequence[int], absolute: Mapping[str, Quantity],
-              rules: MemoryRules, requests: PodRequests = NO_PODS) -> dict[str, dict[str, Any]]:
+              rules: MemoryRules, requests: PodRequests = NO_PODS) -> dict[str, PlannedCgroup]:
     """The burstable and besteffort cgroups as the QoS manager's UpdateCgroups leaves them."""
     policy, guaranteed_requests, burstable_requests = rules.policy, requests.guaranteed_memory, requests.burstable_memory
     unbounded = dict((size, cgmath.HUGETLB_UNBOUNDED) for size in page_sizes)
@@ -624,17 +624,14 @@ def qos_tiers(root_parts: Sequence[str], driver: str, page_sizes: Sequence[int],
     if percent is not None and allocatable_memory:
         burstable['memory'] = allocatable_memory - (guaranteed_requests * percent // 100)
         besteffort['memory'] = burstable['memory'] - (burstable_requests * percent // 100)
-    return {
-        'burstable': cgroup_entry(names.new_cgroup_name(root_parts, 'burstable'), driver, burstable, page_sizes,
-                                  enforced=True),
-        'besteffort': cgroup_entry(names.new_cgroup_name(root_parts, 'besteffort'), driver, besteffort, page_sizes,
-                                   enforced=True),
-    }
+    return dict((key, planned_cgroup(key, names.new_cgroup_name(root_parts, key), driver, values, page_sizes,
+                                     enforced=True))
+                for key, values in (('burstable', burstable), ('besteffort', besteffort)))
 
 
 def _reserved_cgroup(scope: str, cgroup_name: str, reserved: Mapping[str, Quantity], enforce: Sequence[str], driver: str,
                      page_sizes: Sequence[int], memory_qos: bool, policy: str | None, out_of_swap: bool = False,
-                     all_cpus: str | None = None) -> dict[str, Any] | None:
+                     all_cpus: str | None = None) -> PlannedCgroup | None:
     full, compressible = '%s-reserved' % scope, '%s-reserved-compressible' % scope
     enforced = full in enforce or compressible in enforce
     if not cgroup_name:
@@ -652,12 +649,13 @@ def _reserved_cgroup(scope: str, cgroup_name: str, reserved: Mapping[str, Quanti
     if out_of_swap:
         # Ours, not kubelet's: the system and kube daemons never swap (cgroup v2, MemorySwapMax=0).
         config['memory_swap_max'] = 0
-    entry = cgroup_entry(parts, driver, config, page_sizes if enforced else [], enforced=enforced,
-                         enforcement=full if full in enforce else (compressible if enforced else None),
-                         configured_name=cgroup_name)
-    if enforced or not names.systemd_owned(entry['path']):
-        own_unwritten_files(entry, config)
-    return entry
+    planned = planned_cgroup('%s_reserved' % scope, parts, driver, config, page_sizes if enforced else [],
+                             enforced=enforced,
+                             enforcement=full if full in enforce else (compressible if enforced else None),
+                             configured_name=cgroup_name)
+    if enforced or not names.systemd_owned(planned.path or ''):
+        planned = own_unwritten_files(planned, config)
+    return planned
 
 
 _OWNED_DEFAULTS: dict[tuple[cgfiles.ControlFile, ...], dict[str, Any]] = {}
@@ -670,11 +668,9 @@ def _owned_defaults(rows: tuple[cgfiles.ControlFile, ...]) -> dict[str, Any]:
     return _OWNED_DEFAULTS[rows]
 
 
-def own_unwritten_files(entry: dict[str, Any], config: Mapping[str, Any]) -> None:
+def own_unwritten_files(planned: PlannedCgroup, config: Mapping[str, Any]) -> PlannedCgroup:
     """Ours, not kubelet's: a reserved cgroup the collection makes or enforces holds in memory.min, memory.low and
     memory.swap.max the plan's value, else the kernel's default, so that a hand-set protection or swap limit there
     is drift the audit reports and a run repairs (cgroup v2; v1 has none of these files)."""
     owned = _owned_defaults(tuple(row for row in cgfiles.OWNED_BY_DEFAULT if config.get(row.key) is None))
-    entry['v2_files'].update(owned['v2_files'])
-    entry['systemd_properties']['v2'].update(owned['systemd_properties']['v2'])
-    entry['owned_defaults'] = sorted(owned['v2_files'])
+    return planned.owning(owned['v2_files'], owned['systemd_properties']['v2'])

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import (
     BURSTABLE, GUARANTEED, pod_model)
 
@@ -62,10 +63,10 @@ def memory_limit_after(plan: NodePlan, key: str, tier_limits: Mapping[str, int] 
     tier's from tier_limits (qos_tier_limits), kubepods' and an enforced reserved cgroup's from the plan; else None."""
     if tier_limits and key in tier_limits:
         return tier_limits[key]
-    entry = plan.cgroups.get(key)
-    if not entry or not entry.get('enforced', key == 'kubepods'):
+    planned = plan.cgroup(key)
+    if not planned or not planned.enforced:
         return None
-    return (entry.get('resources') or {}).get('memory')
+    return planned.resources.get('memory')
 
 
 def lowers_limit(after: int | None, now: int | None) -> bool:
@@ -74,13 +75,13 @@ def lowers_limit(after: int | None, now: int | None) -> bool:
     return after is not None and (now is None or after < now)
 
 
-def _squeezed(key: str, entry: Mapping[str, Any], after: int | None, used: Mapping[str, int] | None,
+def _squeezed(key: str, planned: PlannedCgroup, after: int | None, used: Mapping[str, int] | None,
               now: int | None) -> dict[str, Any] | None:
     """The impact row of one cgroup whose new memory limit (after) is lower than its limit now and below its working
     set (its use less the inactive page cache the kernel can reclaim, as kubelet counts it), else None."""
     if after is None or not lowers_limit(after, now) or used is None or after >= used['working_set']:
         return None
-    return {'cgroup': key, 'path': entry['path'], 'limit_now': now, 'limit_after': after, 'usage': used['usage'],
+    return {'cgroup': key, 'path': planned.path, 'limit_now': now, 'limit_after': after, 'usage': used['usage'],
             'working_set': used['working_set'], 'inactive_file': used['inactive_file']}
 
 

@@ -465,8 +465,8 @@ def settings_from_plan(plan: NodePlan) -> Document:
     if plan.reserved_system_cpus:
         settings['reservedSystemCPUs'] = plan.reserved_system_cpus
     for scope in ('system', 'kube'):
-        entry = plan.cgroup('%s_reserved' % scope)
-        settings['%sReservedCgroup' % scope] = entry['configured_name'] if entry else None
+        planned = plan.cgroup('%s_reserved' % scope)
+        settings['%sReservedCgroup' % scope] = planned.configured_name if planned else None
     # An empty reservation is written as no key at all, as kubelet's default means the same.
     for key in QUANTITY_MAPS:
         if not settings[key]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_names import DRIVERS
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import check_entry
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup, check_entry
 
 
 # (field, required in a plan given back, the type its value must have). The order is as_dict()'s.
@@ -40,7 +40,7 @@ _SCHEMA = (
     ('reservation', False, Mapping),
     ('allocatable', False, Mapping),
     ('allocatable_absolute', False, Mapping),
-    ('cgroups', True, Mapping),  # {key: entry}: kubepods, the QoS tiers, the reserved cgroups
+    ('cgroups', True, Mapping),  # {key: PlannedCgroup} (as_entry in a dict): kubepods, the QoS tiers, the reserved ones
     ('node_allocatable_root', False, Mapping),  # where kubelet puts pods (names.describe)
     ('fail_cgroup_v1_default', False, bool),
     ('kubelet_version_source', False, str),  # where a run took the release from (node_cgroups)
@@ -73,8 +73,8 @@ class ReadOnly(Mapping):
 def freeze(value: Any) -> Any:
     """value, read-only: a mapping as a ReadOnly view (not copied: the record owns what it is given), a list as a
     tuple."""
-    if isinstance(value, ReadOnly):
-        return value
+    if isinstance(value, (ReadOnly, PlannedCgroup)):
+        return value  # a PlannedCgroup is immutable already (and a tuple that must stay a record)
     if isinstance(value, Mapping):
         return ReadOnly(value)
     if isinstance(value, (list, tuple)):
@@ -84,6 +84,8 @@ def freeze(value: Any) -> Any:
 
 def thaw(value: Any) -> Any:
     """freeze() undone: plain dicts and lists, as a module returns them (JSON)."""
+    if isinstance(value, PlannedCgroup):
+        return value.as_entry()
     if isinstance(value, ReadOnly):
         # The data behind a view of this module's own: copied once, not view by view.
         value = value._data  # pylint: disable=protected-access
@@ -112,7 +114,7 @@ class NodePlan(namedtuple('NodePlan', _FIELDS)):  # type: ignore[misc]  # the fi
     reservation: Mapping | None
     allocatable: Mapping | None
     allocatable_absolute: Mapping | None
-    cgroups: Mapping
+    cgroups: Mapping[str, PlannedCgroup]
     node_allocatable_root: Mapping | None
     fail_cgroup_v1_default: bool | None
     kubelet_version_source: str | None
@@ -150,10 +152,12 @@ class NodePlan(namedtuple('NodePlan', _FIELDS)):  # type: ignore[misc]  # the fi
         if plan['cgroup_driver'] not in DRIVERS:
             raise KubenodeError('must be "cgroupfs" or "systemd"', field=field + '.cgroup_driver',
                                 value=plan['cgroup_driver'])
+        cgroups = {}
         for key, entry in plan['cgroups'].items():
-            # Checked here, where the plan enters: the run reads its cgroups unchecked (PlannedCgroup.from_entry).
+            # Checked here, where the plan enters: the run reads its records unchecked.
             check_entry(key, entry, field)
-        return cls(**dict((name, plan.get(name)) for name in _FIELDS))
+            cgroups[key] = PlannedCgroup.from_entry(key, entry)
+        return cls(**dict((name, cgroups if name == 'cgroups' else plan.get(name)) for name in _FIELDS))
 
     def as_dict(self) -> dict[str, Any]:
         """The plan as the modules return it (allocatable_info's `plan`): plain dicts and lists; the release's
@@ -163,8 +167,8 @@ class NodePlan(namedtuple('NodePlan', _FIELDS)):  # type: ignore[misc]  # the fi
             del result['kubelet_version_source']
         return result
 
-    def cgroup(self, key: str) -> Mapping | None:
-        """The plan's entry of one cgroup (kubepods, burstable, besteffort, system_reserved, kube_reserved), or
+    def cgroup(self, key: str) -> PlannedCgroup | None:
+        """The plan's record of one cgroup (kubepods, burstable, besteffort, system_reserved, kube_reserved), or
         None when the plan has none (its cgroup name not set)."""
         return self.cgroups.get(key)
 

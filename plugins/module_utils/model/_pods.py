@@ -683,6 +683,6 @@ def plan_pods(params: Mapping[str, Any]) -> dict[str, Any]:
     kubepods['resources'] = kubepods_memory_qos(settings.memory_rules(), memory_by_qos[GUARANTEED],
                                                 memory_by_qos[BURSTABLE])
     kubepods.update(cgmath.resource_files(kubepods['resources'], []))
-    return {'pods': results, 'qos': {'kubepods': kubepods, 'burstable': tiers['burstable'],
-                                     'besteffort': tiers['besteffort']},
+    return {'pods': results, 'qos': {'kubepods': kubepods, 'burstable': tiers['burstable'].as_entry(),
+                                     'besteffort': tiers['besteffort'].as_entry()},
             'kubelet_version': settings.rules.version, 'oci_runtime': settings.oci_runtime}

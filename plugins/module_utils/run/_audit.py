@@ -136,12 +136,14 @@ def audit(host: DryHost, spec: NodeSpec, node: NodeSnapshot, allow_driver_mismat
     return result, run
 
 
-def cgroup_file_changes(now: NodePlan, target: NodePlan, files_key: str) -> list[dict[str, Any]]:
-    """[{cgroup, file, now, target}]: every control file value two plans give differently (None: not written)."""
+def cgroup_file_changes(now: NodePlan, target: NodePlan, mode: str | None) -> list[dict[str, Any]]:
+    """[{cgroup, file, now, target}]: every control file value two plans give differently under a cgroup mode
+    (None: not written)."""
     changes: list[dict[str, Any]] = []
     for key in sorted(set(now.cgroups) | set(target.cgroups)):
-        before = (now.cgroup(key) or {}).get(files_key) or {}
-        after = (target.cgroup(key) or {}).get(files_key) or {}
+        before_cgroup, after_cgroup = now.cgroup(key), target.cgroup(key)
+        before: Mapping[str, str] = before_cgroup.files(mode) if before_cgroup else {}
+        after: Mapping[str, str] = after_cgroup.files(mode) if after_cgroup else {}
         changes += [{'cgroup': key, 'file': name, 'now': before.get(name), 'target': after.get(name)}
                     for name in sorted(set(before) | set(after)) if before.get(name) != after.get(name)]
     return changes
@@ -249,7 +251,7 @@ def upgrade_preview(spec: NodeSpec, node: NodeSnapshot, run: RunPlan, target: st
     if refusal:
         blockers.append(refusal)
     files_key = 'v2_files' if node.layout.mode == 'v2' else 'v1_files'
-    changes = cgroup_file_changes(now.plan, ahead.plan, files_key) if ahead else []
+    changes = cgroup_file_changes(now.plan, ahead.plan, node.layout.mode) if ahead else []
     allocatable: dict[str, Any] | None = None
     if ahead and dict(ahead.plan.allocatable or {}) != dict(now.plan.allocatable or {}):
         allocatable = {'now': dict(now.plan.allocatable), 'target': dict(ahead.plan.allocatable)}

@@ -19,7 +19,7 @@ from __future__ import absolute_import, annotations, division, print_function
 __metaclass__ = type
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Union, cast
+from typing import TYPE_CHECKING, Any, Union
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as cgfiles
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_names as names
@@ -123,13 +123,13 @@ class SystemdDriver(object):
     needs_systemd = True  # as PID 1: the slices are its units
 
     def path_for(self, entry: PlannedCgroup) -> str:
-        return cast(str, entry.systemd_path)  # a plan for the systemd driver names each cgroup's slice path
+        return entry.slice_path
 
     def slices(self, entries: ops.Entries) -> list[str]:
-        return [entry.systemd_unit for _key, entry in entries]
+        return [entry.slice_unit for _key, entry in entries]
 
     def unit_paths(self, run: NodeRun) -> list[str]:
-        paths = [systemd.slice_unit_path(run.unit_dir, e.systemd_unit) for _k, e in run.entries]
+        paths = [systemd.slice_unit_path(run.unit_dir, e.slice_unit) for _k, e in run.entries]
         return paths + [systemd.service_dropin_path(run.unit_dir, systemd.service_name(s)) for s in run.spec.services]
 
     def properties(self, run: NodeRun, entry: PlannedCgroup) -> Mapping[str, str]:
@@ -148,7 +148,7 @@ class SystemdDriver(object):
         placed: list[str] = []
         pending: set[str] = set()
         if services:
-            unit = dict(run.entries)['kube_reserved'].systemd_unit
+            unit = dict(run.entries)['kube_reserved'].slice_unit
             for name in services:
                 written = write_when_differs(units, systemd.service_dropin_path(run.unit_dir, name), name,
                                              systemd.render_service_dropin(name, unit), 0o644)
@@ -156,7 +156,7 @@ class SystemdDriver(object):
                     placed.append(name)
                     steps += written
         for key, entry in run.entries:
-            unit = entry.systemd_unit
+            unit = entry.slice_unit
             planned = self.properties(run, entry)
             written = write_when_differs(units, systemd.slice_unit_path(run.unit_dir, unit), unit,
                                          systemd.render_slice(key, entry, planned), 0o644)
@@ -181,7 +181,7 @@ class SystemdDriver(object):
         if run.units_offline:
             return steps
         for _key, entry in run.entries:
-            unit = entry.systemd_unit
+            unit = entry.slice_unit
             if not units.is_active(unit):
                 steps.append(Systemctl(run.origin, 'start', unit))
             planned = self.properties(run, entry)
@@ -215,7 +215,7 @@ class SystemdDriver(object):
 
     def keeps_directories(self, entry: PlannedCgroup) -> bool:
         """A slice systemd ships is never stopped nor its directories removed."""
-        return systemd.is_shipped(entry.systemd_unit)
+        return systemd.is_shipped(entry.slice_unit)
 
     def service_removal_steps(self, run: NodeRun, units: UnitSnapshot) -> tuple[list[Change], list[str]]:
         """(steps, services) removing the services' Slice= drop-ins."""
@@ -232,7 +232,7 @@ class SystemdDriver(object):
     def unit_removal_steps(self, run: NodeRun, units: UnitSnapshot, entry: PlannedCgroup) -> list[Change]:
         """The slice stopped (unless systemd ships it), its unit removed, and its overrides: all of them, and on a
         shipped slice those the plan set (they would come back with the slice)."""
-        unit = entry.systemd_unit
+        unit = entry.slice_unit
         shipped = systemd.is_shipped(unit)
         steps: list[Change] = []
         unit_file = remove_when_present(units, systemd.slice_unit_path(run.unit_dir, unit), unit)

@@ -34,16 +34,16 @@ def targets(plan: NodePlan, layout: CgroupLayout, root: str) -> Targets:
     cgroups = plan.cgroups
     result: Targets = {}
     for scope in sizing.SCOPES:
-        entry = cgroups.get('%s_reserved' % scope)
-        if entry:
-            result[scope] = (entry['path'], "the plan's %s_reserved_cgroup" % scope)
+        planned = cgroups.get('%s_reserved' % scope)
+        if planned:
+            result[scope] = (planned.path, "the plan's %s_reserved_cgroup" % scope)
         elif scope == 'system' and cgroup_directory(layout, root, SYSTEM_SLICE, 'memory'):
             result[scope] = (SYSTEM_SLICE, 'the plan names no system-reserved cgroup: %s, where systemd runs the '
                                            "system's services" % SYSTEM_SLICE)
         else:
             result[scope] = (None, 'the plan names no %s-reserved cgroup' % scope)
     if cgroups.get('kubepods'):
-        result['kubepods'] = (cgroups['kubepods']['path'], "the plan's node allocatable cgroup")
+        result['kubepods'] = (cgroups['kubepods'].path, "the plan's node allocatable cgroup")
     return result
 
 

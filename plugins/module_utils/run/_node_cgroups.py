@@ -332,11 +332,10 @@ def _file_writes(key: str, files: Mapping[str, str], directory_for: Callable[[st
 KUBELET_WRITES_VALUES = ('kubepods', 'burstable', 'besteffort')
 
 
-def managed_view(key: str, entry: Mapping[str, Any]) -> PlannedCgroup:
-    """A plan entry as a run manages it, a PlannedCgroup: a cgroup whose values kubelet writes keeps its names
-    and paths only. The plan is plan_node's, or one NodePlan.from_dict has checked."""
-    planned = PlannedCgroup.from_entry(key, entry)
-    return planned.names_only() if key in KUBELET_WRITES_VALUES else planned
+def managed_view(planned: PlannedCgroup) -> PlannedCgroup:
+    """A plan's cgroup as a run manages it: a cgroup whose values kubelet writes keeps its names and paths only.
+    The plan is plan_node's, or one NodePlan.from_dict has checked."""
+    return planned.names_only() if planned.key in KUBELET_WRITES_VALUES else planned
 
 
 # kubelet's maxPods when its configuration sets none.
@@ -427,7 +426,7 @@ def plan_run(spec: NodeSpec, node: NodeSnapshot, with_kubelet_config: bool = Tru
     missing = [k for k in wanted if k not in cgroups]
     if missing:
         raise KubenodeError('the plan has no such cgroup (is its cgroup name set?)', field='cgroups', value=missing)
-    entries = [(k, managed_view(k, cgroups[k])) for k in MANAGEABLE if k in wanted]
+    entries = [(k, managed_view(cgroups[k])) for k in MANAGEABLE if k in wanted]
     if spec.services and driver == 'systemd' and 'kube_reserved' not in dict(entries):
         raise KubenodeError('services can be placed only in a managed kube_reserved slice (set kube_reserved_cgroup)',
                             field='services', value=spec.services)
@@ -463,10 +462,10 @@ def kubelet_change_for(spec: NodeSpec, node: NodeSnapshot, plan: NodePlan, rules
 def service_placement(spec: NodeSpec, plan: NodePlan) -> dict[str, Any]:
     """{service_slice, services}: where this run places the services (the kube-reserved slice, on the systemd
     driver), for the kubelet configuration's kubeletCgroups to follow."""
-    entry = plan.cgroup('kube_reserved')
-    if plan.cgroup_driver != 'systemd' or not spec.services or not entry:
+    kube_reserved = plan.cgroup('kube_reserved')
+    if plan.cgroup_driver != 'systemd' or not spec.services or not kube_reserved:
         return {}
-    return {'service_slice': entry.get('systemd_path'), 'services': tuple(spec.services)}
+    return {'service_slice': kube_reserved.systemd_path, 'services': tuple(spec.services)}
 
 
 def settled_change(change: dict[str, Any], files: FileSource) -> dict[str, Any] | None:

@@ -124,13 +124,13 @@ def read_impact(spec: NodeSpec, node: NodeSnapshot, plan: NodePlan, rules: Kubel
     usage: dict[str, Any] = {}
     limits_now: dict[str, int | None] = {}
     for key in _impact.LIMITED + tuple(tier_limits):
-        entry = plan.cgroup(key)
-        if entry:
-            limits_now[key] = memory_limit_now(node.layout, spec.cgroupfs_path, entry['path'])
+        planned = plan.cgroup(key)
+        if planned:
+            limits_now[key] = memory_limit_now(node.layout, spec.cgroupfs_path, planned.path)
             # The use counts only where the limit falls (_impact._squeezed): a use that moves all the time is not
             # read beside a limit that stays (it would also keep a receipt, run/_receipt, from ever answering).
             if _impact.lowers_limit(_impact.memory_limit_after(plan, key, tier_limits), limits_now[key]):
-                usage[key] = read_working_set(node.layout, spec.cgroupfs_path, entry['path'])
+                usage[key] = read_working_set(node.layout, spec.cgroupfs_path, planned.path)
     memory = _impact.memory_impact(plan, usage, limits_now) + _impact.qos_tier_impact(plan, tier_limits, usage,
                                                                                       limits_now)
     return _impact.assemble(admitted, memory, unknown)

@@ -16,6 +16,7 @@ import pytest
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan, freeze, thaw
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
 
 OPTIONS = dict(capacity={'cpu': '8', 'memory': '32Gi', 'pods': '110'}, cgroup_driver='systemd',
                system_reserved={'cpu': '500m', 'memory': '1Gi'}, kube_reserved={'memory': '512Mi'},
@@ -34,8 +35,12 @@ def test_plan_node_returns_a_read_only_record():
         plan.cgroup_driver = 'cgroupfs'
     with pytest.raises(TypeError):
         plan.cgroups['kubepods'] = {}
+    kube_reserved = plan.cgroup('kube_reserved')
+    assert isinstance(kube_reserved, PlannedCgroup) and kube_reserved.key == 'kube_reserved'
     with pytest.raises(TypeError):
-        plan.cgroup('kube_reserved')['resources']['memory'] = 0
+        kube_reserved.resources['memory'] = 0
+    with pytest.raises(AttributeError):
+        kube_reserved.enforced = False
     assert isinstance(plan.enforce_node_allocatable, tuple)
 
 
@@ -48,7 +53,7 @@ def test_its_readers_name_what_they_read():
     assert plan.reserved_of('kube') == {'memory': {'quantity': '512Mi', 'value': 512 * 1024 ** 2}}
     assert plan.reserved_of('nobody') == {}
     assert plan.eviction_part('source') == 'kubelet defaults'
-    assert plan.cgroup('kube_reserved')['systemd_unit'] == 'kube.slice'
+    assert plan.cgroup('kube_reserved').systemd_unit == 'kube.slice'
     assert plan.cgroup('system_reserved') is None  # no system_reserved_cgroup
 
 
@@ -64,6 +69,25 @@ def test_the_module_boundary_gets_plain_json_and_reads_it_back_unchanged():
     sourced = plan._replace(kubelet_version_source='the node')
     assert sourced.as_dict()['kubelet_version_source'] == 'the node'
     assert NodePlan.from_dict(plan) is plan
+
+
+@pytest.mark.parametrize('changes', [{}, {'cgroup_driver': 'cgroupfs', 'kube_reserved_cgroup': '/kube-reserved',
+                                      'system_reserved_cgroup': '/system-reserved'},
+                                     {'enforce_node_allocatable': ['pods'], 'capacity': {'cpu': '4', 'memory': '8Gi',
+                                                                                         'hugepages-2Mi': '1Gi'}}])
+def test_each_cgroup_of_the_plan_is_a_record_and_a_documented_entry_at_the_boundary(changes):
+    plan = a_plan(**changes)
+    returned = plan.as_dict()['cgroups']
+    for key, planned in plan.cgroups.items():
+        assert isinstance(planned, PlannedCgroup) and planned.key == key
+        entry = returned[key]
+        assert entry['path'] == planned.path and entry['name'] == list(planned.name)
+        assert entry['v2_files'] == dict(planned.files('v2')) and entry['resources'] == json.loads(json.dumps(entry['resources']))
+        # Read back as the plan option gives it, each record is the one plan_node built.
+        assert PlannedCgroup.from_entry(key, json.loads(json.dumps(entry))) == planned
+    reserved = returned.get('kube_reserved')
+    assert reserved['configured_name'] == plan.as_dict()['cgroups']['kube_reserved']['configured_name']
+    assert 'source' in returned['kubepods'] and 'source' not in reserved and 'configured_name' not in returned['burstable']
 
 
 def test_freeze_and_thaw_are_each_others_inverse():

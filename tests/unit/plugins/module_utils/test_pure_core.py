@@ -61,7 +61,7 @@ def test_a_node_is_planned_from_its_inputs_alone():
     with no_files():
         plan = plan_node(PlanOptions(**NODE))
     assert plan.allocatable['memory']['quantity'] == '14748Mi'  # 16Gi - 1Gi - 512Mi - 100Mi of hard eviction
-    assert plan.cgroup('kubepods')['systemd_unit'] == 'kubepods.slice' and plan.max_pods == 58
+    assert plan.cgroup('kubepods').systemd_unit == 'kubepods.slice' and plan.max_pods == 58
 
 
 def test_plan_options_take_kubelet_defaults_and_name_what_is_wrong():

@@ -59,7 +59,7 @@ def changed_run(run_module, tmp_path, monkeypatch):
 # Run once each: the plan, the run's plan, kubelet's configuration read and merged, the change validated, the keys
 # the plan stands for. Per cgroup, once each: its files rendered, its managed view.
 ONCE_A_RUN = ('plan_node', 'plan_run', 'validate', 'compute_change', 'read_config', 'settings_from_plan')
-ONCE_A_VALUE = ('resource_files', 'from_entry', 'check_entry', 'merge', 'plan_inputs', 'cgroup_config')
+ONCE_A_VALUE = ('resource_files', 'planned', 'from_entry', 'check_entry', 'merge', 'plan_inputs', 'cgroup_config')
 
 
 def test_a_changed_run_derives_each_value_once(run_module, tmp_path, monkeypatch):
@@ -72,8 +72,10 @@ def test_a_changed_run_derives_each_value_once(run_module, tmp_path, monkeypatch
     assert [key for key, count in calls.items() if count > 1] == []
     # The five cgroups of the plan (kubepods, two QoS tiers, two reserved cgroups), each rendered once, and the files
     # at the kernel's defaults the collection owns in both reserved cgroups beyond kubelet's (own_unwritten_files).
-    # The run's own plan is not checked again (check_entry is for plans handed back through an option).
-    assert (per_function['resource_files'], per_function['from_entry'], per_function['check_entry']) == (6, 5, 0)
+    # plan_node builds each cgroup's record once (PlannedCgroup.planned); the run's own plan is neither read back
+    # from entries nor checked again (from_entry and check_entry are for plans handed back through an option).
+    assert (per_function['resource_files'], per_function['planned'], per_function['from_entry'],
+            per_function['check_entry']) == (6, 5, 0, 0)
 
 
 def test_the_count_sees_a_value_derived_twice(run_module, tmp_path, monkeypatch):
