@@ -86,7 +86,7 @@ def test_each_cgroup_of_the_plan_is_a_record_and_a_documented_entry_at_the_bound
         # Read back as the plan option gives it, each record is the one plan_node built.
         assert PlannedCgroup.from_entry(key, json.loads(json.dumps(entry))) == planned
     reserved = returned.get('kube_reserved')
-    assert reserved['configured_name'] == plan.as_dict()['cgroups']['kube_reserved']['configured_name']
+    assert reserved['configured_name'] == dict(OPTIONS, **changes)['kube_reserved_cgroup']  # the name as configured
     assert 'source' in returned['kubepods'] and 'source' not in reserved and 'configured_name' not in returned['burstable']
 
 
