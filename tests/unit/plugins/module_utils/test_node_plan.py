@@ -71,10 +71,14 @@ def test_the_module_boundary_gets_plain_json_and_reads_it_back_unchanged():
     assert NodePlan.from_dict(plan) is plan
 
 
-@pytest.mark.parametrize('changes', [{}, {'cgroup_driver': 'cgroupfs', 'kube_reserved_cgroup': '/kube-reserved',
-                                      'system_reserved_cgroup': '/system-reserved'},
-                                     {'enforce_node_allocatable': ['pods'], 'capacity': {'cpu': '4', 'memory': '8Gi',
-                                                                                         'hugepages-2Mi': '1Gi'}}])
+PLAN_CHANGES = [
+    {},
+    {'cgroup_driver': 'cgroupfs', 'kube_reserved_cgroup': '/kube-reserved', 'system_reserved_cgroup': '/system-reserved'},
+    {'enforce_node_allocatable': ['pods'], 'capacity': {'cpu': '4', 'memory': '8Gi', 'hugepages-2Mi': '1Gi'}},
+]
+
+
+@pytest.mark.parametrize('changes', PLAN_CHANGES)
 def test_each_cgroup_of_the_plan_is_a_record_and_a_documented_entry_at_the_boundary(changes):
     plan = a_plan(**changes)
     returned = plan.as_dict()['cgroups']
