@@ -296,8 +296,29 @@ def write_files(directory: str, texts: Mapping[str, str], mode: int = 0o644) -> 
     return written
 
 
+def shard_name(host: str) -> str:
+    """The file a host's shard is kept in: its name with what a file name cannot hold replaced."""
+    return re.sub(r'[^A-Za-z0-9_.@-]', '_', host) + '.json'
+
+
+def _same_result(path: str, document: Entry) -> bool:
+    """Whether the shard at path holds document's result, whenever it was written: the node playbook writes the
+    shards after every batch, and a host of an earlier batch has nothing new (a rewrite of every shard of the play
+    each batch made a rollout in B batches write B times its hosts)."""
+    try:
+        kept = _load(path)
+    except ShardError:
+        return False  # missing or unreadable: written anew
+    return isinstance(kept, dict) and dict(kept, written=document['written']) == document
+
+
 def write_shards(directory: str, documents: Iterable[Entry], mode: int = 0o644) -> list[str]:
-    """Each shard as directory/HOST.json (write_files). The paths written."""
+    """Each shard as directory/HOST.json (write_files), but for a host whose shard already holds the same result
+    (_same_result). The paths written."""
     # The plan's order is the report's order: the keys are not sorted.
-    return write_files(directory, dict((re.sub(r'[^A-Za-z0-9_.@-]', '_', d['host']) + '.json', json.dumps(d, indent=1) + '\n')
-                                       for d in documents), mode)
+    texts = {}
+    for document in documents:
+        name = shard_name(document['host'])
+        if not _same_result(os.path.join(directory, name), document):
+            texts[name] = json.dumps(document, indent=1) + '\n'
+    return write_files(directory, texts, mode)

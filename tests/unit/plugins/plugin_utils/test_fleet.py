@@ -86,6 +86,24 @@ def test_shards_are_read_from_directories_files_and_artifact_dumps(tmp_path):
     assert _fleet.artifact_key('node.3') == 'kubenode_cgroups_node__node_3'
 
 
+def test_a_later_batch_rewrites_only_the_shards_whose_result_changed(tmp_path):
+    directory = str(tmp_path)
+    first = [shard('node1', '2026-12-02T10:00:00.000001Z'), shard('node2', '2026-12-02T10:00:00.000001Z')]
+    assert len(_fleet.write_shards(directory, first)) == 2
+    # The next batch: node1 is as it was, node2 has a result of this batch, node3 is new; a later time stamps all.
+    later = '2026-12-02T10:05:00.000001Z'
+    batch = [shard('node1', later), shard('node2', later, status='failed'), shard('node3', later)]
+    written = _fleet.write_shards(directory, batch)
+    assert sorted(os.path.basename(p) for p in written) == ['node2.json', 'node3.json']
+    kept = _fleet.read_shards([directory])
+    assert dict((d['host'], (d['status'], d['written'])) for d in kept) == {
+        'node1': ('applied', '2026-12-02T10:00:00.000001Z'), 'node2': ('failed', later), 'node3': ('applied', later)}
+    # Another run's shard of the same result is that run's, not this one's: written anew.
+    assert _fleet.write_shards(directory, [shard('node1', later, run_id='run-2')]) == [os.path.join(directory, 'node1.json')]
+    (tmp_path / 'node3.json').write_text('{"half')
+    assert _fleet.write_shards(directory, [shard('node3', later)]) == [os.path.join(directory, 'node3.json')]
+
+
 # What the real ansible-runner 2.4.3 wrote for the node playbook (--check, node_artifacts: true) on one fake node: two
 # of its job events, the playbook's start and its stats, whose artifact_data holds the node's result (issue 51).
 RUNNER_ARTIFACTS = os.path.join(os.path.dirname(__file__), '..', '..', 'data', 'ansible-runner-artifacts')
