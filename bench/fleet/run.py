@@ -158,7 +158,15 @@ def timed(command, env):
     return elapsed, usage.ru_utime + usage.ru_stime, peak[0] / 1024.0
 
 
-def run(hosts, forks_values, work, bin_dir, ssh=None, repeat=1):
+def play_command(playbook, work):
+    """What ansible-playbook runs: the bench's own play, or the node playbook as an operator runs it (its default
+    batches, its fleet report into the work directory)."""
+    if playbook == 'node':
+        return ['-e', 'node_allocatable_report_dir=%s' % os.path.join(work, 'report'), 'kubenode.cgroups.node']
+    return [os.path.join(HERE, 'site.yml')]
+
+
+def run(hosts, forks_values, work, bin_dir, ssh=None, repeat=1, playbook='site'):
     env = dict(os.environ)
     env.update({'ANSIBLE_CALLBACKS_ENABLED': 'kubenode_count',
                 'ANSIBLE_CALLBACK_PLUGINS': os.path.join(HERE, 'callback_plugins'),
@@ -180,7 +188,7 @@ def run(hosts, forks_values, work, bin_dir, ssh=None, repeat=1):
             if ssh is not None:
                 ssh.close_masters()
             elapsed, cpu, mib = timed([os.path.join(bin_dir, 'ansible-playbook'), '-i', inventory, '-f', str(forks)]
-                                      + extra + [os.path.join(HERE, 'site.yml')], env)
+                                      + extra + play_command(playbook, work), env)
             with open(count_file) as handle:
                 counts = json.load(handle)
             row[step] = {'seconds': round(elapsed, 2), 'ratio': round(elapsed / ping, 2),
@@ -203,6 +211,9 @@ def main():
     parser.add_argument('--repeat', type=int,
                         help='runs per forks value, each on a fresh fleet beside its own ping, and their mean '
                              '(3 over SSH, else 1)')
+    parser.add_argument('--playbook', choices=('site', 'node'), default='site',
+                        help="site: the role imported in one play (site.yml); node: kubenode.cgroups.node, in its "
+                             "batches and with its fleet report")
     args = parser.parse_args()
     hosts = args.hosts or (100 if args.ssh else 50)
     forks = args.forks or ([25, 50] if args.ssh else [5, 25])
@@ -215,7 +226,7 @@ def main():
             ssh = SshFleet(os.path.join(args.work, 'ssh'), os.path.join(ROOT, '.cache', 'openssh-server'), hosts)
             os.makedirs(ssh.work)
             ssh.start()
-        results = run(hosts, forks, args.work, args.bin, ssh, args.repeat or (3 if args.ssh else 1))
+        results = run(hosts, forks, args.work, args.bin, ssh, args.repeat or (3 if args.ssh else 1), args.playbook)
     finally:
         if ssh is not None:
             ssh.stop()
@@ -223,7 +234,8 @@ def main():
     out = os.path.join(ROOT, 'bench', 'results')
     if not os.path.isdir(out):
         os.makedirs(out)
-    with open(os.path.join(out, 'fleet-ssh.json' if args.ssh else 'fleet.json'), 'w') as handle:
+    name = 'fleet' + ('-ssh' if args.ssh else '') + ('-node' if args.playbook == 'node' else '')
+    with open(os.path.join(out, name + '.json'), 'w') as handle:
         json.dump(results, handle, indent=1)
     print('| hosts | forks | ping | first converge | idempotent re-run | --check | controller CPU (ping, converge, '
           're-run, check) | controller peak memory per host | tasks / modules per host (converge, re-run, check) |')
