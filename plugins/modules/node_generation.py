@@ -107,24 +107,41 @@ would:
   description: With V(rolled_back), the items the rollback restores and the services it restarts.
   returned: when state is rolled_back and a generation can be rolled back
   type: dict
+receipt:
+  description:
+    - With V(confirmed), whether the receipt M(kubenode.cgroups.node_cgroups) kept after the change still answers its
+      next run with nothing to change (C(followed)), its reads of the generation asked again after the confirmation,
+      and if not, why not (C(why)); then that run plans, and keeps a new one.
+  returned: when a generation was confirmed
+  type: dict
+  sample: {followed: true}
 rolled_back:
   description: Whether this call rolled the change back.
   returned: when it did
   type: bool
 """
 
-from ansible.module_utils.basic import AnsibleModule
-
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import detect_layout
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_module import NodeModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import is_host_root
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import runner
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _way_back as way_back
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import paths_under_root
 
 
+def follow_receipt(module, params, result):
+    """A confirmation changes only the generation's state line: node_cgroups' receipt is made to follow it, so that
+    the first run after a confirmed change is answered as every later one is (run/_receipt.follow_confirmation)."""
+    generation = dict(result['generation'], summary=generations.describe(result['generation']))
+    why = _receipt.follow_confirmation(module, params['lock_path'], params['lock_timeout'], generation)
+    result['receipt'] = {'followed': True} if why is None else {'followed': False, 'why': why}
+
+
 def main():
-    module = AnsibleModule(argument_spec=dict(
+    module = NodeModule(argument_spec=dict(
         state=dict(type='str', choices=['confirmed', 'rolled_back'], required=True),
         node_root=dict(type='path', default='/'),
         generations_dir=dict(type='path', default='/var/lib/kubenode-cgroups/generations'),
@@ -143,6 +160,8 @@ def main():
         if params['state'] == 'confirmed':
             layout = detect_layout(params['proc_path'], params['cgroupfs_path'])
             result = way_back.confirm(params, layout, systemctl, module.run_command, module.check_mode)
+            if result.get('changed') and not result.get('failed') and not module.check_mode:
+                follow_receipt(module, params, result)
         else:
             result = way_back.roll_back(params, module.run_command, module.check_mode)
     except (KubenodeError, HostError) as error:

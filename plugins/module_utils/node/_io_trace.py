@@ -265,6 +265,25 @@ def traced(function: _Function) -> _Function:
     return cast(_Function, call)
 
 
+def _reads_under(name: str, args: Sequence[Any], directory: str) -> bool:
+    """Whether a read asks about directory or a path in it (a traced function: one of its arguments does)."""
+    paths = args[2] if name == 'call' else args[:1]
+    return any(isinstance(path, str) and (path == directory or path.startswith(directory.rstrip('/') + '/'))
+               for path in paths)
+
+
+def asked_again(reads: Iterable[Sequence[Any]], directory: str, run_command: RunCommand) -> list[list[Any]]:
+    """reads, each read of directory or of a path in it asked again and recorded with its answer now: for a writer
+    that changed only that directory and knows what the change means for the result the reads decided
+    (run/_receipt.follow_confirmation). The others are kept as they were recorded."""
+    _RUNNERS.append(run_command)
+    try:
+        return [[name, args, kwargs, digest(ask(name, args, kwargs)) if _reads_under(name, args, directory) else answer]
+                for name, args, kwargs, answer in reads]
+    finally:
+        _RUNNERS.pop()
+
+
 def replay(reads: Iterable[Sequence[Any]], run_command: RunCommand) -> tuple[bool, str | None]:
     """(True, None) when every read of a trace answers as recorded, else (False, the first read that differs)."""
     _RUNNERS.append(run_command)

@@ -170,12 +170,45 @@ def keep(module: NodeModule, trace: _io_trace.Trace, result: dict[str, Any]) -> 
             os.makedirs(directory, 0o700)
         if not _private(directory, stat.S_ISDIR):
             return '%s is not private to this user' % directory
-        import tempfile  # only a run that keeps a receipt needs it (an answered one does not pay its import)
-        descriptor, temporary = tempfile.mkstemp(dir=directory, prefix='.receipt.')
-        with os.fdopen(descriptor, 'w') as handle:
-            json.dump(receipt, handle, sort_keys=True, separators=(',', ':'))
-        with module.raising_failures():
-            module.atomic_move(temporary, path)
+        _write(module, path, receipt)
     except (IOError, OSError, TypeError, ValueError, KubenodeError, HostError) as error:
         return 'the receipt was not kept: %s' % error
+    return None
+
+
+def _write(module: NodeModule, path: str, receipt: Mapping[str, Any]) -> None:
+    """The receipt written whole beside path, then moved over it (a reader sees the old one or the new one)."""
+    import tempfile  # only a run that keeps a receipt needs it (an answered one does not pay its import)
+    descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix='.receipt.')
+    with os.fdopen(descriptor, 'w') as handle:
+        json.dump(receipt, handle, sort_keys=True, separators=(',', ':'))
+    with module.raising_failures():
+        module.atomic_move(temporary, path)
+
+
+def follow_confirmation(module: NodeModule, lock_path: str, lock_timeout: float,
+                        generation: Mapping[str, Any]) -> str | None:
+    """After node_generation confirmed generation (its state line rewritten, nothing else): the receipt kept by the
+    dry pass of the run that opened it, when the generation was pending, answers the next run still. Without this the
+    first re-run after every change read the new state line, ran the planner and kept the receipt again (the fleet's
+    idempotent re-run after a converge: docs/performance.md). A run with nothing to change reads a generation's
+    directory only to report the node's newest generation (run/_node_run.generation_result); so the receipt's reads
+    there are asked again and its result's generation is the confirmed one (generation, with its summary line).
+    None when the receipt follows, else why not (it is left as it is: the next run plans, as before)."""
+    path = receipt_path_for(lock_path)
+    receipt, why = read_receipt(path)
+    if receipt is None:
+        return why
+    result = receipt.get('result') or {}
+    kept = result.get('generation') or {}
+    # 'pending' is node/_generations.PENDING, not imported: an answered run does not pay for that module.
+    if (kept.get('id'), kept.get('path'), kept.get('state')) != (generation.get('id'), generation.get('path'), 'pending'):
+        return 'the receipt is not of this generation while it was pending'
+    try:
+        with NodeLock(lock_path, lock_timeout):
+            receipt['reads'] = _io_trace.asked_again(receipt.get('reads') or [], generation['path'], module.run_command)
+            receipt['result'] = dict(result, generation=dict(generation))
+            _write(module, path, receipt)
+    except (IOError, OSError, TypeError, ValueError, KubenodeError, HostError) as error:
+        return 'the receipt was not updated: %s' % error
     return None

@@ -19,7 +19,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgro
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
-from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups
+from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_generation
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
 from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
 from ansible_collections.kubenode.cgroups.tests.unit.node_files import write_text
@@ -40,7 +40,17 @@ def receipt_file(tree):
 @pytest.fixture(params=['cgroupfs-v2', 'systemd-v2', 'cgroupfs-v1'])
 def node(request, tmp_path, monkeypatch):
     """(tree, options) of a node the tests converge: cgroupfs or systemd driver, with a kubelet configuration."""
-    driver, mode = request.param.split('-')
+    return make_node(request.param, tmp_path, monkeypatch)
+
+
+# cgroup v1 counts OOM kills in the kernel's log (journalctl), which node_generation's confirmation reads.
+@pytest.fixture(params=['cgroupfs-v2', 'systemd-v2'])
+def v2_node(request, tmp_path, monkeypatch):
+    return make_node(request.param, tmp_path, monkeypatch)
+
+
+def make_node(name, tmp_path, monkeypatch):
+    driver, mode = name.split('-')
     tree = FakeCgroupfs(tmp_path, mode, monkeypatch, pid1='systemd' if driver == 'systemd' else 'init')
     kubelet_file = tree.node_paths()['kubelet_config_paths'][0]
     write_text(kubelet_file, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n'
@@ -420,3 +430,39 @@ def test_the_guard_sees_an_untraced_read():
     assert os_functions_used('import os\nos.path.getmtime("/x")\n') == {'path', 'path.getmtime'}
     assert [use for use in os_functions_used('def f(exists=os.path.exists):\n    pass\n')
             if use.startswith('default ')] != []
+
+
+def test_a_confirmed_change_is_answered_by_the_receipt_as_the_planner_answers(run_module, v2_node, tmp_path):
+    """A change inside its confirmation window keeps its receipt while its generation is pending; node_generation's
+    confirmation rewrites the generation's state line, and makes the receipt follow it: the first run after the
+    confirmation is answered (it used to run the planner, its reads differing at the state line), with what the
+    planner returns for the confirmed generation."""
+    tree, options = v2_node
+    options = dict(options, confirm_timeout=120)
+    changed = run_module(node_cgroups, options)
+    assert changed['changed'] and changed['generation']['state'] == 'pending' and changed['receipt']['kept']
+    confirmed = run_module(node_generation, {'state': 'confirmed', 'node_root': str(tmp_path)})
+    assert confirmed['changed'] and confirmed['generation']['state'] == 'confirmed'
+    assert confirmed['receipt'] == {'followed': True}
+    again = run_module(node_cgroups, options)
+    assert again['receipt']['used'], again['receipt']
+    planned = run_module(node_cgroups, dict(options, use_receipt=False))
+    assert planned['generation']['state'] == 'confirmed'
+    assert without_receipt(again) == without_receipt(planned)
+
+
+def test_a_receipt_of_another_generation_does_not_follow_a_confirmation(run_module, v2_node, tmp_path):
+    """The receipt follows only the generation it was kept with, pending: a receipt kept since (here by a run with
+    other options, which confirms nothing) is left as it is."""
+    tree, options = v2_node
+    run_module(node_cgroups, dict(options, confirm_timeout=120))
+    with open(receipt_file(tree)) as handle:
+        receipt = json.load(handle)
+    receipt['result']['generation'] = dict(receipt['result']['generation'], id='000009')
+    write_text(receipt_file(tree), json.dumps(receipt))
+    os.chmod(receipt_file(tree), 0o600)
+    confirmed = run_module(node_generation, {'state': 'confirmed', 'node_root': str(tmp_path)})
+    assert confirmed['receipt'] == {'followed': False,
+                                    'why': 'the receipt is not of this generation while it was pending'}
+    with open(receipt_file(tree)) as handle:
+        assert json.load(handle) == receipt
