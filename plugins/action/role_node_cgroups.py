@@ -31,6 +31,8 @@ display = Display()
 
 PREFIX = 'node_allocatable_'
 MODULE = 'kubenode.cgroups.node_cgroups'
+# Set by tasks/drain.yml on its run of this task, the node drained for the change: no check-mode plan first.
+DRAINED_FOR_CHANGE = '__node_allocatable_drained_for_change'
 
 # The role variables given to node_cgroups under the option of the same name (without the prefix).
 SAME_NAME = ('profile', 'system_reserved', 'kube_reserved', 'merge_default_eviction_settings',
@@ -233,7 +235,11 @@ class ActionModule(ActionBase):
         if api_pods is not None:
             # What the plan reads of them: the receipt then compares that, not what moves on its own.
             args['pods'] = api_pods_for_plan(api_pods)
-        outcome = self._execute_module(module_name=MODULE, module_args=args, task_vars=task_vars)
+        outcome = self.drain_first(role, args, task_vars)
+        if outcome and outcome.get('drain_first'):
+            result.update(outcome)
+            return result
+        outcome = outcome or self._execute_module(module_name=MODULE, module_args=args, task_vars=task_vars)
         if outcome.get('failed') and isinstance(outcome.get('msg'), str):
             outcome['msg'] = name_role_variables(outcome['msg'], origin)
             # ansible-core shows a failed module's own summary (its msg, with the module's option names) in
@@ -267,6 +273,31 @@ class ActionModule(ActionBase):
             self.follow_up(outcome, role, args, task_vars, api_pods)
         result.update(outcome)
         return result
+
+    def drain_first(self, role, args, task_vars):
+        """node_allocatable_drain, on a live run of a node not yet drained for its change: the run planned in check mode
+        (nothing written). A node it would change is left as it is, for tasks/drain.yml to cordon and drain and then
+        to run this task again (with DRAINED_FOR_CHANGE): this task's result for it (drain_first). node_cgroups'
+        failure, when the plan failed. None otherwise: the run goes on, and an unchanged node ends there."""
+        if not role('drain') or self._play_context.check_mode or task_vars.get(DRAINED_FOR_CHANGE):
+            return None
+        planned = self.dry_run(args, task_vars)
+        if planned.get('failed'):
+            return planned
+        if not (planned.get('changed') or planned.get('restart_pending')):
+            return None
+        return dict(changed=False, drain_first=True, needs_follow_up=False,
+                    restart_pending=planned.get('restart_pending') or [],
+                    msg='the run would change this node: it is cordoned and drained first')
+
+    def dry_run(self, args, task_vars):
+        """node_cgroups' answer in check mode, whatever the task's mode: what the run would do, nothing written."""
+        live = self._task.check_mode
+        self._task.check_mode = True
+        try:
+            return self._execute_module(module_name=MODULE, module_args=dict(args), task_vars=task_vars)
+        finally:
+            self._task.check_mode = live
 
     @staticmethod
     def api_access(role):

@@ -277,6 +277,49 @@ def test_the_role_ends_after_this_task_unless_something_follows_up(monkeypatch):
         assert result['needs_follow_up'] is True, (outcome, variables)
 
 
+def drained_run(monkeypatch, outcome, check_mode=False, drain='true', **variables):
+    """role_node_cgroups' result with node_allocatable_drain on, node_cgroups answering outcome, and the mode of each
+    node_cgroups call it made: ['check' or 'live']."""
+    action, task_vars = action_for(True, check_mode, node_allocatable_drain=drain, **variables)
+    action._task.check_mode = check_mode  # pylint: disable=protected-access
+    modes = []
+
+    def execute_module(module_name, module_args, task_vars):
+        if module_name == 'kubenode.cgroups.node_cgroups':
+            modes.append('check' if action._task.check_mode else 'live')  # pylint: disable=protected-access
+            return dict(outcome)
+        return {'changed': True}
+
+    monkeypatch.setattr(action, '_execute_module', execute_module)
+    return action.run(task_vars=task_vars), modes
+
+
+def test_with_the_drain_a_node_the_run_would_change_is_left_for_the_drain_and_the_others_go_on(monkeypatch):
+    """node_allocatable_drain: the run is planned in check mode in the same task. A node it would change (a write or a
+    restart) is left as it is, for tasks/drain.yml, which runs the task again once the node is drained; an unchanged
+    node goes on at once, and so ends the role there, as it does without the drain."""
+    for outcome in ({'changed': True, 'restart_pending': []},
+                    {'changed': False, 'restart_pending': [{'service': 'kubelet.service'}]}):
+        result, modes = drained_run(monkeypatch, outcome)
+        assert modes == ['check'], outcome
+        assert result['drain_first'] is True and result['changed'] is False and result['needs_follow_up'] is False
+        assert result['restart_pending'] == outcome['restart_pending']
+    result, modes = drained_run(monkeypatch, {'changed': False, 'restart_pending': []})
+    assert modes == ['check', 'live'] and 'drain_first' not in result and result['needs_follow_up'] is False
+    # drain.yml's run, the node drained: the change is made, with no second plan first.
+    result, modes = drained_run(monkeypatch, {'changed': True, 'restart_pending': []},
+                                __node_allocatable_drained_for_change=True)
+    assert modes == ['live'] and 'drain_first' not in result and result['needs_follow_up'] is True
+    # Nothing is drained in check mode, nor with the drain off ("false" from -e is off).
+    result, modes = drained_run(monkeypatch, {'changed': True, 'restart_pending': []}, check_mode=True)
+    assert modes == ['check'] and 'drain_first' not in result
+    result, modes = drained_run(monkeypatch, {'changed': True, 'restart_pending': []}, drain='false')
+    assert modes == ['live'] and 'drain_first' not in result
+    # A plan that fails is the task's failure, and nothing is drained or written.
+    result, modes = drained_run(monkeypatch, {'failed': True, 'msg': 'kube_reserved: bad', 'changed': False})
+    assert modes == ['check'] and result['failed'] and 'drain_first' not in result
+
+
 # After a change: the restarts, the health gate, the audit and the measurement, in this one task
 # (plugin_utils/_follow_up.py).
 PLAN = {'kubelet_version': '1.37', 'reserved': {}}
