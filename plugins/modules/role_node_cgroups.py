@@ -65,6 +65,12 @@ needs_follow_up:
     C(node_allocatable_verify=always)); the role's C(end_role) meta task reads it.
   returned: success
   type: bool
+drain_first:
+  description: With C(node_allocatable_drain), on a live run of a node not yet drained for it - the run planned in
+    check mode would change the node, so nothing was written; the role's C(tasks/drain.yml) cordons and drains the
+    node, then runs this task again to make the change.
+  returned: when the node is to be drained first
+  type: bool
 summary:
   description: The lines the role's "Show the plan" prints for this node, with a C(restarted:) line where a restart
     was pending.
