@@ -20,6 +20,9 @@ MemTotal in /proc/meminfo, the PIDs in /proc, the free blocks of a filesystem, t
 higher: the function that takes what the run needs from it is decorated with traced(), and its arguments and its
 answer are recorded instead; replay calls it again. Such a function must take JSON values and answer them.
 
+A traced function that asks systemd (traced_systemctl()) takes the node's systemctl as its first argument, which is
+not recorded: replay hands it the replaying module's.
+
 A trace that cannot be replayed (a write while tracing, arguments that are not JSON) is marked so and never kept.
 """
 
@@ -27,6 +30,7 @@ from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
+import contextlib
 import functools
 import glob
 import hashlib
@@ -34,11 +38,11 @@ import importlib
 import io
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, Any, TypeVar, cast
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import RunCommand
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import RunCommand, Systemctl
 
 import builtins
 
@@ -104,9 +108,14 @@ def ask(name: str, args: Sequence[Any], kwargs: Mapping[str, Any] | None = None)
         if name == 'open':
             return _read_whole(builtins.open, args[0], args[1], args[2:], kwargs)[1]
         if name == 'run':
-            return list(_RUNNERS[-1](list(args[0])))
+            return list(_RUNNERS[-1][0](list(args[0])))
         if name == 'call':
             function = getattr(importlib.import_module(args[0]), args[1])
+            if getattr(function, TAKES_SYSTEMCTL, False):
+                systemctl = _RUNNERS[-1][1] if _RUNNERS else None
+                if systemctl is None:
+                    return ['raised', 'no systemctl to ask']
+                return _untraced(function)(systemctl, *args[2], **kwargs)
             return _untraced(function)(*args[2], **kwargs)
         owner, attribute, answer = READS[name]
         result = getattr(owner, attribute)(*args, **kwargs) if name != 'walk' else _walk(*args, **kwargs)
@@ -119,7 +128,22 @@ def ask(name: str, args: Sequence[Any], kwargs: Mapping[str, Any] | None = None)
         return ['raised', type(error).__name__, str(error)]
 
 
-_RUNNERS: list[RunCommand] = []  # the run_command of the module replaying (replay's runner)
+# (run_command, systemctl) of the module replaying: what ask() runs commands through, and hands to the traced
+# functions that take the node's systemctl (traced_systemctl).
+_RUNNERS: list[tuple[RunCommand, Systemctl | None]] = []
+# The attribute that marks a traced_systemctl() function.
+TAKES_SYSTEMCTL = 'takes_systemctl'
+
+
+@contextlib.contextmanager
+def answering(run_command: RunCommand, systemctl: Systemctl | None = None) -> Iterator[None]:
+    """While active, ask() runs commands through run_command and hands systemctl to a traced_systemctl() function
+    (None: such a read answers that it could not be asked, and so differs)."""
+    _RUNNERS.append((run_command, systemctl))
+    try:
+        yield
+    finally:
+        _RUNNERS.pop()
 
 
 def _untraced(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -215,13 +239,15 @@ class Trace(object):
             return result
         return run
 
-    def call(self, function: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
-        """A traced() function's call: recorded with its arguments and answer, the reads inside it not."""
+    def call(self, function: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any],
+             leading: Sequence[Any] = ()) -> Any:
+        """A traced() function's call: recorded with its arguments and answer, the reads inside it not (nor the
+        leading arguments: a traced_systemctl() function's systemctl)."""
         if self._depth:
-            return function(*args, **kwargs)
+            return function(*leading, *args, **kwargs)
         self._depth += 1
         try:
-            result = function(*args, **kwargs)
+            result = function(*leading, *args, **kwargs)
         finally:
             self._depth -= 1
         self.record('call', [function.__module__, function.__name__, list(args)], kwargs, result)
@@ -254,6 +280,20 @@ class Trace(object):
         _ACTIVE.remove(self)
 
 
+def traced_systemctl(function: _Function) -> _Function:
+    """traced() for a function whose first argument is the node's systemctl (node/_systemd.Systemctl): the trace
+    records the other arguments and the answer, and replay calls it with the replaying module's systemctl. For a
+    decision taken from what systemd shows that moves on its own (a restart moves a unit's main PID and start time)
+    while the decision does not."""
+    @functools.wraps(function)
+    def call(systemctl: Systemctl, *args: Any, **kwargs: Any) -> Any:
+        if not _ACTIVE:
+            return function(systemctl, *args, **kwargs)
+        return _ACTIVE[0].call(function, args, kwargs, leading=(systemctl,))
+    setattr(call, TAKES_SYSTEMCTL, True)
+    return cast(_Function, call)
+
+
 def traced(function: _Function) -> _Function:
     """A function a Trace records by its arguments and answer rather than by the reads it makes (see the module's
     docstring); outside a Trace it is the function itself."""
@@ -276,21 +316,16 @@ def asked_again(reads: Iterable[Sequence[Any]], directory: str, run_command: Run
     """reads, each read of directory or of a path in it asked again and recorded with its answer now: for a writer
     that changed only that directory and knows what the change means for the result the reads decided
     (run/_receipt.follow_confirmation). The others are kept as they were recorded."""
-    _RUNNERS.append(run_command)
-    try:
+    with answering(run_command):
         return [[name, args, kwargs, digest(ask(name, args, kwargs)) if _reads_under(name, args, directory) else answer]
                 for name, args, kwargs, answer in reads]
-    finally:
-        _RUNNERS.pop()
 
 
-def replay(reads: Iterable[Sequence[Any]], run_command: RunCommand) -> tuple[bool, str | None]:
+def replay(reads: Iterable[Sequence[Any]], run_command: RunCommand,
+           systemctl: Systemctl | None = None) -> tuple[bool, str | None]:
     """(True, None) when every read of a trace answers as recorded, else (False, the first read that differs)."""
-    _RUNNERS.append(run_command)
-    try:
+    with answering(run_command, systemctl):
         for name, args, kwargs, answer in reads:
             if digest(ask(name, args, kwargs)) != answer:
                 return False, '%s.%s' % (args[0], args[1]) if name == 'call' else '%s %s' % (name, args[0])
         return True, None
-    finally:
-        _RUNNERS.pop()

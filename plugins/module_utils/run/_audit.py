@@ -99,7 +99,7 @@ def compare(host: DryHost, spec: NodeSpec, node: NodeSnapshot, run: RunPlan, all
         found += driver_drift(run.plan, drivers)
     change = run.kubelet_change
     return {'drift': found, 'cgroup_mode': node.layout.mode, 'systemd': {'pid1': node.systemd_running},
-            'drivers': drivers, 'plan': run.plan, 'warnings': done.record.warnings,
+            'drivers': drivers, 'plan': run.plan, 'warnings': done.record.warnings + done.held_warnings,
             'kubelet_config': dict(change['choice']) if change else None}
 
 

@@ -131,14 +131,16 @@ def apply(host: DryHost, spec: NodeSpec, run_command: RunCommand) -> dict[str, A
                         'fix the cause and run again to complete the change.' % len(record.applied))
         return dict(failed=True, msg=message, changed=bool(record.applied), applied=record.applied,
                     changes=record.changes, failed_step=record.changes[-1] if record.changes else None,
-                    warnings=record.warnings, impact=impact, generation=generation_result(host, spec))
+                    warnings=record.warnings + (done.held_warnings if done else []), impact=impact,
+                    generation=generation_result(host, spec))
     record = done.record
     result = dict(changed=bool(record.changes), changes=record.changes, cgroup_mode=node.layout.mode,
                   driver=run.driver, managed=node_run.managed(), services_changed=done.services_changed,
                   services_not_installed=done.skipped_services, plan=run.plan.as_dict(), persistence=done.persistence,
                   restart_pending=restart_pending, diff=record.diffs, impact=impact,
                   generation=generation_result(host, spec),
-                  warnings=record.warnings + (run.kubelet_change['warnings'] if run.kubelet_change else []))
+                  warnings=record.warnings + (run.kubelet_change['warnings'] if run.kubelet_change else [])
+                  + done.held_warnings)
     if run.kubelet_change and spec.state == 'present':
         result['kubelet_config'] = done.kubelet_result
     if verification is not None:

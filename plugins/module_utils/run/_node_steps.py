@@ -95,15 +95,17 @@ class UnitPlan(object):
 
 class Done(object):
     """What performing a run's steps leaves: the record (changes, drift, diffs, applied, warnings), the unit plan,
-    the kernel as last read, the restarts it leaves pending and the kubelet configuration's result."""
+    the kernel as last read, the restarts it leaves pending, the services a restart would not move (held in their
+    old slice: find_restarts) and the kubelet configuration's result."""
 
-    __slots__ = ('record', 'units', 'kernel', 'kubelet_result')
+    __slots__ = ('record', 'units', 'kernel', 'kubelet_result', 'held_services')
 
     def __init__(self, record: Record) -> None:
         self.record = record
         self.units: UnitPlan | None = None
         self.kernel: CgroupSnapshot | None = None
         self.kubelet_result: dict[str, Any] | None = None
+        self.held_services: list[dict[str, Any]] = []
 
     @property
     def services_changed(self) -> list[str]:
@@ -116,6 +118,12 @@ class Done(object):
     @property
     def persistence(self) -> dict[str, Any] | None:
         return self.units.persistence if self.units else None
+
+    @property
+    def held_warnings(self) -> list[str]:
+        """The warning of each service held in its old slice, last among a run's warnings (where
+        run/_receipt.follow_restarts puts them after the restarts)."""
+        return [restarts.held_warning(entry) for entry in self.held_services]
 
 
 # Reading ------------------------------------------------------------------------------------------------------
@@ -356,27 +364,12 @@ def find_restarts(run: NodeRun, host: DryHost, done: Done) -> list[dict[str, Any
             entry['slice_path'] = slice_path
     if not watched:
         return []
-    shown = restarts.read_units(host.systemctl, sorted(watched))
-    files = [path for entry in watched.values() for path in entry['files']]
-    left_behind = dict((unit, processes_left_behind(run, shown.get(unit) or {})) for unit in watched)
-    found = restarts.pending(watched, shown, restarts.file_mtimes(files), left_behind=left_behind)
-    for held in [entry for entry in found if entry.get('held')]:
-        done.record.warnings.append(
-            '%s %s, held there by the processes it left running (container shims): systemd keeps a unit\'s cgroup '
-            'while they run, so a restart would not move it; it moves when they end, at the latest at the next boot'
-            % (held['service'], held['reason']))
+    found = restarts.services_to_restart(host.systemctl, watched, systemd_hierarchy(run))
+    done.held_services = [entry for entry in found if entry.get('held')]
     return [entry for entry in found if not entry.get('held')]
 
 
-def processes_left_behind(run: NodeRun, fields: Mapping[str, Any]) -> bool:
-    """Whether the unit's cgroup (systemd's own hierarchy) holds processes other than its main one. Their number is
-    not asked: it moves as containers come and go, and a re-run's receipt would follow it (_cgroupfs.
-    holds_other_processes)."""
-    group = fields.get('ControlGroup') or ''
-    if not group:
-        return False
-    base = run.root if run.layout.is_v2 else run.layout.v1_hierarchies.get('systemd')
-    if not base:
-        return False
-    return fs.holds_other_processes(os.path.join(base, group.lstrip('/'), cgfiles.PROCS_FILE),
-                                    str(fields.get('MainPID') or ''))
+def systemd_hierarchy(run: NodeRun) -> str | None:
+    """Where systemd's own hierarchy lies on the node (the unified one on v2, name=systemd on v1), None without one:
+    the base of the cgroups systemd shows as a unit's ControlGroup."""
+    return run.root if run.layout.is_v2 else run.layout.v1_hierarchies.get('systemd')

@@ -41,6 +41,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _io_trace
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock import NodeLock, NoLock
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_module import NodeModule
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import runner
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import (
     CGROUPFS, lock_path_for, paths_under_root, receipt_path_for)
 
@@ -145,7 +146,7 @@ def answer(module: NodeModule) -> tuple[dict[str, Any] | None, str | None]:
     # A live run answers under the node lock, as one that plans does: never between another run's writes.
     lock = NoLock() if module.check_mode else NodeLock(node_lock_path(params), params['lock_timeout'])
     with lock:
-        same, first_difference = _io_trace.replay(receipt.get('reads') or [], module.run_command)
+        same, first_difference = _io_trace.replay(receipt.get('reads') or [], module.run_command, runner(module))
     if not same:
         return None, 'the node reads differently: %s' % first_difference
     result = dict(receipt['result'])
@@ -194,7 +195,9 @@ def follow_confirmation(module: NodeModule, lock_path: str, lock_timeout: float,
     idempotent re-run after a converge: docs/performance.md). A run with nothing to change reads a generation's
     directory only to report the node's newest generation (run/_node_run.generation_result); so the receipt's reads
     there are asked again and its result's generation is the confirmed one (generation, with its summary line).
-    None when the receipt follows, else why not (it is left as it is: the next run plans, as before)."""
+    The restarts the change asked for came before its confirmation (the role's gate): the receipt follows them too
+    (follow_restarts). None when the receipt follows, else why not (it is left as it is: the next run plans, as
+    before)."""
     path = receipt_path_for(lock_path)
     receipt, why = read_receipt(path)
     if receipt is None:
@@ -206,9 +209,42 @@ def follow_confirmation(module: NodeModule, lock_path: str, lock_timeout: float,
         return 'the receipt is not of this generation while it was pending'
     try:
         with NodeLock(lock_path, lock_timeout):
-            receipt['reads'] = _io_trace.asked_again(receipt.get('reads') or [], generation['path'], module.run_command)
-            receipt['result'] = dict(result, generation=dict(generation))
+            reads = _io_trace.asked_again(receipt.get('reads') or [], generation['path'], module.run_command)
+            result = dict(result, generation=dict(generation))
+            why = follow_restarts(module, reads, result)
+            if why is not None:
+                return why
+            receipt['reads'], receipt['result'] = reads, result
             _write(module, path, receipt)
     except (IOError, OSError, TypeError, ValueError, KubenodeError, HostError) as error:
         return 'the receipt was not updated: %s' % error
+    return None
+
+
+def follow_restarts(module: NodeModule, reads: list[list[Any]], result: dict[str, Any]) -> str | None:
+    """The receipt's decision of which services to restart (run/_restarts.services_to_restart, one traced read)
+    asked again, after the restarts it named: a restart moves what systemd shows of the unit (its main PID, its start
+    time), so the next run's read of it differed and it planned again on every node a change restarted kubelet on.
+    A run with nothing to change takes two things from the decision: restart_pending, and a warning for each service
+    a restart left held in its old slice (the last of its warnings: run/_node_steps.Done.held_warnings). So the new
+    decision is followed when the kept one held no service (the dry pass after a change's writes finds them changed
+    on disk, not held): reads and result are updated in place. None when followed (or nothing moved), else why not."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _restarts
+    decision = [_restarts.__name__, _restarts.services_to_restart.__name__]
+    with _io_trace.answering(module.run_command, runner(module)):
+        for entry in reads:
+            name, args, kwargs, answer = entry
+            if name != 'call' or list(args[:2]) != decision:
+                continue
+            now = _io_trace.ask(name, args, kwargs)
+            if _io_trace.digest(now) == answer:
+                continue
+            if answer != _io_trace.digest(result.get('restart_pending') or []):
+                return 'the receipt\'s services to restart held one in its old slice: the next run plans'
+            if not isinstance(now, list) or not all(isinstance(found, dict) for found in now):
+                return 'the services to restart could not be asked again: %s' % (now,)
+            entry[3] = _io_trace.digest(now)
+            result['restart_pending'] = [found for found in now if not found.get('held')]
+            result['warnings'] = list(result.get('warnings') or []) + [
+                _restarts.held_warning(found) for found in now if found.get('held')]
     return None

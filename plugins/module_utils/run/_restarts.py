@@ -9,7 +9,9 @@ PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 A run can die between writing kubelet's configuration and restarting kubelet; the next run then
 finds nothing to change. So the restart is derived from the node, not remembered: a service whose
 main process started before one of its files was last written, or that runs outside the slice its
-Slice= drop-in names, needs a restart. pending() is pure; read_units() asks systemd.
+Slice= drop-in names, needs a restart. pending() is pure; read_units() asks systemd; services_to_restart() is the
+decision a run takes from both, traced as one read (node/_io_trace): what it records is the decision, not the main
+PID and start time systemd shows, which the restart it asks for moves (run/_receipt.follow_confirmation).
 """
 
 from __future__ import absolute_import, annotations, division, print_function
@@ -21,8 +23,10 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_files import PROCS_FILE
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import Systemctl, show
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced_systemctl
 
 SHOW_PROPERTIES = 'Id,ActiveState,ExecMainStartTimestampMonotonic,ControlGroup,MainPID'
 
@@ -43,7 +47,34 @@ def file_mtimes(paths: Iterable[str]) -> dict[str, float]:
     return found
 
 
-@traced
+@traced_systemctl
+def services_to_restart(systemctl: Systemctl, watched: Mapping[str, Mapping[str, Any]],
+                        systemd_hierarchy: str | None) -> list[dict[str, Any]]:
+    """pending() of the watched units (pending's watched) as systemd shows them now, with the processes each left in
+    its cgroup read under systemd_hierarchy (the node's name=systemd hierarchy, None when it has none)."""
+    shown = read_units(systemctl, sorted(watched))
+    files = [path for entry in watched.values() for path in entry['files']]
+    left_behind = dict((unit, processes_left_behind(systemd_hierarchy, shown.get(unit) or {})) for unit in watched)
+    return pending(watched, shown, file_mtimes(files), left_behind=left_behind)
+
+
+def held_warning(entry: Mapping[str, Any]) -> str:
+    """The warning for a service pending() found held in its old slice."""
+    return ('%s %s, held there by the processes it left running (container shims): systemd keeps a unit\'s cgroup '
+            'while they run, so a restart would not move it; it moves when they end, at the latest at the next boot'
+            % (entry['service'], entry['reason']))
+
+
+def processes_left_behind(systemd_hierarchy: str | None, fields: Mapping[str, Any]) -> bool:
+    """Whether the unit's cgroup (systemd's own hierarchy) holds processes other than its main one. Their number is
+    not asked: it moves as containers come and go (_cgroupfs.holds_other_processes)."""
+    group = fields.get('ControlGroup') or ''
+    if not group or not systemd_hierarchy:
+        return False
+    return fs.holds_other_processes(os.path.join(systemd_hierarchy, group.lstrip('/'), PROCS_FILE),
+                                    str(fields.get('MainPID') or ''))
+
+
 def pending(watched: Mapping[str, Mapping[str, Any]], shown: Mapping[str, Mapping[str, str]], mtimes: Mapping[str, float],
             wall_now: float | None = None, monotonic_now: float | None = None,
             left_behind: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:

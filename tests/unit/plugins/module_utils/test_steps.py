@@ -23,6 +23,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts impor
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._unit_snapshot import UnitFile, UnitSnapshot
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_steps as steps
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _restarts as restarts
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._drivers import DRIVERS
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import (
     ConfirmProperties, DriverOrigin, MakeLink, Record, RemoveFile, Systemctl, WriteFile, perform)
@@ -484,14 +485,14 @@ def test_the_processes_a_unit_left_in_its_cgroup_are_those_but_its_main_one(tmp_
     group.mkdir(parents=True)
     (group / 'cgroup.procs').write_text('500\n1200\n900\n')
     fields = {'ControlGroup': '/system.slice/containerd.service', 'MainPID': '500'}
-    assert steps.processes_left_behind(run, fields) is True
-    assert steps.processes_left_behind(run, dict(fields, MainPID='0')) is True
-    assert steps.processes_left_behind(run, {'MainPID': '500'}) is False  # systemd shows no cgroup: nothing held
+    assert restarts.processes_left_behind(steps.systemd_hierarchy(run), fields) is True
+    assert restarts.processes_left_behind(steps.systemd_hierarchy(run), dict(fields, MainPID='0')) is True
+    assert restarts.processes_left_behind(steps.systemd_hierarchy(run), {'MainPID': '500'}) is False  # systemd shows no cgroup: nothing held
     (group / 'cgroup.procs').write_text('500\n')
-    assert steps.processes_left_behind(run, fields) is False  # the main process alone
+    assert restarts.processes_left_behind(steps.systemd_hierarchy(run), fields) is False  # the main process alone
     v1 = node_run(tmp_path)
     v1.layout = CgroupLayout('v1', {'memory': str(tmp_path / 'cgroup')}, str(tmp_path / 'cgroup'))
-    assert steps.processes_left_behind(v1, fields) is False  # no name=systemd hierarchy to read
+    assert restarts.processes_left_behind(steps.systemd_hierarchy(v1), fields) is False  # no name=systemd hierarchy to read
 
 
 def test_a_service_is_watched_for_a_restart_only_where_its_drop_in_is_and_it_is_installed(tmp_path, monkeypatch):

@@ -14,6 +14,7 @@ import os
 import stat
 
 import pytest
+from ansible.module_utils import basic
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs, _io_trace
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
@@ -466,3 +467,100 @@ def test_a_receipt_of_another_generation_does_not_follow_a_confirmation(run_modu
                                     'why': 'the receipt is not of this generation while it was pending'}
     with open(receipt_file(tree)) as handle:
         assert json.load(handle) == receipt
+
+
+def confirmed_after_restart(run_module, tmp_path, monkeypatch, restart):
+    """(the change's result, the confirmation's, the next run's) on a systemd node whose kubelet was running before
+    a change of its configuration, with restart(systemd) done between the change and its confirmation."""
+    tree, options = make_node('systemd-v2', tmp_path, monkeypatch)
+    tree.systemd.start_service('kubelet.service', seconds_ago=100)
+    options = dict(options, confirm_timeout=120)
+    changed = run_module(node_cgroups, options)
+    restart(tree.systemd)
+    confirmed = run_module(node_generation, {'state': 'confirmed', 'node_root': str(tmp_path)})
+    return changed, confirmed, run_module(node_cgroups, options), options
+
+
+def test_the_receipt_follows_the_restarts_a_change_asked_for(run_module, tmp_path, monkeypatch):
+    """A change of kubelet's configuration leaves kubelet to restart (restart_pending, in the receipt its dry pass
+    kept); the role restarts it before the confirmation. A restart moves kubelet's main PID and start time, which the
+    next run reads: it ran the planner on every node whose kubelet a change restarted. The confirmation asks the
+    receipt's decision again, and the first run after it is answered with what the planner returns: nothing to
+    restart."""
+    def restart(systemd):
+        systemd.running['kubelet.service']['MainPID'] = '4242'
+        systemd.run_command(['/bin/systemctl', 'restart', 'kubelet.service'])
+    changed, confirmed, again, options = confirmed_after_restart(run_module, tmp_path, monkeypatch, restart)
+    assert [entry['service'] for entry in changed['restart_pending']] == ['kubelet.service']
+    assert changed['receipt']['kept'] and confirmed['receipt'] == {'followed': True}
+    assert again['receipt']['used'], again['receipt']
+    assert again['restart_pending'] == [] and not again['changed']
+    planned = run_module(node_cgroups, dict(options, use_receipt=False))
+    assert without_receipt(again) == without_receipt(planned)
+
+
+def test_a_restart_left_to_the_operator_stays_pending_in_the_receipt(run_module, tmp_path, monkeypatch):
+    """Without the restart (node_allocatable_restart_kubelet false) the decision is the one kept: the next run is
+    answered, and says kubelet still waits for its restart, as the planner does."""
+    changed, confirmed, again, options = confirmed_after_restart(run_module, tmp_path, monkeypatch,
+                                                                 lambda systemd: None)
+    assert confirmed['receipt'] == {'followed': True} and again['receipt']['used']
+    assert again['restart_pending'] == changed['restart_pending'] != []
+    assert without_receipt(again) == without_receipt(run_module(node_cgroups, dict(options, use_receipt=False)))
+
+
+def test_a_kept_decision_that_holds_a_service_is_not_followed(run_module, tmp_path, monkeypatch):
+    """A kept decision that names a service held in its old slice by the processes it left (a warning of the kept
+    result, at a place the receipt does not know) is not followed: the receipt is left as it was, and the next run
+    plans."""
+    def restart(systemd):
+        systemd.run_command(['/bin/systemctl', 'restart', 'kubelet.service'])
+    tree, options = make_node('systemd-v2', tmp_path, monkeypatch)
+    tree.systemd.start_service('kubelet.service', seconds_ago=100)
+    options = dict(options, confirm_timeout=120)
+    run_module(node_cgroups, options)
+    with open(receipt_file(tree)) as handle:
+        receipt = json.load(handle)
+    decisions = [read for read in receipt['reads'] if read[0] == 'call' and read[1][1] == 'services_to_restart']
+    assert len(decisions) == 1
+    held = receipt['result']['restart_pending'] + [{'service': 'containerd.service', 'reason': 'runs in x, not in y',
+                                                    'held': True}]
+    decisions[0][3] = _io_trace.digest(held)
+    write_text(receipt_file(tree), json.dumps(receipt))
+    os.chmod(receipt_file(tree), 0o600)
+    restart(tree.systemd)
+    confirmed = run_module(node_generation, {'state': 'confirmed', 'node_root': str(tmp_path)})
+    assert not confirmed['receipt']['followed'] and 'in its old slice' in confirmed['receipt']['why']
+    with open(receipt_file(tree)) as handle:
+        assert json.load(handle) == receipt
+
+
+def test_a_runtime_a_restart_leaves_held_in_its_old_slice_is_followed_with_its_warning(run_module, tmp_path,
+                                                                                        monkeypatch):
+    """containerd is placed in the kube-reserved slice while its shims run: its restart leaves it in its old cgroup
+    (systemd keeps a unit's cgroup while processes remain), which every run then warns of instead of asking for a
+    restart. The first run after the confirmation is answered with what the planner returns: that warning, and
+    nothing to restart."""
+    tree, options = make_node('systemd-v2', tmp_path, monkeypatch)
+    old_group = '/system.slice/containerd.service'
+    write_text(tree.path('system.slice', 'containerd.service', 'cgroup.procs'), '500\n900\n')
+    tree.systemd.start_service('containerd.service', cgroup=old_group, seconds_ago=100)
+    tree.systemd.running['containerd.service']['MainPID'] = '500'
+    tree.systemd.start_service('kubelet.service', seconds_ago=100)
+    options = dict(options, confirm_timeout=120, services=['containerd'])
+    changed = run_module(node_cgroups, options)
+    assert [entry['service'] for entry in changed['restart_pending']] == ['containerd.service', 'kubelet.service']
+    for unit in ('containerd.service', 'kubelet.service'):
+        tree.systemd.start_service(unit, cgroup=old_group if unit == 'containerd.service' else None)
+    tree.systemd.running['containerd.service']['MainPID'] = '501'
+    confirmed = run_module(node_generation, {'state': 'confirmed', 'node_root': str(tmp_path)})
+    assert confirmed['receipt'] == {'followed': True}
+    warned = []
+    monkeypatch.setattr(basic.AnsibleModule, 'warn', lambda self, text: warned.append(text))
+    again = run_module(node_cgroups, options)
+    assert again['receipt']['used'], again['receipt']
+    assert again['restart_pending'] == [] and 'containerd.service runs in %s, not in /kube.slice, held there by the ' \
+        'processes it left running' % old_group in warned[-1]
+    answered_warnings, warned[:] = list(warned), []
+    planned = run_module(node_cgroups, dict(options, use_receipt=False))
+    assert without_receipt(again) == without_receipt(planned) and answered_warnings == warned
