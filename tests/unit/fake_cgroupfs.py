@@ -239,6 +239,7 @@ class FakeSystemd(object):
         # Properties shown as systemctl prints them (ExecStart=, EnvironmentFiles=), kept over daemon-reloads;
         # a list is printed as one line per element, as systemd does for EnvironmentFiles=.
         self.shown = {}
+        self.started = 0  # services started: the PID of the next one's main process
         self.installed = {'containerd.service', 'kubelet.service'}
         # kubelet binaries (under the fake root) and what they answer to --version.
         self.kubelet_binaries = {}
@@ -312,6 +313,13 @@ class FakeSystemd(object):
                 cgroup = expand_slice(unit_slice) + '/' + unit
         self.running[unit] = {'ActiveState': 'active', 'ControlGroup': cgroup,
                               'ExecMainStartTimestampMonotonic': str(int((time.monotonic() - seconds_ago) * 1e6))}
+        # systemd shows ExecStart= with the last start's time and PID (systemctl show -p ExecStart).
+        if 'ExecStart' in self.shown.get(unit, {}):
+            self.started += 1
+            self.shown[unit]['ExecStart'] = re.sub(
+                r'start_time=\[[^]]*\] ; stop_time=\[[^]]*\] ; pid=\d+',
+                'start_time=[%s] ; stop_time=[n/a] ; pid=%d' % (time.strftime('%a %Y-%m-%d %H:%M:%S UTC', time.gmtime(
+                    time.time() - seconds_ago)), 1000 + self.started), self.shown[unit]['ExecStart'])
 
     def run_command(self, command, **kwargs):
         if command[1:] == ['--version'] and command[0] in self.kubelet_binaries:

@@ -27,7 +27,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import read_text
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_paths import (
     DEFAULT_DROPIN_DIR, HOST_ROOT, KNOWN_CONFIGS, KUBEADM_CONFIG, as_node_names, refuse_outside_root, under_root)
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced, traced_systemctl
 
 _ARGV = re.compile(r'argv\[\]=(.*?) ;')
 _VARIABLE = re.compile(r'\$(?:\{(\w+)\}|(\w+))')
@@ -113,6 +113,14 @@ def parse_unit(show_output: str) -> dict[str, Any]:
 # Where systemd loads units from, highest priority first (systemd.unit(5), the system manager's paths).
 UNIT_DIRS = ('/etc/systemd/system', '/run/systemd/system', '/usr/local/lib/systemd/system', '/lib/systemd/system',
              '/usr/lib/systemd/system')
+
+
+@traced_systemctl
+def show_unit(systemctl: Callable[..., Any], service: str) -> dict[str, Any] | None:
+    """parse_unit() of what systemd shows of service, None when systemctl fails. Traced as what it takes: systemd
+    shows ExecStart= with the last start's time and PID, which a restart of the service moves."""
+    rc, out, _err = systemctl('show', '--property=LoadState,ExecStart,Environment,EnvironmentFiles', service)
+    return parse_unit(out) if rc == 0 else None
 
 
 def parse_unit_files(texts: Sequence[str]) -> dict[str, Any] | None:
@@ -243,8 +251,7 @@ def discover(proc_path: str, systemctl: Callable[..., Any] | None = None, servic
     systemctl(*args) -> (rc, stdout, stderr), or None when systemd is not PID 1.
     """
     if systemctl is not None:
-        rc, out, _err = systemctl('show', '--property=LoadState,ExecStart,Environment,EnvironmentFiles', service)
-        unit = parse_unit(out) if rc == 0 else None
+        unit = show_unit(systemctl, service)
         argv = unit_command(unit, read_text, root) if unit else None
         if argv:
             return _found(argv, 'the %s unit' % service, root, unit)

@@ -469,16 +469,27 @@ def test_a_receipt_of_another_generation_does_not_follow_a_confirmation(run_modu
         assert json.load(handle) == receipt
 
 
+def show_kubelet_unit(tree, options):
+    """kubelet's unit as systemd shows it, starting kubelet with the node's configuration: ExecStart= carries the last
+    start's time and PID (FakeSystemd.start_service)."""
+    tree.systemd.shown['kubelet.service'] = {
+        'LoadState': 'loaded', 'Environment': '', 'EnvironmentFiles': [],
+        'ExecStart': '{ path=/usr/bin/kubelet ; argv[]=/usr/bin/kubelet --config=%s ; ignore_errors=no ; '
+                     'start_time=[n/a] ; stop_time=[n/a] ; pid=0 ; code=(null) ; status=0/0 }'
+                     % options['kubelet_config']['kubelet_config_path']}
+
+
 def confirmed_after_restart(run_module, tmp_path, monkeypatch, restart):
-    """(the change's result, the confirmation's, the next run's) on a systemd node whose kubelet was running before
+    """(the node, the change's result, the confirmation's, the next run's, the options) on a systemd node whose kubelet was running before
     a change of its configuration, with restart(systemd) done between the change and its confirmation."""
     tree, options = make_node('systemd-v2', tmp_path, monkeypatch)
+    show_kubelet_unit(tree, options)
     tree.systemd.start_service('kubelet.service', seconds_ago=100)
     options = dict(options, confirm_timeout=120)
     changed = run_module(node_cgroups, options)
     restart(tree.systemd)
     confirmed = run_module(node_generation, {'state': 'confirmed', 'node_root': str(tmp_path)})
-    return changed, confirmed, run_module(node_cgroups, options), options
+    return tree, changed, confirmed, run_module(node_cgroups, options), options
 
 
 def test_the_receipt_follows_the_restarts_a_change_asked_for(run_module, tmp_path, monkeypatch):
@@ -490,7 +501,7 @@ def test_the_receipt_follows_the_restarts_a_change_asked_for(run_module, tmp_pat
     def restart(systemd):
         systemd.running['kubelet.service']['MainPID'] = '4242'
         systemd.run_command(['/bin/systemctl', 'restart', 'kubelet.service'])
-    changed, confirmed, again, options = confirmed_after_restart(run_module, tmp_path, monkeypatch, restart)
+    tree, changed, confirmed, again, options = confirmed_after_restart(run_module, tmp_path, monkeypatch, restart)
     assert [entry['service'] for entry in changed['restart_pending']] == ['kubelet.service']
     assert changed['receipt']['kept'] and confirmed['receipt'] == {'followed': True}
     assert again['receipt']['used'], again['receipt']
@@ -502,7 +513,7 @@ def test_the_receipt_follows_the_restarts_a_change_asked_for(run_module, tmp_pat
 def test_a_restart_left_to_the_operator_stays_pending_in_the_receipt(run_module, tmp_path, monkeypatch):
     """Without the restart (node_allocatable_restart_kubelet false) the decision is the one kept: the next run is
     answered, and says kubelet still waits for its restart, as the planner does."""
-    changed, confirmed, again, options = confirmed_after_restart(run_module, tmp_path, monkeypatch,
+    tree, changed, confirmed, again, options = confirmed_after_restart(run_module, tmp_path, monkeypatch,
                                                                  lambda systemd: None)
     assert confirmed['receipt'] == {'followed': True} and again['receipt']['used']
     assert again['restart_pending'] == changed['restart_pending'] != []
