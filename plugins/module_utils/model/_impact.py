@@ -75,11 +75,16 @@ def lowers_limit(after: int | None, now: int | None) -> bool:
     return after is not None and (now is None or after < now)
 
 
+def squeezes(after: int | None, now: int | None, used: Mapping[str, int] | None) -> bool:
+    """Whether a cgroup's new memory limit (after) is lower than its limit now and below its working set (its use less
+    the inactive page cache the kernel can reclaim, as kubelet counts it)."""
+    return after is not None and lowers_limit(after, now) and used is not None and after < used['working_set']
+
+
 def _squeezed(key: str, planned: PlannedCgroup, after: int | None, used: Mapping[str, int] | None,
               now: int | None) -> dict[str, Any] | None:
-    """The impact row of one cgroup whose new memory limit (after) is lower than its limit now and below its working
-    set (its use less the inactive page cache the kernel can reclaim, as kubelet counts it), else None."""
-    if after is None or not lowers_limit(after, now) or used is None or after >= used['working_set']:
+    """The impact row of one cgroup the new memory limit (after) squeezes (squeezes), else None."""
+    if after is None or used is None or not squeezes(after, now, used):
         return None
     return {'cgroup': key, 'path': planned.path, 'limit_now': now, 'limit_after': after, 'usage': used['usage'],
             'working_set': used['working_set'], 'inactive_file': used['inactive_file']}

@@ -58,11 +58,14 @@ def read_file(path: str) -> UnitFile:
 
 
 def read_units(systemctl: systemd.Systemctl | None, paths: Iterable[str], slices: Iterable[str], services: Iterable[str],
-               control_dirs: Iterable[str]) -> UnitSnapshot:
-    """A UnitSnapshot: the files at paths, the overrides of the slices (and systemctl is-active of each when
-    systemctl is given: systemd is PID 1), the load state of the services (systemctl show)."""
+               control_dirs: Iterable[str], overridden: Iterable[str] | None = None) -> UnitSnapshot:
+    """A UnitSnapshot: the files at paths, systemctl is-active of each slice when systemctl is given (systemd is
+    PID 1), the overrides of the overridden slices (by default every slice), the load state of the services
+    (systemctl show)."""
+    slices = list(slices)
     files = dict((path, read_file(path)) for path in paths)
-    overrides = dict((unit, systemd.read_overrides(control_dirs, unit)) for unit in slices)
+    overrides = dict((unit, systemd.read_overrides(control_dirs, unit))
+                     for unit in (slices if overridden is None else overridden))
     active: dict[str, bool] = {}
     load_states: dict[str, str | None] = {}
     if systemctl is not None:

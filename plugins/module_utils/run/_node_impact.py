@@ -22,6 +22,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _imp
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import parse_qos_reserved
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroup_usage import cgroup_directory, read_working_set
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import read_file
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._detect import swap_controller
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_config_file import current_config
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_totals import swap_total
@@ -56,6 +57,22 @@ def memory_limit_now(layout: CgroupLayout, root: str, path: str) -> int | None:
         return None
     value = parse_int(read_file(os.path.join(directory, files.MEMORY_LIMIT.file_in(version))))
     return None if value is None or value >= files.V1_UNLIMITED_MEMORY else value
+
+
+@traced
+def squeezed_memory(mode: str, v1_hierarchies: Mapping[str, str], root: str, path: str,
+                    limit_after: int | None) -> dict[str, Any] | None:
+    """{limit_now, used (read_working_set)} of a cgroup whose memory limit limit_after lowers below its working set
+    now (_impact.squeezes), else None: all the impact takes of its memory. Traced as that, not as the files: the use
+    moves all the time, and kubepods' limit moves when the restarted kubelet writes the new one, while the answer
+    stays None (a receipt kept before the restart answers the run after it: run/_receipt). The use is read only
+    where the limit falls."""
+    layout = CgroupLayout(mode, v1_hierarchies)
+    now = memory_limit_now(layout, root, path)
+    if not _impact.lowers_limit(limit_after, now):
+        return None
+    used = read_working_set(layout, root, path)
+    return {'limit_now': now, 'used': used} if _impact.squeezes(limit_after, now, used) else None
 
 
 class NodePods(object):
@@ -126,11 +143,10 @@ def read_impact(spec: NodeSpec, node: NodeSnapshot, plan: NodePlan, rules: Kubel
     for key in _impact.LIMITED + tuple(tier_limits):
         planned = plan.cgroup(key)
         if planned:
-            limits_now[key] = memory_limit_now(node.layout, spec.cgroupfs_path, planned.path)
-            # The use counts only where the limit falls (_impact._squeezed): a use that moves all the time is not
-            # read beside a limit that stays (it would also keep a receipt, run/_receipt, from ever answering).
-            if _impact.lowers_limit(_impact.memory_limit_after(plan, key, tier_limits), limits_now[key]):
-                usage[key] = read_working_set(node.layout, spec.cgroupfs_path, planned.path)
+            squeezed = squeezed_memory(node.layout.mode, dict(node.layout.v1_hierarchies), spec.cgroupfs_path,
+                                       planned.path, _impact.memory_limit_after(plan, key, tier_limits))
+            if squeezed:
+                limits_now[key], usage[key] = squeezed['limit_now'], squeezed['used']
     memory = _impact.memory_impact(plan, usage, limits_now) + _impact.qos_tier_impact(plan, tier_limits, usage,
                                                                                       limits_now)
     return _impact.assemble(admitted, memory, unknown)

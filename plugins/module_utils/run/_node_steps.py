@@ -138,13 +138,18 @@ def read_kernel(run: NodeRun) -> CgroupSnapshot:
     return read_cgroups(run.layout, run.root, cgroupfs_entries(run))
 
 
-def read_unit_side(run: NodeRun, systemctl: systemd.Systemctl) -> UnitSnapshot:
-    """The UnitSnapshot of every file, override and slice the run's unit steps may touch."""
+def read_unit_side(run: NodeRun, systemctl: systemd.Systemctl, removing: bool = False) -> UnitSnapshot:
+    """The UnitSnapshot of every file, override and slice the run's unit steps may touch. The overrides of the slices
+    whose values kubelet writes (over D-Bus, which leaves them as override files, rewritten at every start of
+    kubelet) are read only by a run removing them: a run that keeps the slices leaves kubelet's overrides alone, and
+    a receipt kept before kubelet's restart answers the run after it (run/_receipt)."""
     files = run.persistence_paths()
     paths = list(files.values()) + run.driver.unit_paths(run)
     services = [systemd.service_name(s) for s in run.spec.services]
+    overridden = run.entries if removing else [(key, entry) for key, entry in run.entries
+                                               if key not in ops.KUBELET_WRITES_VALUES]
     return read_units(systemctl if run.systemd_running else None, paths, run.driver.slices(run.entries),
-                      services, run.spec.systemd_control_dirs)
+                      services, run.spec.systemd_control_dirs, run.driver.slices(overridden))
 
 
 def busy_cgroup(run: NodeRun, key: str) -> None:
@@ -341,7 +346,7 @@ def absent(run: NodeRun, host: DryHost, done: Done) -> Done:
         if not run.driver.keeps_directories(entry):
             busy_cgroup(run, key)
     done.kernel = read_kernel(run)
-    steps, services = absent_steps(run, read_unit_side(run, host.systemctl), done.kernel)
+    steps, services = absent_steps(run, read_unit_side(run, host.systemctl, removing=True), done.kernel)
     done.units = UnitPlan(steps, [], services, [], None)
     perform(steps, host, done.record)
     return done

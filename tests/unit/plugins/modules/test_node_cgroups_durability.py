@@ -192,6 +192,25 @@ def test_overrides_that_disagree_with_the_plan_go_and_kubelets_stay(run_module, 
     assert run_module(node_cgroups, relaxed)['changed'] is False
 
 
+def test_kubelets_overrides_are_read_only_by_a_run_that_removes_its_slices(run_module, tmp_path, monkeypatch):
+    """A run that keeps kubepods.slice takes nothing from kubelet's overrides of it (kubelet rewrites them at every
+    start: a receipt that read them was not used after kubelet's restart); one with state absent removes them with
+    the slice."""
+    tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch)
+    run_module(node_cgroups, systemd_args(tree))
+    tree.systemd.set_property('kubepods.slice', 'MemoryMax', str(15 * 1024 ** 3))  # as kubelet does over D-Bus
+    override = os.path.join(tree.node_paths()['systemd_control_dirs'][1], 'kubepods.slice.d', '50-MemoryMax.conf')
+    opened = []
+    real_open = open
+    monkeypatch.setattr('builtins.open', lambda path, *args, **kwargs: opened.append(str(path)) or real_open(
+        path, *args, **kwargs))
+    assert run_module(node_cgroups, systemd_args(tree, use_receipt=False))['changed'] is False
+    assert override not in opened and os.path.exists(override)
+    removed = run_module(node_cgroups, systemd_args(tree, state='absent'))
+    assert override in opened and not os.path.exists(override)
+    assert any(override in change for change in removed["changes"]), removed["changes"]
+
+
 def test_systemd_driver_without_systemd_fails_before_writing(run_module, tmp_path, monkeypatch):
     tree = FakeCgroupfs(tmp_path, 'v2', monkeypatch, pid1='init')
     before = snapshot(str(tmp_path))

@@ -485,6 +485,7 @@ def confirmed_after_restart(run_module, tmp_path, monkeypatch, restart):
     tree, options = make_node('systemd-v2', tmp_path, monkeypatch)
     show_kubelet_unit(tree, options)
     tree.systemd.start_service('kubelet.service', seconds_ago=100)
+    kubelet_writes_kubepods(tree, 'max')  # kubepods as kubelet left it before the change: no reservation
     options = dict(options, confirm_timeout=120)
     changed = run_module(node_cgroups, options)
     restart(tree.systemd)
@@ -492,15 +493,25 @@ def confirmed_after_restart(run_module, tmp_path, monkeypatch, restart):
     return tree, changed, confirmed, run_module(node_cgroups, options), options
 
 
+def kubelet_writes_kubepods(tree, memory_max):
+    """What kubelet does at its start with the systemd driver: kubepods.slice's limit, set over D-Bus (a runtime
+    override file, and the kernel's value)."""
+    write_text(tree.path('kubepods.slice', 'memory.max'), '%s\n' % memory_max)
+    write_text(os.path.join(tree.systemd.runtime_control, 'kubepods.slice.d', '50-MemoryMax.conf'),
+               '# created via D-Bus\n[Slice]\nMemoryMax=%s\n' % memory_max)
+
+
 def test_the_receipt_follows_the_restarts_a_change_asked_for(run_module, tmp_path, monkeypatch):
     """A change of kubelet's configuration leaves kubelet to restart (restart_pending, in the receipt its dry pass
-    kept); the role restarts it before the confirmation. A restart moves kubelet's main PID and start time, which the
-    next run reads: it ran the planner on every node whose kubelet a change restarted. The confirmation asks the
-    receipt's decision again, and the first run after it is answered with what the planner returns: nothing to
-    restart."""
+    kept); the role restarts it before the confirmation. A restart moves kubelet's main PID and start time, and
+    kubelet writes kubepods' new limit: the next run read both, and ran the planner on every node whose kubelet a
+    change restarted. The confirmation asks the receipt's decision again, the impact reads kubepods' limit by what
+    it takes from it, and the first run after the confirmation is answered with what the planner returns: nothing
+    to restart."""
     def restart(systemd):
         systemd.running['kubelet.service']['MainPID'] = '4242'
         systemd.run_command(['/bin/systemctl', 'restart', 'kubelet.service'])
+        kubelet_writes_kubepods(systemd.tree, 15 * 1024 ** 3)
     tree, changed, confirmed, again, options = confirmed_after_restart(run_module, tmp_path, monkeypatch, restart)
     assert [entry['service'] for entry in changed['restart_pending']] == ['kubelet.service']
     assert changed['receipt']['kept'] and confirmed['receipt'] == {'followed': True}
