@@ -14,11 +14,13 @@ from __future__ import absolute_import, annotations, division, print_function
 __metaclass__ = type
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import snapshot_entry
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
 
 
 class UnitFile(object):
@@ -57,15 +59,27 @@ def read_file(path: str) -> UnitFile:
     return UnitFile(os.path.lexists(path), link, None if link is not None else fs.read_file(path))
 
 
+@traced
+def overrides_against(control_dirs: Sequence[str], unit: str, planned: Mapping[str, str]) -> list[list[Any]]:
+    """[[path, setting, value]] of unit's overrides (systemd.read_overrides) that disagree with planned, the unit's
+    properties as the plan sets them (systemd.disagrees): all a run that keeps the slice takes from them. Traced as
+    that: kubelet writes the reserved slices it enforces over D-Bus at every start, with the plan's values, which
+    leaves override files a receipt kept before its restart did not read (run/_receipt)."""
+    return [[path, setting, value] for path, setting, value in systemd.read_overrides(control_dirs, unit)
+            if systemd.disagrees(setting, value, planned)]
+
+
 def read_units(systemctl: systemd.Systemctl | None, paths: Iterable[str], slices: Iterable[str], services: Iterable[str],
-               control_dirs: Iterable[str], overridden: Iterable[str] | None = None) -> UnitSnapshot:
+               control_dirs: Iterable[str], kept: Mapping[str, Mapping[str, str]] | None = None) -> UnitSnapshot:
     """A UnitSnapshot: the files at paths, systemctl is-active of each slice when systemctl is given (systemd is
-    PID 1), the overrides of the overridden slices (by default every slice), the load state of the services
-    (systemctl show)."""
-    slices = list(slices)
+    PID 1), the load state of the services (systemctl show), and the overrides of the slices: every override of each
+    slice, or with kept ({slice: its planned properties}, for a run that keeps them) those of kept's slices that
+    disagree with the plan (overrides_against)."""
+    slices, control_dirs = list(slices), list(control_dirs)
     files = dict((path, read_file(path)) for path in paths)
-    overrides = dict((unit, systemd.read_overrides(control_dirs, unit))
-                     for unit in (slices if overridden is None else overridden))
+    overrides: dict[str, list[Any]] = dict(
+        (unit, systemd.read_overrides(control_dirs, unit)) for unit in slices) if kept is None else dict(
+        (unit, overrides_against(control_dirs, unit, dict(planned))) for unit, planned in kept.items())
     active: dict[str, bool] = {}
     load_states: dict[str, str | None] = {}
     if systemctl is not None:

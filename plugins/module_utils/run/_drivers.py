@@ -69,6 +69,9 @@ class CgroupfsDriver(object):
     def unit_paths(self, run: NodeRun) -> list[str]:
         return []
 
+    def properties(self, run: NodeRun, entry: PlannedCgroup) -> Mapping[str, str]:
+        return {}  # no unit holds a cgroup's values
+
     def unit_steps(self, run: NodeRun, units: UnitSnapshot, services: Sequence[str]) -> UnitSteps:
         """(steps, warnings, services placed, slices whose unit changed) before systemd reloads."""
         owned = [k for k, e in run.entries if run.systemd_running and names.systemd_owned(e.cgroupfs_path)]

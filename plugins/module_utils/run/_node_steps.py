@@ -139,17 +139,20 @@ def read_kernel(run: NodeRun) -> CgroupSnapshot:
 
 
 def read_unit_side(run: NodeRun, systemctl: systemd.Systemctl, removing: bool = False) -> UnitSnapshot:
-    """The UnitSnapshot of every file, override and slice the run's unit steps may touch. The overrides of the slices
-    whose values kubelet writes (over D-Bus, which leaves them as override files, rewritten at every start of
-    kubelet) are read only by a run removing them: a run that keeps the slices leaves kubelet's overrides alone, and
-    a receipt kept before kubelet's restart answers the run after it (run/_receipt)."""
+    """The UnitSnapshot of every file, override and slice the run's unit steps may touch. kubelet writes slices over
+    D-Bus at every start (kubepods' and the QoS tiers' values, and the reserved slices it enforces, with the plan's),
+    which leaves override files: a run that keeps the slices reads only the overrides it removes (those of the slices
+    whose values it plans that disagree with the plan: _drivers.SystemdDriver.unit_steps), so that a receipt kept
+    before kubelet's restart answers the run after it (run/_receipt); a run removing them reads them all."""
     files = run.persistence_paths()
     paths = list(files.values()) + run.driver.unit_paths(run)
     services = [systemd.service_name(s) for s in run.spec.services]
-    overridden = run.entries if removing else [(key, entry) for key, entry in run.entries
-                                               if key not in ops.KUBELET_WRITES_VALUES]
-    return read_units(systemctl if run.systemd_running else None, paths, run.driver.slices(run.entries),
-                      services, run.spec.systemd_control_dirs, run.driver.slices(overridden))
+    slices = run.driver.slices(run.entries)
+    kept = None if removing else dict((entry.slice_unit, run.driver.properties(run, entry))
+                                      for key, entry in run.entries
+                                      if entry.slice_unit in slices and key not in ops.KUBELET_WRITES_VALUES)
+    return read_units(systemctl if run.systemd_running else None, paths, slices, services,
+                      run.spec.systemd_control_dirs, kept)
 
 
 def busy_cgroup(run: NodeRun, key: str) -> None:

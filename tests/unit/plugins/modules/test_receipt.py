@@ -493,12 +493,20 @@ def confirmed_after_restart(run_module, tmp_path, monkeypatch, restart):
     return tree, changed, confirmed, run_module(node_cgroups, options), options
 
 
-def kubelet_writes_kubepods(tree, memory_max):
-    """What kubelet does at its start with the systemd driver: kubepods.slice's limit, set over D-Bus (a runtime
-    override file, and the kernel's value)."""
+def kubelet_writes_kubepods(tree, memory_max, enforced=()):
+    """What kubelet does at its start with the systemd driver, over D-Bus (runtime override files, and the kernel's
+    values): kubepods.slice's limit, and the values of each reserved slice it enforces (enforced), which are the
+    plan's (the slice unit the run wrote)."""
     write_text(tree.path('kubepods.slice', 'memory.max'), '%s\n' % memory_max)
     write_text(os.path.join(tree.systemd.runtime_control, 'kubepods.slice.d', '50-MemoryMax.conf'),
                '# created via D-Bus\n[Slice]\nMemoryMax=%s\n' % memory_max)
+    for unit in enforced:
+        with open(os.path.join(tree.node_paths()['systemd_unit_dir'], unit)) as handle:
+            planned = [line.strip() for line in handle.read().split('[Slice]', 1)[1].splitlines() if '=' in line]
+        assert planned, unit
+        for assignment in planned:
+            write_text(os.path.join(tree.systemd.runtime_control, unit + '.d', '50-%s.conf' % assignment.split('=')[0]),
+                       '# created via D-Bus\n[Slice]\n%s\n' % assignment)
 
 
 def test_the_receipt_follows_the_restarts_a_change_asked_for(run_module, tmp_path, monkeypatch):
@@ -511,7 +519,7 @@ def test_the_receipt_follows_the_restarts_a_change_asked_for(run_module, tmp_pat
     def restart(systemd):
         systemd.running['kubelet.service']['MainPID'] = '4242'
         systemd.run_command(['/bin/systemctl', 'restart', 'kubelet.service'])
-        kubelet_writes_kubepods(systemd.tree, 15 * 1024 ** 3)
+        kubelet_writes_kubepods(systemd.tree, 15 * 1024 ** 3, enforced=['kube.slice'])
     tree, changed, confirmed, again, options = confirmed_after_restart(run_module, tmp_path, monkeypatch, restart)
     assert [entry['service'] for entry in changed['restart_pending']] == ['kubelet.service']
     assert changed['receipt']['kept'] and confirmed['receipt'] == {'followed': True}
