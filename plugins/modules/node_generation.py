@@ -110,8 +110,9 @@ would:
 receipt:
   description:
     - With V(confirmed), whether the receipt M(kubenode.cgroups.node_cgroups) kept after the change still answers its
-      next run with nothing to change (C(followed)), its reads of the generation asked again after the confirmation,
-      and if not, why not (C(why)); then that run plans, and keeps a new one.
+      next run with nothing to change (C(followed)), its reads of the generation and its decision of which services
+      to restart asked again after the confirmation (the role confirms after the restarts), and if not, why not
+      (C(why)); then that run plans, and keeps a new one.
   returned: when a generation was confirmed
   type: dict
   sample: {followed: true}
@@ -133,8 +134,9 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec
 
 
 def follow_receipt(module, params, result):
-    """A confirmation changes only the generation's state line: node_cgroups' receipt is made to follow it, so that
-    the first run after a confirmed change is answered as every later one is (run/_receipt.follow_confirmation)."""
+    """A confirmation changes only the generation's state line, after the restarts the change asked for: node_cgroups'
+    receipt is made to follow both, so that the first run after a confirmed change is answered as every later one is
+    (run/_receipt.follow_confirmation)."""
     generation = dict(result['generation'], summary=generations.describe(result['generation']))
     why = _receipt.follow_confirmation(module, params['lock_path'], params['lock_timeout'], generation)
     result['receipt'] = {'followed': True} if why is None else {'followed': False, 'why': why}

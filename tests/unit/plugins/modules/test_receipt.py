@@ -532,8 +532,8 @@ def test_the_receipt_follows_the_restarts_a_change_asked_for(run_module, tmp_pat
 def test_a_restart_left_to_the_operator_stays_pending_in_the_receipt(run_module, tmp_path, monkeypatch):
     """Without the restart (node_allocatable_restart_kubelet false) the decision is the one kept: the next run is
     answered, and says kubelet still waits for its restart, as the planner does."""
-    tree, changed, confirmed, again, options = confirmed_after_restart(run_module, tmp_path, monkeypatch,
-                                                                 lambda systemd: None)
+    _tree, changed, confirmed, again, options = confirmed_after_restart(
+        run_module, tmp_path, monkeypatch, lambda systemd: None)
     assert confirmed['receipt'] == {'followed': True} and again['receipt']['used']
     assert again['restart_pending'] == changed['restart_pending'] != []
     assert without_receipt(again) == without_receipt(run_module(node_cgroups, dict(options, use_receipt=False)))
@@ -565,8 +565,8 @@ def test_a_kept_decision_that_holds_a_service_is_not_followed(run_module, tmp_pa
         assert json.load(handle) == receipt
 
 
-def test_a_runtime_a_restart_leaves_held_in_its_old_slice_is_followed_with_its_warning(run_module, tmp_path,
-                                                                                        monkeypatch):
+def test_a_runtime_a_restart_leaves_held_in_its_old_slice_is_followed_with_its_warning(
+        run_module, tmp_path, monkeypatch):
     """containerd is placed in the kube-reserved slice while its shims run: its restart leaves it in its old cgroup
     (systemd keeps a unit's cgroup while processes remain), which every run then warns of instead of asking for a
     restart. The first run after the confirmation is answered with what the planner returns: that warning, and
