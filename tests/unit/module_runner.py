@@ -4,11 +4,17 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """What a module's exit_json and fail_json raise under test (conftest's run_module patches them in):
 imported by its collection path, so that conftest and the tests share one ModuleFail class under
-pytest and under ansible-test units alike."""
+pytest and under ansible-test units alike; and a fresh interpreter, for what a module's run imports."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
+
+import os
+import subprocess
+import sys
+
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _errors
 
 
 class ModuleExit(Exception):
@@ -43,3 +49,18 @@ def refused_for_nul(message, field):
     """Whether a module's failure message refuses a NUL byte in the option named field: ours, naming it, or
     AnsibleModule's own refusal that comes first where syslog is the log."""
     return message.startswith('%s: must not contain a NUL byte' % field) or message.startswith(ANSIBLE_NUL_REFUSAL)
+
+
+# The directory that holds ansible_collections, where this run found the collection (model/_errors.py is seven
+# levels under it).
+COLLECTIONS = _errors.__file__
+for _level in range(7):
+    COLLECTIONS = os.path.dirname(COLLECTIONS)
+
+
+def fresh_interpreter(script, cwd):
+    """What script prints, run in a fresh interpreter (nothing imported before it) with the collection where this run
+    found it and what this interpreter imports ansible-core from: what a module's run on the node imports."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([COLLECTIONS] + [path for path in sys.path if path]))
+    return subprocess.run([sys.executable, '-c', script], cwd=str(cwd), env=env, check=True,
+                          stdout=subprocess.PIPE, universal_newlines=True).stdout

@@ -260,3 +260,21 @@ def cgroup_values(config: Mapping[str, Any], page_sizes: Iterable[int]) -> tuple
     if 'cpu_shares' in values:
         values['cpu_weight'] = resources.cpu_weight
     return values, resource_files(resources, page_sizes)
+
+def parse_int(text: str | None) -> int | None:
+    """A counter file's integer, None when the file is missing or holds no number."""
+    if text is None:
+        return None
+    text = text.strip()
+    return int(text) if text.isdigit() else None
+
+def lowers_limit(after: int | None, now: int | None) -> bool:
+    """Whether a limit after the change is below the limit now (no limit now: any limit is lower): the only case
+    _squeezed compares with the cgroup's use."""
+    return after is not None and (now is None or after < now)
+
+
+def squeezes(after: int | None, now: int | None, used: Mapping[str, int] | None) -> bool:
+    """Whether a cgroup's new memory limit (after) is lower than its limit now and below its working set (its use less
+    the inactive page cache the kernel can reclaim, as kubelet counts it)."""
+    return after is not None and lowers_limit(after, now) and used is not None and after < used['working_set']

@@ -18,6 +18,7 @@ __metaclass__ = type
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_math import squeezes
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pod_settings import (
@@ -68,17 +69,6 @@ def memory_limit_after(plan: NodePlan, key: str, tier_limits: Mapping[str, int] 
         return None
     return planned.resources.get('memory')
 
-
-def lowers_limit(after: int | None, now: int | None) -> bool:
-    """Whether a limit after the change is below the limit now (no limit now: any limit is lower): the only case
-    _squeezed compares with the cgroup's use."""
-    return after is not None and (now is None or after < now)
-
-
-def squeezes(after: int | None, now: int | None, used: Mapping[str, int] | None) -> bool:
-    """Whether a cgroup's new memory limit (after) is lower than its limit now and below its working set (its use less
-    the inactive page cache the kernel can reclaim, as kubelet counts it)."""
-    return after is not None and lowers_limit(after, now) and used is not None and after < used['working_set']
 
 
 def _squeezed(key: str, planned: PlannedCgroup, after: int | None, used: Mapping[str, int] | None,

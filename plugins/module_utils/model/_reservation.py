@@ -33,6 +33,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_fil
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_values import MEASURED_PROFILE, PROFILES
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import profile_reservation
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_math import parse_int
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
 
 MIB = 1024 * 1024
@@ -54,13 +55,6 @@ VERDICT_ORDER = ('under', 'over', 'ok', 'unmeasured')
 # burst. Pressure (avg60, a minute) is judged whatever the window.
 MIN_CPU_WINDOW_SECONDS = 10
 
-
-def parse_int(text: str | None) -> int | None:
-    """A counter file's integer, None when the file is missing or holds no number."""
-    if text is None:
-        return None
-    text = text.strip()
-    return int(text) if text.isdigit() else None
 
 
 def parse_keyed(text: str | None) -> dict[str, int]:

@@ -13,10 +13,13 @@ from __future__ import absolute_import, annotations, division, print_function
 __metaclass__ = type
 
 import os
+from collections.abc import Mapping
+from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import CgroupLayout, cgroup_path, read_file
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import parse_int
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_math import lowers_limit, parse_int, squeezes
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
 
 
 def cgroup_directory(layout: CgroupLayout, root: str, path: str, hierarchy: str | None) -> str | None:
@@ -97,3 +100,29 @@ def read_working_set(layout: CgroupLayout, root: str, path: str) -> dict[str, in
     inactive = memory_stat_value(read_file(os.path.join(directory, files.MEMORY_STAT.file_in(version))),
                                  files.INACTIVE_FILE_KEY[version]) or 0
     return {'usage': usage, 'inactive_file': inactive, 'working_set': max(0, usage - inactive)}
+
+
+def memory_limit_now(layout: CgroupLayout, root: str, path: str) -> int | None:
+    """The cgroup's memory limit now in bytes; None when unlimited or absent."""
+    version = layout.file_version
+    directory = cgroup_directory(layout, root, path, files.MEMORY_LIMIT.hierarchy)
+    if directory is None:
+        return None
+    value = parse_int(read_file(os.path.join(directory, files.MEMORY_LIMIT.file_in(version))))
+    return None if value is None or value >= files.V1_UNLIMITED_MEMORY else value
+
+
+@traced
+def squeezed_memory(mode: str, v1_hierarchies: Mapping[str, str], root: str, path: str,
+                    limit_after: int | None) -> dict[str, Any] | None:
+    """{limit_now, used (read_working_set)} of a cgroup whose memory limit limit_after lowers below its working set
+    now (_cgroup_math.squeezes), else None: all the impact takes of its memory. Traced as that, not as the files:
+    the use moves all the time, and kubepods' limit moves when the restarted kubelet writes the new one, while the answer
+    stays None (a receipt kept before the restart answers the run after it: run/_receipt). The use is read only
+    where the limit falls. Here, beside the reads, so that a receipt's replay imports no planner."""
+    layout = CgroupLayout(mode, v1_hierarchies)
+    now = memory_limit_now(layout, root, path)
+    if not lowers_limit(limit_after, now):
+        return None
+    used = read_working_set(layout, root, path)
+    return {'limit_now': now, 'used': used} if squeezes(limit_after, now, used) else None

@@ -13,21 +13,16 @@ from __future__ import absolute_import, annotations, division, print_function
 
 __metaclass__ = type
 
-import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgroup_files as files
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _impact
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import parse_qos_reserved
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroup_usage import cgroup_directory, read_working_set
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import read_file
-from ansible_collections.kubenode.cgroups.plugins.module_utils.node._io_trace import traced
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroup_usage import squeezed_memory
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._detect import swap_controller
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._kubelet_config_file import current_config
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_totals import swap_total
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_pods import api_pods, static_pods
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import parse_int
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._versions import kubelet_rules
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_cgroups import kubelet_config_read_paths
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
@@ -47,32 +42,6 @@ def kubelet_config_now(spec: NodeSpec, node: NodeSnapshot) -> dict[str, Any]:
     known one) and its --config-dir drop-ins."""
     return current_config(kubelet_config_read_paths(spec, node), (node.kubelet or {}).get('config_dir'),
                           files=node.files)
-
-
-def memory_limit_now(layout: CgroupLayout, root: str, path: str) -> int | None:
-    """The cgroup's memory limit now in bytes; None when unlimited or absent."""
-    version = layout.file_version
-    directory = cgroup_directory(layout, root, path, files.MEMORY_LIMIT.hierarchy)
-    if directory is None:
-        return None
-    value = parse_int(read_file(os.path.join(directory, files.MEMORY_LIMIT.file_in(version))))
-    return None if value is None or value >= files.V1_UNLIMITED_MEMORY else value
-
-
-@traced
-def squeezed_memory(mode: str, v1_hierarchies: Mapping[str, str], root: str, path: str,
-                    limit_after: int | None) -> dict[str, Any] | None:
-    """{limit_now, used (read_working_set)} of a cgroup whose memory limit limit_after lowers below its working set
-    now (_impact.squeezes), else None: all the impact takes of its memory. Traced as that, not as the files: the use
-    moves all the time, and kubepods' limit moves when the restarted kubelet writes the new one, while the answer
-    stays None (a receipt kept before the restart answers the run after it: run/_receipt). The use is read only
-    where the limit falls."""
-    layout = CgroupLayout(mode, v1_hierarchies)
-    now = memory_limit_now(layout, root, path)
-    if not _impact.lowers_limit(limit_after, now):
-        return None
-    used = read_working_set(layout, root, path)
-    return {'limit_now': now, 'used': used} if _impact.squeezes(limit_after, now, used) else None
 
 
 class NodePods(object):

@@ -11,22 +11,14 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _errors
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import fresh_interpreter
 
 MU = 'ansible_collections.kubenode.cgroups.plugins.module_utils'
 POD_MODEL = (MU + '.model._pods', MU + '.model._admission')
-# The directory that holds ansible_collections, where this run found the collection (model/_errors.py is seven
-# levels under it).
-COLLECTIONS = _errors.__file__
-for _level in range(7):
-    COLLECTIONS = os.path.dirname(COLLECTIONS)
-
 # What node_cgroups imports to plan, apply, read back and judge the impact on a node.
 CONVERGE_IMPORTS = '''
 from {mu}.model import _kubelet_config, _impact
@@ -41,11 +33,7 @@ def loaded_after(code, tmp_path):
 import sys
 print(' '.join(name for name in {pod_model!r} if name in sys.modules))
 '''.format(pod_model=POD_MODEL)
-    # The collection where this run found it, and what this interpreter imports ansible-core from.
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([COLLECTIONS] + [path for path in sys.path if path]))
-    output = subprocess.run([sys.executable, '-c', script], cwd=str(tmp_path), env=env, check=True,
-                            stdout=subprocess.PIPE, universal_newlines=True).stdout
-    return output.split()
+    return fresh_interpreter(script, tmp_path).split()
 
 
 def test_planning_and_judging_a_node_without_pods_leaves_the_pod_model_unloaded(tmp_path):

@@ -20,7 +20,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs im
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _measurement as measurement
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._drivers import CgroupfsDriver
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import memory_limit_now
+from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroup_usage import memory_limit_now
 
 
 def test_the_measurement_sizes_profiles_for_kubelets_max_pods_when_the_plan_counts_none():

@@ -22,11 +22,19 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_lock i
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
 from ansible_collections.kubenode.cgroups.plugins.modules import node_cgroups, node_generation
 from ansible_collections.kubenode.cgroups.tests.unit.fake_cgroupfs import FakeCgroupfs, node_cgroups_args, snapshot
-from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail
+from ansible_collections.kubenode.cgroups.tests.unit.module_runner import ModuleFail, fresh_interpreter
 from ansible_collections.kubenode.cgroups.tests.unit.node_files import write_text
 
 CAPACITY = {'cpu': '4', 'memory': '16Gi'}
 NO_RECEIPT = {'used': False, 'why': 'use_receipt is false', 'kept': False, 'why_not_kept': 'use_receipt is false'}
+MU = 'ansible_collections.kubenode.cgroups.plugins.module_utils'
+# The planner and what only it needs: a run the receipt answers must not import them. Every module a run imports is
+# compiled from source on the node (AnsiballZ ships no bytecode), and these were two thirds of an answered run's
+# own imports (docs/performance.md).
+PLANNER = tuple(MU + name for name in (
+    '.model._allocatable', '.model._impact', '.model._pod_settings', '.model._kubelet_config', '.model._eviction',
+    '.run._node_cgroups', '.run._node_run', '.run._node_impact', '.run._steps', '.node._node_snapshot',
+    '.node._kubelet_config_file')) + ('yaml',)
 MEMINFO = 'MemTotal:       16384000 kB\nMemFree:         %d kB\nSwapTotal:             0 kB\n'
 
 
@@ -61,6 +69,22 @@ def make_node(name, tmp_path, monkeypatch):
     if driver == 'systemd':
         extra.update(system_reserved_cgroup='/system.slice', kube_reserved_cgroup='/kube.slice')
     return tree, node_cgroups_args(tree, CAPACITY, **extra)
+
+
+def test_an_answered_run_imports_no_planner(run_module, node, tmp_path):
+    """What the receipt's replay imports (the modules of its traced reads) and the module itself load none of the
+    planner, in a fresh interpreter as on the node: a traced read that lives beside the planner (squeezed_memory
+    was in run/_node_impact) made every answered run compile it."""
+    tree, options = node
+    assert run_module(node_cgroups, options)['receipt']['kept']
+    with open(receipt_file(tree)) as handle:
+        reads = json.load(handle)['reads']
+    traced_modules = sorted(set(args[0] for kind, args, _kwargs, _answer in reads if kind == 'call'))
+    assert 'squeezed_memory' in set(args[1] for kind, args, _kwargs, _answer in reads if kind == 'call')
+    script = 'import importlib, sys\nimport ansible_collections.kubenode.cgroups.plugins.modules.node_cgroups\n' \
+        'for name in %r:\n    importlib.import_module(name)\n' \
+        'print(" ".join(name for name in %r if name in sys.modules))\n' % (traced_modules, PLANNER)
+    assert fresh_interpreter(script, tmp_path).split() == []
 
 
 def test_a_converged_node_is_answered_by_the_receipt_as_the_planner_answers(run_module, node):
