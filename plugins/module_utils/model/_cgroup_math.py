@@ -261,12 +261,14 @@ def cgroup_values(config: Mapping[str, Any], page_sizes: Iterable[int]) -> tuple
         values['cpu_weight'] = resources.cpu_weight
     return values, resource_files(resources, page_sizes)
 
+
 def parse_int(text: str | None) -> int | None:
     """A counter file's integer, None when the file is missing or holds no number."""
     if text is None:
         return None
     text = text.strip()
     return int(text) if text.isdigit() else None
+
 
 def lowers_limit(after: int | None, now: int | None) -> bool:
     """Whether a limit after the change is below the limit now (no limit now: any limit is lower): the only case

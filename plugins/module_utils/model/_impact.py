@@ -70,7 +70,6 @@ def memory_limit_after(plan: NodePlan, key: str, tier_limits: Mapping[str, int] 
     return planned.resources.get('memory')
 
 
-
 def _squeezed(key: str, planned: PlannedCgroup, after: int | None, used: Mapping[str, int] | None,
               now: int | None) -> dict[str, Any] | None:
     """The impact row of one cgroup the new memory limit (after) squeezes (squeezes), else None."""

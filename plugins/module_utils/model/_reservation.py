@@ -56,7 +56,6 @@ VERDICT_ORDER = ('under', 'over', 'ok', 'unmeasured')
 MIN_CPU_WINDOW_SECONDS = 10
 
 
-
 def parse_keyed(text: str | None) -> dict[str, int]:
     """"key value" lines (memory.events, cpu.stat, memory.oom_control) as {key: int}."""
     result: dict[str, int] = {}
