@@ -153,12 +153,14 @@ def _load(path: str) -> Any:
 
 def job_events(value: object) -> list[Any] | None:
     """The job events a JSON document holds, or None: one event as ansible-runner writes it
-    (artifacts/IDENT/job_events/N-UUID.json), a list of them, or a page of AWX's API (/api/v2/jobs/N/job_events/)."""
+    (artifacts/IDENT/job_events/N-UUID.json), a list of them, or a page of AWX's API (/api/v2/jobs/N/job_events/).
+    An event is known by its name and its counter: ansible-runner writes the lines ansible prints outside a callback
+    (a Python warning on stderr, for one) as "verbose" events, which have no event_data."""
     if isinstance(value, dict) and isinstance(value.get('results'), list):
         return value['results']
     if isinstance(value, list):
         return value
-    if isinstance(value, dict) and 'event' in value and 'event_data' in value:
+    if isinstance(value, dict) and isinstance(value.get('event'), str) and ('event_data' in value or 'counter' in value):
         return [value]
     return None
 

@@ -11,6 +11,7 @@ __metaclass__ = type
 
 import json
 import os
+import shutil
 
 import pytest
 
@@ -126,6 +127,20 @@ def test_ansible_runners_artifacts_are_read_as_they_are(tmp_path):
     job = tmp_path / 'job.json'
     job.write_text(json.dumps({'id': 42, 'status': 'successful', 'artifacts': stats[0]['event_data']['artifact_data']}))
     assert [d['host'] for d in _fleet.read_shards([str(job)])] == ['node1']
+
+
+def test_a_verbose_event_among_ansible_runners_job_events_is_passed_over(tmp_path):
+    """shards= named a slice's artifacts whose first event was a warning ansible printed at its start (cryptography
+    51's deprecation of DSA, imported by ansible-core 2.19): "neither a node result nor artifacts"."""
+    events = tmp_path / 'slice3' / 'job_events'
+    shutil.copytree(os.path.join(RUNNER_ARTIFACTS, 'r1', 'job_events'), str(events))
+    # As ansible-runner 2.4.3 writes a line printed outside a callback: no event_data.
+    (events / '2-1b8995d0-4c22-42d6-9cbe-c9f4e5442a3b.json').write_text(json.dumps({
+        'event': 'verbose', 'uuid': '1b8995d0-4c22-42d6-9cbe-c9f4e5442a3b', 'counter': 2,
+        'stdout': 'CryptographyDeprecationWarning: DSA is deprecated', 'start_line': 0, 'end_line': 1,
+        'runner_ident': 'slice3', 'created': '2026-12-06T22:26:15.552215+00:00'}))
+    found = _fleet.read_shards([str(tmp_path / 'slice3')])
+    assert [(d['host'], d['status']) for d in found] == [('node1', 'failed')]
 
 
 @pytest.mark.parametrize('content, said', [
