@@ -130,7 +130,7 @@ def test_ansible_runners_artifacts_are_read_as_they_are(tmp_path):
 
 
 def test_a_verbose_event_among_ansible_runners_job_events_is_passed_over(tmp_path):
-    """shards= named a slice's artifacts whose first event was a warning ansible printed at its start (cryptography
+    """shards= named a slice's artifacts with an event of a warning ansible printed at its start (cryptography
     51's deprecation of DSA, imported by ansible-core 2.19): "neither a node result nor artifacts"."""
     events = tmp_path / 'slice3' / 'job_events'
     shutil.copytree(os.path.join(RUNNER_ARTIFACTS, 'r1', 'job_events'), str(events))
