@@ -41,7 +41,7 @@ SAME_NAME = ('profile', 'system_reserved', 'kube_reserved', 'merge_default_evict
              'pods', 'use_receipt', 'confirm_timeout')
 # Options given only when the role variable is set (empty or null: the module's own default).
 WHEN_SET = ('capacity', 'max_pods', 'eviction_hard', 'reserved_system_cpus', 'qos_reserved', 'kubelet_binary',
-            'measured_reservation', 'static_pod_path')
+            'measured_reservation', 'static_pod_path', 'min_memory_reserved')
 # kubelet_config's options and the role variables behind them.
 KUBELET_CONFIG_OPTIONS = (('kubelet_config_path', 'kubelet_config_path'), ('kubelet_config_dropin', 'kubelet_config_dropin'),
                           ('kubelet_dropin_dir', 'kubelet_dropin_dir'), ('allow_driver_mismatch', 'allow_driver_mismatch'),
@@ -642,12 +642,25 @@ class ActionModule(ActionBase):
                             'the node_allocatable_ variables (profile %s). Set node_allocatable_variables: kubespray '
                             'to plan from kubespray\'s own (docs/guide.md, "kubespray")'
                             % (', '.join(found), args['profile']))
+        if source == 'role':
+            pid_reserved(args, origin, role('pid_reserved'))
         # Errors found on the merged kubelet configuration name its keys; the plan writes these from the options.
         for key, option in KUBELET_KEYS:
             origin.setdefault(key, origin.get(option, PREFIX + option))
             for path in [p for p in origin if p.startswith(option + '.')]:
                 origin.setdefault(key + path[len(option):], origin[path])
         return args, origin
+
+
+def pid_reserved(args: dict, origin: dict, pids: object) -> None:
+    """node_allocatable_pid_reserved as systemReserved.pid, unless a reservation map names a pid or it is 0: the
+    system's share of the node's tasks, so that a pod that forks without end leaves sshd, journald and kubelet room
+    (make protection, docs/protection.md). systemReserved rather than kubeReserved: enforced on the kube-reserved
+    cgroup, a pid limit there would also hold containerd's shims, a dozen tasks a pod."""
+    if pids in (None, '', 0, '0') or any('pid' in (args.get(scope) or {}) for scope in ('system_reserved', 'kube_reserved')):
+        return
+    args['system_reserved'] = dict(args.get('system_reserved') or {}, pid=str(pids))
+    origin['system_reserved.pid'] = PREFIX + 'pid_reserved'
 
 
 GENERATION_MODULE = 'kubenode.cgroups.node_generation'

@@ -160,6 +160,17 @@ options:
       - For O(profile=measured) - C(system_reserved) and C(kube_reserved), each a mapping of C(cpu) and
         C(memory) quantities, as the C(recommendation) of M(kubenode.cgroups.reservation_info) gives them.
     type: dict
+  min_memory_reserved:
+    description:
+      - A floor under a profile's memory - C(systemReserved) and C(kubeReserved) together keep at least this much
+        from pods; the profile's C(kubeReserved.memory) is raised to meet it. Applies when a profile other than
+        C(measured) sizes C(kubeReserved) and O(kube_reserved) names no C(memory). The collection's own rule, not a
+        managed service's.
+      - On a small node a profile's formula leaves C(kubepods) a limit above what the machine can give beside its
+        daemons, and the node thrashes instead of OOM-killing inside C(kubepods) - C(make protection) measured a
+        1 GiB kubeadm node NotReady for 27 s under GKE's 255Mi (docs/protection.md). The C(node_allocatable) role
+        sets C(512Mi).
+    type: str
   max_pods:
     description:
       - KubeletConfiguration C(maxPods). Adds C(pods) to the capacity, and sizes the C(eks) and

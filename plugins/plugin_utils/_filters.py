@@ -23,7 +23,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgr
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import parse_quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import human_quantity, human_row
-from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import human_quantities
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import exposures, human_quantities
 
 
 def _wrap(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -126,9 +126,16 @@ def hugepage_size_name(size_bytes: Any) -> str:
     return cgmath.hugepage_unit(_int(size_bytes, 'size_bytes'), 'size_bytes')
 
 
+def plan_exposures(plan: Any) -> list[str]:
+    """What a plan leaves the node open to when pods take everything (_plan_summary.exposures)."""
+    if not isinstance(plan, dict):
+        raise KubenodeError('expected a plan (allocatable_info, or a node result\'s plan)', field='plan', value=plan)
+    return exposures(plan)
+
+
 def filters() -> dict[str, Callable[..., Any]]:
     """{name: filter}: every filter of the collection, as Ansible and the fleet report's Jinja2 take them."""
     return dict((f.__name__, _wrap(f)) for f in (
         quantity_to_int, quantity_to_milli, milli_cpu_to_shares, milli_cpu_to_quota, cpu_shares_to_weight,
         cpu_weight_to_shares, cgroup_to_systemd, systemd_to_cgroup, hugepage_size_name, quantity_to_human,
-        quantities_to_human_row))
+        quantities_to_human_row, plan_exposures))

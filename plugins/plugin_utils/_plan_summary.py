@@ -61,6 +61,38 @@ def human(figures: Mapping[str, Mapping[str, str]], column: str) -> str:
     return ', '.join('%s %s' % (name, row[column]) for name, row in figures.items() if column in row)
 
 
+def reserved_text(figures: Mapping[str, Mapping[str, str]], reserved: Mapping[str, Any], scope: str) -> str:
+    """One side's reservation for the summary: the table's figures, then what the node's capacity does not list
+    (pid: kubelet never publishes it) as planned ("pid 1k"); 'none' for nothing."""
+    shown = [human(figures, scope)] if human(figures, scope) else []
+    shown += ['%s %s' % (name, _quantity(entry)) for name, entry in (reserved.get(scope) or {}).items()
+              if name not in figures]
+    return ', '.join(shown) or 'none'
+
+
+def exposures(plan: Mapping[str, Any]) -> list[str]:
+    """What a plan leaves the node open to when pods take everything (make protection measured each, issue 76:
+    docs/protection.md), as sentences naming the role variable that closes it; [] for none. The system's share of a
+    resource is what kubelet keeps out of kubepods: systemReserved plus kubeReserved, with pods enforced."""
+    reserved = plan.get('reserved') or {}
+    enforced = plan.get('enforce_node_allocatable') or []
+    if 'pods' not in enforced:
+        return ['pods is not in enforceNodeAllocatable: kubepods has no limit, and pods can take every byte and PID '
+                'of the node (node_allocatable_enforce_node_allocatable)']
+    found = []
+
+    def kept(resource: str) -> bool:
+        return any(((reserved.get(scope) or {}).get(resource) or {}).get('value') for scope in ('system', 'kube'))
+
+    if not kept('pid'):
+        found.append('no PID reservation: pods can take every PID of the node, and sshd, journald and kubelet then '
+                     'cannot fork (node_allocatable_pid_reserved)')
+    if not kept('memory'):
+        found.append('no memory reservation: kubepods may take the whole memory, and the kernel then reclaims and '
+                     'kills outside it (node_allocatable_profile, node_allocatable_kube_reserved)')
+    return found
+
+
 def plan_summary(host: str, result: Mapping[str, Any], check_mode: bool) -> list[str]:
     """The lines "Show the plan" prints for one node: node_cgroups' result (its plan, kubelet_config, changes and
     impact) as the role's operator reads it."""
@@ -86,7 +118,7 @@ def plan_summary(host: str, result: Mapping[str, Any], check_mode: bool) -> list
                                       plan.get('kubelet_version_source') or 'set by the operator'),
         'capacity:      %s' % human(figures, 'capacity'),
         'reserved:      system %s; kube %s; eviction %s' % (
-            human(figures, 'system') or 'none', human(figures, 'kube') or 'none',
+            reserved_text(figures, reserved, 'system'), reserved_text(figures, reserved, 'kube'),
             ', '.join('%s<%s' % item for item in (eviction.get('hard') or {}).items()) or 'none'),
         'allocatable:   %s' % human(figures, 'allocatable'),
         'eviction:      %s%s' % (eviction.get('source') or '',
@@ -96,4 +128,4 @@ def plan_summary(host: str, result: Mapping[str, Any], check_mode: bool) -> list
         'replaces:      %s' % ('; '.join(config.get('replaced') or []) or 'nothing the file held'),
         'operations:    %d (%s%s)' % (len(changes), changes[0] if changes else 'none', ', ...' if len(changes) > 1 else ''),
         'running pods:  %s' % pods,
-    ]
+    ] + ['exposed:       %s' % exposure for exposure in exposures(plan)]

@@ -29,9 +29,9 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model._feature_ga
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._option_set import OptionSet
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._planned_cgroup import PlannedCgroup
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import profile_reservation
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._profiles import MIB, profile_reservation
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import MEASURED_PROFILE, measured_reserved
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import DECIMAL_SI, Quantity
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._quantity import DECIMAL_SI, Quantity, parse_quantity
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import (
     ResourceList, cpu_quantity, format_cpuset, hugepage_size_bytes, is_hugepages, parse_capacity, parse_cpuset,
     parse_reservation, report_list)
@@ -318,6 +318,7 @@ class PlanOptions(OptionSet):
         ('eviction_hard', None),  # None: the release's defaults (or the profile's)
         ('profile', None),
         ('measured_reservation', None),  # the measured profile's: reservation_info's recommendation
+        ('min_memory_reserved', None),  # a floor under a profile's memory: system plus kube together
         ('merge_default_eviction_settings', False),
         ('keep_default_eviction_signals', False),
         ('keep_reserved_out_of_swap', False),
@@ -344,6 +345,7 @@ class PlanOptions(OptionSet):
     eviction_hard: object
     profile: str | None
     measured_reservation: Mapping[str, Any] | None
+    min_memory_reserved: object
     merge_default_eviction_settings: bool
     keep_default_eviction_signals: bool
     keep_reserved_out_of_swap: bool
@@ -432,8 +434,29 @@ def _sized_by_profile(options: PlanOptions, capacity: Mapping[str, Quantity], sy
     if sized is None:
         return system_raw, kube_raw, False, eviction_hard
     profile_kube, profile_eviction = sized
+    if 'memory' not in kube_raw:
+        profile_kube['memory'] = memory_with_floor(profile_kube.get('memory'), system_raw.get('memory'),
+                                                   options.min_memory_reserved)
     profile_kube.update(kube_raw)
     return system_raw, profile_kube, True, profile_eviction if eviction_hard is None else eviction_hard
+
+
+def memory_with_floor(profile_memory: Any, system_memory: Any, floor: object) -> Any:
+    """The profile's kubeReserved.memory, raised so that systemReserved and kubeReserved keep at least floor from
+    pods together (min_memory_reserved; the collection's own rule, not kubelet's). A profile's formula scales with
+    the node, and on a small one it leaves kubepods a limit above what the machine can give beside its daemons:
+    make protection measured a kubeadm node of 1 GiB whose system held 428 MiB, against GKE's 255Mi (issue 76,
+    docs/protection.md)."""
+    if floor in (None, '', 0, '0'):
+        return profile_memory
+    needed = parse_quantity(floor, 'min_memory_reserved').value()
+    if needed < 0:
+        raise KubenodeError('must not be negative', field='min_memory_reserved', value=floor)
+    system = parse_quantity(system_memory, 'system_reserved.memory').value() if system_memory not in (None, '') else 0
+    sized = parse_quantity(profile_memory, 'kube_reserved.memory').value() if profile_memory is not None else 0
+    if system + sized >= needed:
+        return profile_memory
+    return '%dMi' % -(-(needed - system) // MIB)
 
 
 def _reserved_cpus(options: PlanOptions, capacity: Mapping[str, Quantity]) -> list[int]:

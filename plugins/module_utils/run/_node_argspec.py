@@ -156,6 +156,7 @@ def plan_argument_spec() -> ArgumentSpec:
         kubelet_version=dict(type='str', default=DEFAULT_KUBELET_VERSION),
         profile=dict(type='str', choices=list(PROFILE_CHOICES), default='static'),
         measured_reservation=dict(type='dict'),
+        min_memory_reserved=dict(type='str'),
         max_pods=dict(type='int'),
         proc_path=_path_option('proc_path'),
         sys_path=_path_option('sys_path'),

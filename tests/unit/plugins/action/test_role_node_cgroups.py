@@ -855,3 +855,36 @@ def test_a_node_with_no_oom_count_readable_says_so_rather_than_zeros():
         'way back: generation 000001 confirmed 1 s after it was armed, no OOM kill count readable here')
     assert way_back_line({'id': '000001'}, {'watched_seconds': 1}) == (
         'way back: generation 000001 confirmed 1 s after it was armed')
+
+
+def test_the_defaults_reserve_pids_for_the_system():
+    """Issue 76: without a PID reservation a fork bomb took every task of the node and 37 of 84 ssh logins failed
+    (docs/protection.md); the role's default keeps 1000 of them from pods, as systemReserved.pid."""
+    args, origin = build()
+    assert args['system_reserved'] == {'pid': '1000'}
+    assert args['kube_reserved'] == {}
+    assert origin['system_reserved.pid'] == 'node_allocatable_pid_reserved'
+
+
+def test_a_pid_the_operator_reserves_is_kept_and_zero_reserves_none():
+    args, _origin = build(node_allocatable_kube_reserved={'pid': '4000', 'memory': '1Gi'})
+    assert args['system_reserved'] == {} and args['kube_reserved'] == {'pid': '4000', 'memory': '1Gi'}
+    args, _origin = build(node_allocatable_system_reserved={'pid': '500', 'cpu': '200m'})
+    assert args['system_reserved'] == {'pid': '500', 'cpu': '200m'}
+    args, _origin = build(node_allocatable_system_reserved={'cpu': '200m'}, node_allocatable_pid_reserved=2048)
+    assert args['system_reserved'] == {'cpu': '200m', 'pid': '2048'}
+    for none in (0, '0', '', None):
+        args, _origin = build(node_allocatable_pid_reserved=none)
+        assert args['system_reserved'] == {}
+
+
+def test_kubespray_mode_keeps_kubesprays_pids_and_adds_none():
+    args, _origin = build(node_allocatable_variables='kubespray', system_pid_reserved='300')
+    assert args['system_reserved']['pid'] == '300' and args['kube_reserved']['pid'] == '1000'
+
+
+def test_the_defaults_put_a_floor_under_the_profiles_memory_and_empty_takes_it_away():
+    args, origin = build()
+    assert args['min_memory_reserved'] == '512Mi' and origin['min_memory_reserved'] == 'node_allocatable_min_memory_reserved'
+    args, _origin = build(node_allocatable_min_memory_reserved='')
+    assert 'min_memory_reserved' not in args

@@ -185,6 +185,32 @@ def test_sizing_profiles(run_module, profile, cpu, memory, max_pods, reserved_cp
     assert q(result['allocatable'], 'memory') == allocatable_memory
 
 
+@pytest.mark.parametrize('extra, kube_memory, system_memory', [
+    ({}, '255Mi', None),  # GKE's figure below 1 GiB, no floor asked
+    ({'min_memory_reserved': '512Mi'}, '512Mi', None),  # raised to the floor
+    ({'min_memory_reserved': '512Mi', 'system_reserved': {'memory': '200Mi'}}, '312Mi', '200Mi'),  # together
+    ({'min_memory_reserved': '512Mi', 'kube_reserved': {'memory': '300Mi'}}, '300Mi', None),  # the operator's wins
+    ({'min_memory_reserved': '100Mi'}, '255Mi', None),  # already above it
+    ({'min_memory_reserved': ''}, '255Mi', None),
+])
+def test_a_floor_under_a_profiles_memory_counts_system_and_kube_together(run_module, extra, kube_memory, system_memory):
+    """Issue 76: GKE's 255Mi on a 960 MiB kubeadm node left kubepods a limit above what the machine could give beside
+    its daemons (428 MiB), and a memory bomb froze the node instead of being OOM-killed in kubepods."""
+    args = dict({'capacity': {'cpu': '2', 'memory': '960Mi'}, 'profile': 'gke'}, **extra)
+    result = run_module(allocatable_info, args)
+    assert q(result['reserved']['kube'], 'memory') == kube_memory
+    assert (result['reserved']['system'].get('memory') or {}).get('quantity') == system_memory
+
+
+def test_a_floor_under_a_profile_changes_nothing_from_2_gib_and_is_checked(run_module):
+    result = run_module(allocatable_info, {'capacity': {'cpu': '2', 'memory': '2Gi'}, 'profile': 'gke',
+                                           'min_memory_reserved': '512Mi'})
+    assert q(result['reserved']['kube'], 'memory') == '512Mi'  # GKE's own 25% of 2 GiB
+    with pytest.raises(ModuleFail, match='min_memory_reserved'):
+        run_module(allocatable_info, {'capacity': {'cpu': '2', 'memory': '2Gi'}, 'profile': 'gke',
+                                      'min_memory_reserved': 'lots'})
+
+
 def test_profile_values_yield_to_explicit_ones(run_module):
     result = run_module(allocatable_info, {'capacity': {'cpu': '2', 'memory': '8Gi'}, 'profile': 'eks', 'max_pods': 29,
                                            'kube_reserved': {'memory': '1Gi'}, 'eviction_hard': {},

@@ -9,10 +9,11 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, plan_node
-from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import human_quantities, plan_summary, table_figures
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import (
+    exposures, human_quantities, plan_summary, table_figures)
 
 PLAN = plan_node(PlanOptions(capacity={'cpu': '8', 'memory': '32Gi', 'pods': '110'}, cgroup_driver='systemd',
-                             kubelet_version='1.36', system_reserved={'cpu': '500m', 'memory': '1Gi'},
+                             kubelet_version='1.36', system_reserved={'cpu': '500m', 'memory': '1Gi', 'pid': '1000'},
                              eviction_hard={'memory.available': '100Mi'})).as_dict()
 
 
@@ -30,7 +31,7 @@ def test_a_changed_node_is_shown_in_ten_lines():
         'node1: cgroup v2, systemd driver, kubelet 1.36',
         'kubelet release: 1.36 (set by the operator)',
         'capacity:      cpu 8 cores, memory 32 GiB, pods 110',
-        'reserved:      system cpu 0.5 cores, memory 1 GiB; kube none; eviction memory.available<100Mi',
+        'reserved:      system cpu 0.5 cores, memory 1 GiB, pid 1k; kube none; eviction memory.available<100Mi',
         'allocatable:   cpu 7.5 cores, memory 30.9 GiB, pods 110',
         'eviction:      operator',
         "kubelet config: /var/lib/kubelet/config.yaml (kubelet's --config)",
@@ -81,3 +82,22 @@ def test_the_lines_show_each_figure_as_the_reports_table_does():
     assert row[2] == '3 GiB'  # 3125Mi alone is 3.1 GiB: here the row's sum to 16 GiB decides
     lines = plan_summary('n', result(plan=plan), False)
     assert 'kube memory 3 GiB' in lines[3] and 'memory %s' % row[5] in lines[4]
+
+
+def test_a_node_open_to_pods_that_take_everything_is_said_so():
+    """Issue 76: a fork bomb took every PID of a node with no PID reservation (37 of 84 ssh logins failed,
+    docs/protection.md); the plan says so, naming the role variable that closes it."""
+    assert exposures(PLAN) == []
+    no_pid = plan_node(PlanOptions(capacity={'cpu': '8', 'memory': '32Gi', 'pods': '110'}, cgroup_driver='systemd',
+                                   kubelet_version='1.36', kube_reserved={'memory': '1Gi'})).as_dict()
+    assert exposures(no_pid) == ['no PID reservation: pods can take every PID of the node, and sshd, journald and '
+                                 'kubelet then cannot fork (node_allocatable_pid_reserved)']
+    assert plan_summary('n', result(plan=no_pid), False)[-1] == 'exposed:       ' + exposures(no_pid)[0]
+    kubeadm = plan_node(PlanOptions(capacity={'cpu': '8', 'memory': '32Gi'}, cgroup_driver='systemd',
+                                    kubelet_version='1.36')).as_dict()
+    assert [line.split(':', maxsplit=1)[0] for line in exposures(kubeadm)] == ['no PID reservation', 'no memory reservation']
+    kube_pid = plan_node(PlanOptions(capacity={'cpu': '8', 'memory': '32Gi'}, cgroup_driver='systemd',
+                                     kubelet_version='1.36', kube_reserved={'memory': '1Gi', 'pid': '500'})).as_dict()
+    assert exposures(kube_pid) == []
+    unenforced = dict(PLAN, enforce_node_allocatable=[])
+    assert exposures(unenforced)[0].startswith('pods is not in enforceNodeAllocatable')
