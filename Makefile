@@ -17,7 +17,7 @@ export ANSIBLE_LOCAL_TEMP := $(CACHE)/ansible/tmp
 export ANSIBLE_NOCOWS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: mutation checks checks-but-sanity judge judges judge-all vm-kubelet cluster-bin cluster-smoke matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs docs-current ee bench-fleet bench-fleet-ssh bench-report test sanity lint units fuzz integration molecule vm-shell bench clean
+.PHONY: protection mutation checks checks-but-sanity judge judges judge-all vm-kubelet cluster-bin cluster-smoke matrix newest help venv deps vm-deps vm-image link demo demo-vm report-screenshot docs docs-current ee bench-fleet bench-fleet-ssh bench-report test sanity lint units fuzz integration molecule vm-shell bench clean
 
 help:
 	@echo "make demo     - the node playbook against this machine in check mode, and its report"
@@ -31,6 +31,7 @@ help:
 	@echo "make bench    - benchmarks of the calculation core; make bench-fleet - the fleet benchmark (bench-fleet-ssh: over SSH)"
 	@echo "make bench-report - 10,000 node results merged into the fleet report, timed"
 	@echo "make judge    - the random differential against kubelet's own Go code (SEED=..., N=... cases per release)"
+	@echo "make protection - pods take every byte, PID and core of a VM node under three configurations: docs/protection.md"
 	@echo "make mutation - cosmic-ray's mutants of module_utils against the unit tests, scores per file and package (MUTATE=...)"
 
 $(BIN)/.installed: requirements.txt
@@ -55,10 +56,11 @@ link:
 
 DEMO_REPORT := $(CACHE)/demo-report
 DEMO_VENV := $(CACHE)/demo-venv
-# The demo needs ansible-core alone (PyYAML and Jinja2 come with it), not the test toolchain.
+# The demo needs ansible-core alone (PyYAML and Jinja2 come with it), not the test toolchain; with requirements.txt's
+# cryptography, which ansible-core pulls in: left to pip, a newer one makes ansible-core warn at every start.
 $(DEMO_VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(DEMO_VENV)
-	$(DEMO_VENV)/bin/pip install --disable-pip-version-check -q $$(grep -E '^(ansible-core|PyYAML)==' requirements.txt)
+	$(DEMO_VENV)/bin/pip install --disable-pip-version-check -q $$(grep -E '^(ansible-core|PyYAML|cryptography)==' requirements.txt)
 	touch $@
 
 # The node playbook against this machine in check mode: detection, the plan, what would change,
@@ -269,7 +271,14 @@ $(KUBELET_DIR)/pause.oci.tar: tests/vm/pause/main.go tests/vm/pause/go.mod tests
 	cd tests/vm/pause && CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(KUBELET_DIR)/pause .
 	python3 tests/vm/oci_image.py $(KUBELET_DIR)/pause registry.k8s.io/pause:3.10 $@
 
-vm-kubelet: $(KUBELET_DIR)/kubelet $(KUBELET_DIR)/pause.oci.tar \
+# The load image (issue 76): tests/vm/load's binary, packed as the pause image is; what the pressure pods run.
+LOAD_IMAGE := kubenode.test/load:1
+$(KUBELET_DIR)/load.oci.tar: tests/vm/load/main.go tests/vm/load/clone_amd64.s tests/vm/load/go.mod tests/vm/oci_image.py
+	@mkdir -p $(KUBELET_DIR)
+	cd tests/vm/load && CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(KUBELET_DIR)/load .
+	python3 tests/vm/oci_image.py $(KUBELET_DIR)/load $(LOAD_IMAGE) $@ load
+
+vm-kubelet: $(KUBELET_DIR)/kubelet $(KUBELET_DIR)/pause.oci.tar $(KUBELET_DIR)/load.oci.tar \
   $(if $(KUBELET_UPGRADE),$(KUBELET_DIR)/$(call kubelet_file,$(KUBELET_FROM)) $(KUBELET_DIR)/$(call kubelet_file,$(KUBELET_TO)))
 
 # The control plane of the cluster tests (issue 52: make cluster-smoke, part of make test), built as the
@@ -366,6 +375,25 @@ molecule: venv link vm-image vm-kubelet cluster-bin $(K8S_CORE)
 	    KUBENODE_TEST_UPGRADE_TO=$(KUBELET_TO) KUBENODE_TEST_UPGRADE_FILE=$(call kubelet_file,$(KUBELET_TO)) \
 	    KUBENODE_TEST_UPGRADE_RELEASE=$(call kubelet_release_of,$(KUBELET_TO))) \
 	  MOLECULE_LOG_DIR=$(CACHE)/molecule-logs tests/vm/run-scenarios.sh $(SCENARIOS)
+
+# make protection (issue 76), a benchmark outside make test: the protection scenario's node under memory, fork, CPU
+# and Burstable loads against kubelet's defaults, the collection's default profile and the measured reservation
+# (extensions/molecule/shared/protection.yml); then bench/protection/report.py writes docs/protection.md and a
+# timeline PNG a run into docs/protection/ (matplotlib, from PyPI). PROTECTION_CELLS="CONFIG/LOAD,..." runs some cells.
+PROTECTION_RUNS := $(CACHE)/protection/runs
+PROTECTION_CELLS ?= all
+protection: venv link vm-image vm-kubelet cluster-bin $(K8S_CORE)
+	$(BIN)/pip install --disable-pip-version-check -q matplotlib==3.10.8
+	rm -rf $(PROTECTION_RUNS) && mkdir -p $(PROTECTION_RUNS)
+	@start=$$(date +%s); trap 'for vm in $(VM_RUN_DIR)/*/; do [ -d "$$vm" ] && tests/vm/stop-vm.sh "$$(basename "$$vm")"; done; \
+	  for state in $(CACHE)/xdg/molecule/*/protection/cluster; do [ -d "$$state" ] && \
+	    python3 tests/cluster/control_plane.py down --state "$$state"; done' EXIT; \
+	PATH=$(BIN):$$PATH XDG_CACHE_HOME=$(CACHE)/xdg ANSIBLE_SSH_CONTROL_PATH_DIR=$(CACHE)/cp MOLECULE_LANES=1 \
+	  KUBENODE_PRESSURE_DIR=$(PROTECTION_RUNS) KUBENODE_PROTECTION_CELLS=$(PROTECTION_CELLS) \
+	  MOLECULE_LOG_DIR=$(CACHE)/molecule-logs tests/vm/run-scenarios.sh protection && \
+	$(BIN)/python bench/protection/report.py --runs $(PROTECTION_RUNS) --out docs/protection.md --images docs/protection \
+	  --note "$$(printf 'Measured %s with kubelet %s on a QEMU VM of 2 vCPUs and 1 GiB (%s), at commit %s; the scenario took %d s.' \
+	    "$$(date -u +%Y-%m-%d)" "$(KUBELET_RELEASE)" "$$(tests/vm/kvm-check.sh)" "$$(git rev-parse --short HEAD)" $$(( $$(date +%s) - start )))"
 
 # Boot a throw-away cgroup v2 VM and open a shell in it (MODE=v1|hybrid for the others).
 vm-shell: vm-image

@@ -1,0 +1,3 @@
+module kubenode.test/load
+
+go 1.26
