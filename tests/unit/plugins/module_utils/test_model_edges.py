@@ -132,6 +132,19 @@ def test_a_pressure_file_is_read_whole():
     assert parse_pressure(None) is None and parse_pressure('') == {}
 
 
+def test_cpu_used_over_a_window_is_never_negative():
+    """Issue 77: cpu_used_milli's clamp at zero was guarded by no test. A cgroup made anew between the two reads (a
+    slice stopped and started, kubelet recreating kubepods) starts its usage counter over: the second read is below
+    the first, and what the window used is unknown but not negative."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._reservation import Usage, cpu_used_milli
+    first = Usage({'cpu_usage': 'usage_usec 9000000\n'}, 'v2', 3)
+    restarted = Usage({'cpu_usage': 'usage_usec 1000000\n'}, 'v2', 3)
+    later = Usage({'cpu_usage': 'usage_usec 14000000\n'}, 'v2', 3)
+    assert cpu_used_milli(first, restarted, 10.0) == 0
+    assert cpu_used_milli(first, later, 10.0) == 500  # 5 s of CPU over 10 s
+    assert cpu_used_milli(first, later, 0) is None
+
+
 @pytest.mark.parametrize('release, quota', [('1.36', True), ('1.37', False)])
 def test_a_cpu_limit_is_declared_by_every_container_from_1_37_and_through_the_sidecars_before(release, quota):
     """ResourceConfigForPod: before 1.37 the limits aggregation calls back with a regular init container's limits

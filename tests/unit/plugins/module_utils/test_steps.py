@@ -182,6 +182,18 @@ def test_a_node_that_matches_needs_no_unit_step_but_the_confirmation(tmp_path):
     assert planned.steps[0].after_reload is False
 
 
+def test_a_slice_the_collection_makes_is_up_before_any_service_starts():
+    """Issue 77: removing Before=slices.target passed the whole suite. Services start after basic.target, and
+    basic.target after slices.target: a slice ordered before slices.target has its limits at boot before kubelet
+    starts and checks its kubeReservedCgroup. systemd's own slices (system.slice) get a drop-in without [Unit]."""
+    lines = steps.systemd.render_slice('system_reserved', SLICE, {'MemoryMax': '1073741824'}).splitlines()
+    assert lines[1:4] == ['[Unit]', 'Description=kubenode system-reserved cgroup (/system.slice/system-reserved.slice)',
+                          'Before=slices.target']
+    assert lines[lines.index('[Slice]'):] == ['[Slice]', 'MemoryMax=1073741824']
+    shipped = steps.systemd.render_slice('system_reserved', SHIPPED, {'MemoryMax': '1073741824'}).splitlines()
+    assert '[Unit]' not in shipped and 'Before=slices.target' not in shipped
+
+
 def test_the_systemd_driver_refuses_a_node_without_systemd(tmp_path):
     run = node_run(tmp_path, running=False)
     with pytest.raises(KubenodeError, match='needs systemd as PID 1') as refused:
