@@ -16,11 +16,16 @@ import platform
 
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
+from ansible.utils.display import Display
 
 from ansible_collections.kubenode.cgroups.plugins.plugin_utils import _fleet
 from ansible_collections.kubenode.cgroups.plugins.plugin_utils import _fleet_report
 
 LOCAL_NAMES = ('localhost', '127.0.0.1', '::1')
+# The node_allocatable role's warnings on each host (role_node_cgroups' fact).
+WARNINGS_FACT = '__node_allocatable_warnings'
+
+display = Display()
 
 
 def now():
@@ -39,6 +44,25 @@ def controller_run_id():
     except (IOError, OSError, IndexError):
         pass
     return '%s pid %d%s' % (platform.node(), pid, started)
+
+
+def batch_warnings(hosts, hostvars):
+    """Each warning the node_allocatable role kept on the batch's hosts (role_node_cgroups' fact), once: "on h1,
+    h2: text" for those that share its words, the host's own words for a host alone."""
+    raw = getattr(hostvars, 'raw_get', hostvars.get)
+    hosts_of, text_of = {}, {}
+    for host in hosts:
+        for warning in (raw(host) or {}).get(WARNINGS_FACT) or []:
+            if isinstance(warning, dict) and warning.get('generic'):
+                hosts_of.setdefault(warning['generic'], []).append(host)
+                text_of[warning['generic']] = warning.get('text') or warning['generic']
+    return ['on %s: %s' % (', '.join(hosts), text_of[generic] if len(hosts) == 1 else generic)
+            for generic, hosts in hosts_of.items()]
+
+
+def result_hosts(documents):
+    """The hosts this run wrote results for, as the shards name them."""
+    return [document['host'] for document in documents]
 
 
 class ActionModule(ActionBase):
@@ -84,10 +108,20 @@ class ActionModule(ActionBase):
                 raise AnsibleActionFail('dir: cannot write the node results under %s: %s'
                                         % (directory, error.strerror or error))
         if args.get('report_dir'):
-            paths += _fleet_report.write_report(args['report_dir'], fleet, bool(run.get('check_mode')))
+            shown = list(fleet)
+            if directory:
+                # A run limited to some hosts (-l) updates them; the fleet's other nodes stay, as last seen.
+                others, unreadable = _fleet.last_seen(directory, [e['host'] for e in fleet] + result_hosts(documents))
+                shown += others
+                if unreadable:
+                    result['warnings'] = ['the fleet report leaves out what it cannot read in %s: %s'
+                                          % (directory, '; '.join(unreadable))]
+            paths += _fleet_report.write_report(args['report_dir'], shown, _fleet.run_kind(run))
         if args.get('artifacts'):
             # set_stats' way: AWX keeps these as the job's artifacts and hands them to the next workflow node.
             result['ansible_stats'] = {'data': dict((_fleet.artifact_key(d['host']), _fleet.trimmed(d)) for d in documents),
                                        'per_host': False, 'aggregate': True}
         result.update(changed=bool(paths), written=paths, hosts=[d['host'] for d in documents], time=written)
+        for line in batch_warnings(task_vars.get('ansible_play_batch') or [], task_vars['hostvars']):
+            display.warning(line)
         return result

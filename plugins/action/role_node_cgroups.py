@@ -22,6 +22,7 @@ from ansible.errors import AnsibleActionFail, AnsibleError
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import nothing_written
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_pods import api_pods_for_plan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import NODE_PATHS
 from ansible_collections.kubenode.cgroups.plugins.plugin_utils._role_spec import (
@@ -31,6 +32,12 @@ display = Display()
 
 PREFIX = 'node_allocatable_'
 MODULE = 'kubenode.cgroups.node_cgroups'
+# Set by the node and audit playbooks where they write the fleet report: the node's warnings are said there, once
+# for the batch and naming the hosts, not by every host here. The fact keeps them for the report.
+WARNINGS_ONCE = '__node_allocatable_warnings_once'
+WARNINGS_FACT = '__node_allocatable_warnings'
+# Set by tasks/audit.yml from node_audit_upgrade_to: the audit previews an upgrade to this kubelet release.
+UPGRADE_TO = '__node_allocatable_upgrade_to'
 # Set by tasks/drain.yml on its run of this task, the node drained for the change: no check-mode plan first.
 DRAINED_FOR_CHANGE = '__node_allocatable_drained_for_change'
 
@@ -222,9 +229,9 @@ class ActionModule(ActionBase):
         if role('variables') == 'kubespray':
             misspelled = kubespray_misspellings(task_vars)
             if misspelled:
-                result.update(failed=True, changed=False, msg='%s. Nothing was written.' % '; '.join(
+                result.update(failed=True, changed=False, msg=nothing_written('; '.join(
                     '%s: kubespray has no such variable, and in %svariables: kubespray mode the plan would ignore it '
-                    'as kubespray does; did you mean %s?' % (name, PREFIX, close) for name, close in misspelled))
+                    'as kubespray does; did you mean %s?' % (name, PREFIX, close) for name, close in misspelled)))
                 return result
         args, origin = self.module_args(role, value_of)
         try:
@@ -245,16 +252,23 @@ class ActionModule(ActionBase):
             # ansible-core shows a failed module's own summary (its msg, with the module's option names) in
             # preference to msg: without it, the error shown is the one that names the role variables.
             outcome.pop('exception', None)
-        kept = []
+        kept, said = [], []
         for warning in outcome.get('warnings') or []:
             # ansible-core 2.19+ hands module warnings back as WarningSummary objects (their text in event.msg).
             text = warning if isinstance(warning, str) else getattr(getattr(warning, 'event', None), 'msg', None)
             if isinstance(text, str):
-                display.warning(name_role_variables(text, origin, leading_field=False))
+                said.append(name_role_variables(text, origin, leading_field=False))
             else:
                 kept.append(warning)
         if 'warnings' in outcome:
             outcome['warnings'] = kept
+        # Kept for the fleet report, and said once for the batch there, naming the hosts (node_results), where the
+        # playbook writes one; else here, for this host.
+        outcome['ansible_facts'] = {WARNINGS_FACT: [{'text': text, 'generic': generic_warning(text, args.get('node_root'))}
+                                                   for text in said]}
+        if not self._templar.template(task_vars.get(WARNINGS_ONCE, False)):
+            for text in said:
+                display.warning(text)
         dropped = kubespray_reservations_dropped(role('variables') or 'role', outcome)
         if dropped:
             display.warning(dropped)
@@ -488,6 +502,14 @@ class ActionModule(ActionBase):
             if comparison.get('failed'):
                 return self.fail_step(outcome, steps.module_failure(steps.AUDIT_STEP, comparison))
         outcome['audit'] = steps.audit_result(comparison, check_mode)
+        target = self._templar.template(task_vars[UPGRADE_TO]) if task_vars.get(UPGRADE_TO) else None
+        if target:
+            # The audit playbook's upgrade preview, planned from the same variables as the node playbook's plan.
+            preview = self._execute_module(module_name='kubenode.cgroups.node_drift_info', task_vars=task_vars,
+                                           module_args=steps.preview_args(outcome, role, args, str(target)))
+            if preview.get('failed'):
+                return self.fail_step(outcome, steps.module_failure(steps.PREVIEW_STEP, preview))
+            outcome['audit']['upgrade'] = preview.get('upgrade')
         outcome['sizing'] = None
         if role('measure'):
             sizing = self._execute_module(module_name='kubenode.cgroups.reservation_info', task_vars=task_vars,
@@ -579,7 +601,9 @@ class ActionModule(ActionBase):
                 args['%s_reserved_cgroup' % scope] = cgroup
         args['services'] = role('services') if role('kube_reserved_cgroup') and not reserved_cpus else []
         args['verify'] = role('verify') == 'changed'
+        origin['node_root'] = PREFIX + 'root'
         for option, variable, usual in PATHS:
+            origin[option] = PREFIX + variable
             given = role(variable)
             args[option] = given if _set(given) else (
                 [root + path for path in usual] if isinstance(usual, list) else root + usual)
@@ -598,10 +622,12 @@ class ActionModule(ActionBase):
         settings = dict(kubelet.get('kubelet_settings') or {})
         if args['feature_gates']:
             settings['featureGates'] = args['feature_gates']
+        # Plan options the role gives only from the KubeletConfiguration keys behind them.
+        origin['cpu_manager_policy'] = PREFIX + 'kubelet_settings.cpuManagerPolicy'
+        origin['memory_reservation_policy'] = PREFIX + 'kubelet_settings.memoryReservationPolicy'
         if settings.get('cpuManagerPolicy') in ('none', 'static'):
             # The plan's cpusets follow the policy kubelet runs with (kubelet writes them for none).
             args['cpu_manager_policy'] = settings['cpuManagerPolicy']
-            origin['cpu_manager_policy'] = PREFIX + 'kubelet_settings.cpuManagerPolicy'
         swap = role('swap_behavior')
         if swap:
             settings.update(failSwapOn=False, memorySwap={'swapBehavior': swap})
@@ -690,6 +716,13 @@ def way_back_line(generation, gate):
         oom = ', no OOM kill count readable here' if gate.get('oom_kills') else ''
     return 'way back: generation %s confirmed %s s after it was armed%s' % (
         (generation or {}).get('id'), gate.get('watched_seconds'), oom)
+
+
+def generic_warning(text, root):
+    """A warning in words every node of a fleet shares: its node root (a fake node's tree) said as <node root>, so
+    that one line can name every host it concerns."""
+    root = (root or '').rstrip('/')
+    return text.replace(root, '<node root>') if root else text
 
 
 def name_role_variables(message, origin, leading_field=True):

@@ -510,7 +510,7 @@ applied:
 
 from ansible.module_utils.basic import missing_required_lib
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, nothing_written
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_module import NodeModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import node_cgroups_argument_spec
@@ -527,7 +527,7 @@ def run_planner(module, not_answered):
     try:
         spec = NodeSpec(module.params, module.check_mode)
     except KubenodeError as error:
-        module.fail_json(msg=str(error))
+        module.fail_json(msg=nothing_written(str(error)))
     result, not_kept = run_and_keep(module, spec)
     result['receipt'] = {'used': False, 'why': not_answered, 'kept': not_kept is None}
     if not_kept:
@@ -538,11 +538,12 @@ def run_planner(module, not_answered):
 def main():
     module = NodeModule(argument_spec=node_cgroups_argument_spec(), supports_check_mode=True)
     if module.params['kubelet_config'] and module.params['state'] == 'absent':
-        module.fail_json(msg='kubelet_config is written only with state=present, not with state=absent')
+        module.fail_json(msg='the kubelet configuration is written only with state=present, not with state=absent. '
+                             'Nothing was written.')
     try:
         result, not_answered = _receipt.answer(module)
     except HostError as error:  # the node lock, held past lock_timeout
-        module.fail_json(msg=str(error))
+        module.fail_json(msg=nothing_written(str(error)))
     if result is None:
         result = run_planner(module, not_answered)
     for warning in result.pop('warnings'):

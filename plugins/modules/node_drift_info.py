@@ -268,12 +268,11 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _gene
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._systemd import runner
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import read_impact, read_pods
-from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import kubelet_file_argument_spec, node_argument_spec, plan_argument_spec
+from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import (
+    PLAN_NODE_PATHS as NODE_PATH_OPTIONS, kubelet_file_argument_spec, node_argument_spec, plan_argument_spec)
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_options import NodeSpec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_snapshot import read_node
 
-# The plan options that are the node's paths: options of this module too (settings may also give them).
-NODE_PATH_OPTIONS = ('proc_path', 'sys_path', 'kubelet_root_dir')
 # kubelet_config's options that node_drift_info takes at the top level (node_cgroups nests them).
 KUBELET_FILE_OPTIONS = ('kubelet_settings', 'kubelet_config_path', 'kubelet_config_dropin', 'kubelet_dropin_dir',
                         'kubelet_dropin_name', 'allow_driver_mismatch')

@@ -52,7 +52,7 @@ options:
   reason:
     description: Why the change is rolled back, as the audit and the report will say it.
     type: str
-    default: rolled back on demand
+    default: on demand
   trigger:
     description: What asks for the rollback, recorded with it; V(gate) applies to a generation inside its window only.
     type: str
@@ -147,7 +147,7 @@ def main():
         state=dict(type='str', choices=['confirmed', 'rolled_back'], required=True),
         node_root=dict(type='path', default='/'),
         generations_dir=dict(type='path', default='/var/lib/kubenode-cgroups/generations'),
-        reason=dict(type='str', default='rolled back on demand'),
+        reason=dict(type='str', default='on demand'),
         trigger=dict(type='str', choices=['gate', 'demand'], default='demand'),
         cgroupfs_path=dict(type='path', default='/sys/fs/cgroup'),
         proc_path=dict(type='path', default='/proc'),

@@ -32,7 +32,7 @@ VERSION = 1
 ARTIFACT_PREFIX = 'kubenode_cgroups_node__'
 # What the fleet report reads of a node's plan; an artifact keeps only these (AWX stores artifacts in its database).
 REPORT_PLAN_KEYS = ('kubelet_version', 'kubelet_version_source', 'cgroup_driver', 'enforce_node_allocatable',
-                    'capacity', 'reserved', 'allocatable')
+                    'capacity', 'reserved', 'allocatable', 'internal_capacity', 'allocatable_absolute')
 REPORT_KUBEPODS_KEYS = ('cgroupfs_path', 'systemd_unit', 'v1_files', 'v2_files', 'systemd_properties')
 ENTRY_KEYS = ('status', 'message', 'operations', 'summary', 'sizing', 'impact')
 NOT_REACHED = 'not reached'
@@ -41,6 +41,9 @@ ROLLED_BACK = 'rolled back'
 ROLLED_BACK_STATES = ('rolled-back', 'revert-failed')
 # A node's entry in the fleet report, and a node result (a shard) as written and read.
 Entry = dict[str, Any]
+# The kinds of run a node result comes from (its run's "kind"): the audit (read-only: the audit playbook, the
+# node_audit role), the node playbook in check mode, and the node playbook or the role applying.
+RUN_KINDS = ('audit', 'check', 'apply')
 
 
 class ShardError(Exception):
@@ -225,6 +228,18 @@ def read_shards(paths: Iterable[str]) -> list[Entry]:
     return found
 
 
+def run_kind(run: Mapping[str, Any] | None) -> str:
+    """The kind of run (RUN_KINDS) a node result comes from: its run's kind; for a result written before runs named
+    it, check mode says "check", and a playbook named for the audit "audit"."""
+    run = run or {}
+    kind = run.get('kind')
+    if kind in RUN_KINDS:
+        return str(kind)
+    if run.get('check_mode'):
+        return 'check'
+    return 'audit' if 'audit' in str(run.get('playbook') or '').lower() else 'apply'
+
+
 def run_label(run: Mapping[str, Any] | None) -> str:
     """How the report names a run: its id, the playbook, and check mode."""
     run = run or {}
@@ -257,6 +272,8 @@ def merge(documents: Sequence[Entry], expected: Sequence[str] = ()) -> tuple[lis
             # Which kind of run the entry came from: a merge may mix check-mode and apply runs, and the report says
             # per node whether its drift is what an apply would change or what is left on the node.
             entry['check_mode'] = bool((latest.get('run') or {}).get('check_mode'))
+            entry['kind'] = run_kind(latest.get('run'))
+            entry['written'] = latest['written']
             fleet.append(entry)
     runs: dict[str, dict[str, Any]] = {}
     for document in newest.values():
@@ -268,6 +285,26 @@ def merge(documents: Sequence[Entry], expected: Sequence[str] = ()) -> tuple[lis
     counted = {'shards': len(documents), 'duplicates': len(documents) - len(newest),
                'not_reached': len([e for e in fleet if e['status'] == NOT_REACHED and e['host'] not in newest])}
     return fleet, sorted(runs.values(), key=lambda r: (r['written'], r['label'])), counted
+
+
+def last_seen(directory: str, hosts: Iterable[str]) -> tuple[list[Entry], list[str]]:
+    """(entries, errors): the newest result of each node kept in directory (a run's shard directory) but hosts (this
+    run's), each marked last_seen; and what could not be read there. A run limited to some hosts (-l) updates them in
+    the fleet report and shows the others as last seen, with their date, instead of a smaller report in silence."""
+    if not os.path.isdir(directory):
+        return [], []
+    skipped = set(shard_name(host) for host in hosts)
+    documents: list[Entry] = []
+    errors: list[str] = []
+    for path in _json_files(directory):
+        if os.path.basename(path) in skipped:
+            continue
+        try:
+            documents.extend(documents_in(_load(path), path))
+        except ShardError as error:
+            errors.append(str(error))
+    fleet, _runs, _counted = merge(documents)
+    return [dict(entry, last_seen=True) for entry in fleet], errors
 
 
 def write_files(directory: str, texts: Mapping[str, str], mode: int = 0o644) -> list[str]:

@@ -19,14 +19,15 @@ __metaclass__ = type
 
 import datetime
 import os
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ansible.errors import AnsibleActionFail
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from ansible_collections.kubenode.cgroups.plugins.plugin_utils._fleet import write_files
-from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import report_row
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils._fleet import NOT_REACHED, ROLLED_BACK, RUN_KINDS, Entry, write_files
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils._plan_summary import report_resources, report_row
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), '..', '..', 'roles', 'node_audit', 'templates')
 FILES = (('report.html.j2', 'index.html'), ('report.md.j2', 'report.md'), ('report.json.j2', 'report.json'))
@@ -52,6 +53,15 @@ def _now(utc: bool = False, fmt: str | None = None) -> datetime.datetime | str:
     return moment.strftime(fmt) if fmt else moment
 
 
+def release_source(source: object) -> str:
+    """Where the plan's kubelet release came from, in the few words the report's release line has room for (the
+    plan's kubelet_version_source holds the whole, and the run's warning says what to set)."""
+    text = str(source or '')
+    if text.startswith('the newest GA release'):
+        return 'not read from the node, the newest GA release assumed'
+    return re.split(r' \(|: |; ', text, 1)[0]
+
+
 def environment(templates: str = TEMPLATES) -> Environment:
     """A Jinja2 environment with ansible-core's filters and tests and kubenode.cgroups' filters, made once."""
     if templates not in _ENVIRONMENTS:
@@ -71,15 +81,79 @@ def environment(templates: str = TEMPLATES) -> Environment:
         env.globals['now'] = _now
         # The resource table's row, as the plan lines take it too (_plan_summary): one derivation for both.
         env.globals['report_row'] = report_row
+        env.globals['release_source'] = release_source
+        env.globals['report_resources'] = report_resources
         _ENVIRONMENTS[templates] = env
     return _ENVIRONMENTS[templates]
 
 
-def render(fleet: Sequence[Any], check_mode: bool, runs: Sequence[Any] | None = None, counted: Mapping[str, Any] | None = None,
-           templates: str = TEMPLATES) -> dict[str, str]:
-    """{file name: text} of the report for the fleet entries. runs and counted: what a merge read (None for the
-    report of one run)."""
-    context: dict[str, Any] = {'__node_audit_fleet': fleet, 'ansible_check_mode': check_mode}
+# The headline's counts, in its order: (status shown, always counted, singular, plural). An audited node is
+# counted as matching its plan or drifting from it; failed, rolled back and unreached nodes apart from both.
+HEADLINE = (('applied', True, 'applied', 'applied'), ('would apply', False, 'would apply', 'would apply'),
+            ('unchanged', True, 'unchanged', 'unchanged'), ('match', False, 'matches', 'match'),
+            ('drift', False, 'drifts', 'drift'), (ROLLED_BACK, False, ROLLED_BACK, ROLLED_BACK),
+            ('failed', True, 'failed', 'failed'), (NOT_REACHED, True, NOT_REACHED, NOT_REACHED))
+
+
+def drift_count(entry: Mapping[str, Any]) -> int:
+    """How many places the node's audit found it differing from its plan (0 without an audit)."""
+    summary = entry.get('summary')
+    drift = summary.get('drift') if isinstance(summary, Mapping) else None
+    return len(drift) if isinstance(drift, (list, tuple)) else 0
+
+
+def shown_status(entry: Mapping[str, Any]) -> str:
+    """The status as the report shows it: an audited node "match" or "drift (N)", the others as they are."""
+    if entry.get('status') == 'audited':
+        count = drift_count(entry)
+        return 'drift (%d)' % count if count else 'match'
+    return str(entry.get('status'))
+
+
+def _counted_as(entry: Mapping[str, Any]) -> str:
+    shown = shown_status(entry)
+    return 'drift' if shown.startswith('drift') else shown
+
+
+def headline(fleet: Sequence[Mapping[str, Any]]) -> str:
+    """"4 node(s): 3 match, 1 drifts, 0 failed, 0 not reached": every status some node has, and those always
+    counted; an audit alone (every reached node audited) is counted as match and drift, not applied and unchanged."""
+    counts: dict[str, int] = {}
+    for entry in fleet:
+        counts[_counted_as(entry)] = counts.get(_counted_as(entry), 0) + 1
+    audit_only = any(e.get('status') == 'audited' for e in fleet) and not any(
+        counts.get(status) for status in ('applied', 'would apply', 'unchanged'))
+    shown = []
+    for status, always, one, many in HEADLINE:
+        n = counts.get(status, 0)
+        if status in ('applied', 'unchanged'):
+            always = not audit_only
+        elif status in ('match', 'drift'):
+            always = audit_only
+        if n or always:
+            shown.append('%d %s' % (n, one if n == 1 else many))
+    last = len([e for e in fleet if e.get('last_seen')])
+    return '%d node(s): %s%s' % (len(fleet), ', '.join(shown),
+                                 '; %d of them as last seen by an earlier run' % last if last else '')
+
+
+def prepared(fleet: Sequence[Mapping[str, Any]], kind: str | None) -> list[Entry]:
+    """The entries as the templates read them: each with the kind of run it comes from (kind, for this run's) and
+    its shown status; the drifting nodes first, the others in their order."""
+    entries = [dict(entry, kind=entry.get('kind') or (kind if entry.get('summary') is not None else None),
+                    shown=shown_status(entry)) for entry in fleet]
+    return sorted(entries, key=lambda e: 0 if _counted_as(e) == 'drift' else 1)
+
+
+def render(fleet: Sequence[Any], kind: str | None, runs: Sequence[Any] | None = None,
+           counted: Mapping[str, Any] | None = None, templates: str = TEMPLATES) -> dict[str, str]:
+    """{file name: text} of the report for the fleet entries. kind: what this run is (_fleet.RUN_KINDS), None for a
+    merge, whose entries each name theirs. runs and counted: what a merge read (None for the report of one run)."""
+    entries = prepared(fleet, kind)
+    # The kinds of the runs the nodes' results come from (a node with no result has none).
+    kinds = [k for k in RUN_KINDS if any(e['kind'] == k for e in entries)] or [kind or 'apply']
+    context: dict[str, Any] = {'__node_audit_fleet': entries, '__node_audit_kinds': kinds,
+                               '__node_audit_headline': headline(fleet)}
     if runs is not None:
         context.update(__node_audit_runs=runs, __node_audit_counted=counted or {})
     env = environment(templates)
@@ -91,13 +165,13 @@ def write(directory: str, texts: Mapping[str, str], mode: int = 0o644) -> list[s
     return write_files(directory, texts, mode)
 
 
-def write_report(directory: object, fleet: Sequence[Any], check_mode: bool = False, runs: Sequence[Any] | None = None,
+def write_report(directory: object, fleet: Sequence[Any], kind: str | None = None, runs: Sequence[Any] | None = None,
                  counted: Mapping[str, Any] | None = None) -> list[str]:
     """render() into directory (the actions' report_dir option); AnsibleActionFail naming the option and why.
-    A merged report (runs given) says check mode from its runs, not from check_mode."""
+    A merged report (kind None) says the kinds of run from its entries."""
     if not isinstance(directory, str) or not os.path.isabs(directory):
         raise AnsibleActionFail('report_dir: must be an absolute path, not %r' % (directory,))
     try:
-        return write(directory, render(fleet, check_mode, runs, counted))
+        return write(directory, render(fleet, kind, runs, counted))
     except (IOError, OSError) as error:
         raise AnsibleActionFail('report_dir: cannot write the fleet report in %s: %s' % (directory, error.strerror or error))

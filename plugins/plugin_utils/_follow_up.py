@@ -37,6 +37,7 @@ RESTART_STEP = 'Restart what runs with an older configuration or slice than the 
 HEALTH_STEP = 'Wait until the restarted kubelet is healthy before the next batch goes'
 AUDIT_STEP = 'Verify the node against the plan'
 MEASURE_STEP = 'Measure what the reserved cgroups use against what was reserved'
+PREVIEW_STEP = 'Preview the kubelet upgrade (node_audit_upgrade_to)'
 API_STEP = 'Wait until the API server has the node Ready after kubelet\'s restart, with no pod rejected by its admission'
 # The reasons kubelet's admission gives a pod it rejects (lifecycle.PodAdmitResult; "OutOf" + the resource for
 # resources): a pod failed with one of these after the restart was refused by the new configuration.
@@ -143,6 +144,22 @@ def reservation_info_args(plan: Any, sample_seconds: int, args: Mapping[str, Any
     """reservation_info's arguments: what the reserved cgroups of this plan use, over sample_seconds."""
     return {'plan': plan, 'sample_seconds': sample_seconds, 'cgroupfs_path': args['cgroupfs_path'],
             'proc_path': args['proc_path'], 'node_root': '/'}
+
+
+def preview_args(outcome: Mapping[str, Any], role: RoleValue, args: Mapping[str, Any], target: str) -> dict[str, Any]:
+    """node_drift_info's arguments for the upgrade preview of the node node_cgroups just planned (the audit
+    playbook's node_audit_upgrade_to): drift_info_args, but the plan options node_cgroups was given as settings,
+    planned by node_drift_info for the node's release and for target alike, instead of the plan, which is for one."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import (
+        PLAN_NODE_PATHS, plan_argument_spec)
+    module_args = drift_info_args(outcome, role, args)
+    del module_args['plan']
+    options = plan_argument_spec()
+    module_args['settings'] = dict((name, value) for name, value in args.items()
+                                   if name in options and name not in PLAN_NODE_PATHS and value is not None)
+    module_args.update((name, args[name]) for name in PLAN_NODE_PATHS if args.get(name) is not None)
+    module_args['upgrade_to'] = target
+    return module_args
 
 
 def audit_result(comparison: Mapping[str, Any], check_mode: bool) -> dict[str, Any]:

@@ -40,9 +40,24 @@ def report_row(plan: Mapping[str, Any], name: str) -> list[Any]:
     reserved = plan.get('reserved') or {}
     hugepages = sum(entry.get('value') or 0 for key, entry in capacity.items()
                     if key.startswith('hugepages-') and isinstance(entry, dict))
-    return [capacity.get(name), (reserved.get('system') or {}).get(name), (reserved.get('kube') or {}).get(name),
+    # pid is no resource of the Node's status: its capacity is the node's tasks, and what pods keep is kubepods'
+    # pids.max (the absolute allocatable).
+    return [capacity.get(name) or (plan.get('internal_capacity') or {}).get(name),
+            (reserved.get('system') or {}).get(name), (reserved.get('kube') or {}).get(name),
             ((plan.get('eviction') or {}).get('reservation') or {}).get(name),
-            str(hugepages) if name == 'memory' and hugepages else None, (plan.get('allocatable') or {}).get(name)]
+            str(hugepages) if name == 'memory' and hugepages else None,
+            (plan.get('allocatable') or {}).get(name) or (plan.get('allocatable_absolute') or {}).get(name)]
+
+
+def report_resources(plan: Mapping[str, Any]) -> list[str]:
+    """The fleet report's table rows: the Node's resources, then pid where the plan reserves any (1000 PIDs by the
+    role's default, make protection): a reservation the table left out was one an operator could not see."""
+    names = list(plan.get('capacity') or {})
+    reserved = plan.get('reserved') or {}
+    if 'pid' not in names and 'pid' in (plan.get('internal_capacity') or {}) and any(
+            'pid' in (reserved.get(scope) or {}) for scope in ('system', 'kube')):
+        names.append('pid')
+    return names
 
 
 def table_figures(plan: Mapping[str, Any]) -> dict[str, dict[str, str]]:

@@ -61,6 +61,15 @@ class HostError(Exception):
         return self.message
 
 
+def nothing_written(message: str) -> str:
+    """A refusal's message with the ending every refusal has: "Nothing was written." (after its own full stop or
+    question mark)."""
+    text = message.rstrip()
+    if text.endswith('Nothing was written.'):
+        return text
+    return '%s%s Nothing was written.' % (text, '' if text.endswith(('.', '?', '!')) else '.')
+
+
 def _show(value: object) -> str:
     if isinstance(value, str):
         if not value.isprintable():  # a NUL or a newline is shown, not printed

@@ -157,26 +157,37 @@ def _as_written(key: str, written: Any, value: Any) -> Any:
     return written if comparable({key: written}) == comparable({key: value}) else value
 
 
+# What changed_values says of a key or value a side does not have.
+UNSET = '(unset)'
+
+
+def changed_values(current: Mapping[str, Any] | None, desired: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """[("kubeReserved.memory", "256Mi", "3125Mi"), ...]: each managed value the change sets, replaces or removes,
+    as (key, what the file holds, what the plan writes); "(unset)" where there is none."""
+    changed: list[tuple[str, str, str]] = []
+    current = current or {}
+    for key in MANAGED_KEYS:
+        before, after = current.get(key), desired.get(key)
+        if isinstance(before, dict) and isinstance(after, dict):
+            for name in sorted(set(before) | set(after)):
+                if name not in after:
+                    changed.append(('%s.%s' % (key, name), str(before[name]), UNSET))
+                elif name not in before:
+                    changed.append(('%s.%s' % (key, name), UNSET, str(after[name])))
+                elif comparable({key: {name: before[name]}}) != comparable({key: {name: after[name]}}):
+                    changed.append(('%s.%s' % (key, name), str(before[name]), str(after[name])))
+        elif (key in current) != (key in desired and after is not None) or (
+                key in current and comparable({key: before}) != comparable({key: after})):
+            changed.append((key, json.dumps(before) if key in current else UNSET,
+                            UNSET if after is None else json.dumps(after)))
+    return changed
+
+
 def replaced_values(current: Mapping[str, Any] | None, desired: Mapping[str, Any]) -> list[str]:
     """["kubeReserved.memory: 256Mi -> 3125Mi", ...]: the values the file held that the change replaces or
     removes (what is added where nothing was is not listed)."""
-    replaced = []
-    current = current or {}
-    for key in MANAGED_KEYS:
-        if key not in current:
-            continue
-        before, after = current[key], desired.get(key)
-        if isinstance(before, dict) and isinstance(after, dict):
-            for name in sorted(before):
-                if name not in after:
-                    replaced.append('%s.%s: %s -> (removed)' % (key, name, before[name]))
-                elif comparable({key: {name: before[name]}}) != comparable({key: {name: after[name]}}):
-                    replaced.append('%s.%s: %s -> %s' % (key, name, before[name], after[name]))
-        elif after is None:
-            replaced.append('%s: %s -> (removed)' % (key, json.dumps(before)))
-        elif comparable({key: before}) != comparable({key: after}):
-            replaced.append('%s: %s -> %s' % (key, json.dumps(before), json.dumps(after)))
-    return replaced
+    return ['%s: %s -> %s' % (key, before, '(removed)' if after == UNSET else after)
+            for key, before, after in changed_values(current, desired) if before != UNSET]
 
 
 def merge(documents: Iterable[Mapping[str, Any]]) -> Document:

@@ -138,6 +138,14 @@ def _trimmed(number: float, digits: int) -> str:
     return text.rstrip('0').rstrip('.') if '.' in text else text
 
 
+def _human_bytes(value: int) -> str:
+    """Bytes in the largest binary unit they fill, at most one decimal: 256Mi is "256 MiB", never "0.2 GiB"."""
+    for unit, size in _BINARY_UNITS:
+        if abs(value) >= size:
+            return '%s %s' % (_trimmed(value / float(size), 1), unit)
+    return '%d B' % value if value else '0'
+
+
 def human_quantity(quantity: Quantity, name: str) -> str:
     """A quantity for people: cores for cpu, binary units for bytes (at most one decimal), the count
     otherwise. Rounded, so reports show it beside the exact quantity."""
@@ -147,17 +155,15 @@ def human_quantity(quantity: Quantity, name: str) -> str:
         return '%s core%s' % (_trimmed(cores, 2), '' if cores == 1 else 's')
     value = parsed.value()
     if name in _BYTE_RESOURCES or name.startswith('hugepages-'):
-        for unit, size in _BINARY_UNITS:
-            if abs(value) >= size:
-                return '%s %s' % (_trimmed(value / float(size), 1), unit)
-        return '%d B' % value if value else '0'
+        return _human_bytes(value)
     return str(value)
 
 
 def human_row(quantities: Sequence[object], name: str) -> list[str]:
     """A report row for people: quantities (quantity strings, None for none) whose first is the whole and
     the rest its parts, in the whole's unit. When the parts add up to the whole exactly, they are rounded
-    so that the figures shown add up as well (largest remainder); else each is rounded alone."""
+    so that the figures shown add up as well (largest remainder); else each is rounded alone. A part of bytes
+    under one of the whole's unit is shown in its own (256 MiB, not 0.2 GiB)."""
     parsed = [None if q is None else parse_quantity(q, name) for q in quantities]
     if name == 'cpu':
         exact = [None if q is None else q.milli_value() for q in parsed]
@@ -185,6 +191,8 @@ def human_row(quantities: Sequence[object], name: str) -> list[str]:
             return '-'
         if value == 0:
             return '0'
+        if unit != 'cores' and abs(value) < size:
+            return _human_bytes(value)
         number = _trimmed((steps_shown or 0) / float(scale), digits)
         if name == 'cpu':
             return '%s core%s' % (number, '' if number == '1' else 's')

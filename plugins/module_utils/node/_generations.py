@@ -93,6 +93,10 @@ while IFS="$tab" read -r kind path saved fmode; do
   esac
   case "$path" in */systemd/*) reload=1 ;; esac
 done < "$gen/restore"
+# The directories the change made, once their files are gone (rmdir leaves one that holds anything else).
+while IFS="$tab" read -r kind path saved fmode; do
+  if [ "$kind" = dir ]; then rmdir "$path" 2>/dev/null || true; fi
+done < "$gen/restore"
 if [ "$systemd" = yes ] && [ "$reload" = 1 ]; then
   systemctl daemon-reload || fail "systemctl daemon-reload failed"
 fi
@@ -461,7 +465,16 @@ class Generation(object):
             _sync(os.path.join(self._directory(), saved))
         else:
             kind, saved, mode = 'absent', '-', '-'
-        self._append('restore', '\t'.join([kind, path, saved, mode]) + '\n')
+        lines = ['\t'.join([kind, path, saved, mode])]
+        if kind == 'absent':
+            # The directories the write will make: removed again when empty, deepest first, so that a rollback
+            # leaves the tree as it found it.
+            directory = os.path.dirname(path)
+            while directory not in ('', '/') and not os.path.lexists(directory) and directory not in self.kept:
+                lines.append('\t'.join(['dir', directory, '-', '-']))
+                self.kept.add(directory)
+                directory = os.path.dirname(directory)
+        self._append('restore', ''.join(line + '\n' for line in lines))
         self.kept.add(path)
         self._note_restart(self.restart_of(path))
 

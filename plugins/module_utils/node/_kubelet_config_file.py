@@ -187,7 +187,8 @@ def compute_change(request: KubeletConfigRequest, option_prefix: str = '', files
 
 def prepare(request: KubeletConfigRequest, option_prefix: str = '', files: FileSource = NODE_FILES) -> dict[str, Any]:
     """The validated change for a KubeletConfigRequest: a dict of path, before, after, changed, replaced
-    (the values the file held that the change replaces), config, choice (which file and why), warnings, and
+    (the values the file held that the change replaces), values (kc.changed_values: each value, live and planned),
+    config, choice (which file and why), warnings, and
     flags_file: on a kubeadm node asked for a drop-in whose kubelet has no --config-dir, the change of the file
     kubelet's extra flags come from that gives it one ({path, before, after}), else None."""
     found = compute_change(request, option_prefix, files)
@@ -204,6 +205,7 @@ def prepare(request: KubeletConfigRequest, option_prefix: str = '', files: FileS
                 after=kc.edit_text(found['current_text'], current, desired) if changed else found['current_text'],
                 changed=changed or flags_file is not None,
                 replaced=kc.replaced_values(current, desired) if changed else [],
+                values=kc.changed_values(current, desired) if changed else [],
                 config=dict((k, found['merged'][k]) for k in kc.MANAGED_KEYS if k in found['merged']),
                 choice=dict((k, choice[k]) for k in ('path', 'dropin', 'dropin_dir', 'reason')),
                 warnings=choice['warnings'], flags_file=flags_file)

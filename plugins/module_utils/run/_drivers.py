@@ -141,9 +141,10 @@ class SystemdDriver(object):
     def unit_steps(self, run: NodeRun, units: UnitSnapshot, services: Sequence[str]) -> UnitSteps:
         warnings: list[str] = []
         if run.units_offline:
-            warnings.append('systemd is not PID 1 under node_root %s (%s/1/comm): the slice units are written there '
-                            'and no systemd is asked; the node\'s systemd makes the slices from them, with their '
-                            'values, when it boots' % (run.spec.node_root, run.spec.proc_path))
+            # Said alike by a run that writes and by the audit and --check, which write nothing.
+            warnings.append('systemd is not PID 1 under node_root %s (%s/1/comm): a run that writes puts the slice '
+                            'units there and asks no systemd; the node\'s systemd makes the slices from them, with '
+                            'their values, when it boots' % (run.spec.node_root, run.spec.proc_path))
         elif not run.systemd_running:
             raise run.origin.error('the systemd cgroup driver needs systemd as PID 1, and it is not (%s/1/comm)'
                                    % run.spec.proc_path)

@@ -132,6 +132,10 @@ def systemd_overrides_argument_spec() -> ArgumentSpec:
 
 
 # Doc fragment kubenode.cgroups.plan: what the plan is computed from, and where capacity is read.
+# The plan options that are the node's paths: node_drift_info takes them as options of its own, beside settings.
+PLAN_NODE_PATHS = ('proc_path', 'sys_path', 'kubelet_root_dir')
+
+
 def plan_argument_spec() -> ArgumentSpec:
     return dict(
         capacity=dict(type='dict'),

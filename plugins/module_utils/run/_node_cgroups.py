@@ -477,7 +477,7 @@ def settled_change(change: dict[str, Any], files: FileSource) -> dict[str, Any] 
             return None
     except LookupError:
         return None  # a file the newer snapshot did not read: the change is computed from it instead
-    return dict(change, before=change['after'], changed=False, replaced=[], flags_file=None)
+    return dict(change, before=change['after'], changed=False, replaced=[], values=[], flags_file=None)
 
 
 def replan_kubelet_change(spec: NodeSpec, node: NodeSnapshot, run: RunPlan) -> RunPlan:

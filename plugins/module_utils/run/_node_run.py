@@ -15,7 +15,7 @@ from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import compare
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error, nothing_written
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_steps as steps
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import read_impact
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import Record
@@ -58,9 +58,8 @@ def refuse_unaccepted(impact: dict[str, Any], accepted: bool) -> None:
     """The gate: a plan that would stop running pods or push a cgroup under its use is refused before the first
     write, the impact its message, unless the operator accepted it (accept_impact)."""
     if impact['effects'] and not accepted:
-        raise KubenodeError('this change would hurt what runs on the node; nothing was written. %s. Set accept_impact '
-                            'to true to apply it anyway.' % '; '.join(impact['effects']), field='accept_impact',
-                            value=False)
+        raise KubenodeError('this change would hurt what runs on the node: %s. Set accept_impact to true to apply it '
+                            'anyway' % '; '.join(impact['effects']), field='accept_impact', value=False)
 
 
 # The cgroups whose OOM kills the way back's gate counts, besides kubelet's and the runtime's units.
@@ -129,6 +128,8 @@ def apply(host: DryHost, spec: NodeSpec, run_command: RunCommand) -> dict[str, A
         if record.applied:
             message += (' %d change(s) were applied before this failure (see applied) and the rest were not; '
                         'fix the cause and run again to complete the change.' % len(record.applied))
+        else:
+            message = nothing_written(message)
         return dict(failed=True, msg=message, changed=bool(record.applied), applied=record.applied,
                     changes=record.changes, failed_step=record.changes[-1] if record.changes else None,
                     warnings=record.warnings + (done.held_warnings if done else []), impact=impact,

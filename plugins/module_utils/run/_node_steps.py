@@ -295,7 +295,7 @@ def refuse_unwritable(run: NodeRun) -> None:
     for option, directory in write_targets(run):
         problem = preflight.writable_directory_problem(directory, room=option != 'cgroupfs_path')
         if problem:
-            raise KubenodeError('%s: nothing was written' % problem, field=option, value=directory)
+            raise KubenodeError(problem, field=option, value=directory)
 
 
 def refuse_escaping(run: NodeRun, operations: Iterable[ops.Operation]) -> None:
@@ -304,8 +304,8 @@ def refuse_escaping(run: NodeRun, operations: Iterable[ops.Operation]) -> None:
     for operation in operations:
         real = preflight.leads_outside(operation.path, run.root)
         if real:
-            raise KubenodeError('%s leads out of the cgroup tree through a symlink (to %s): nothing was '
-                                'written' % (operation.path, real), field='cgroupfs_path', value=run.root)
+            raise KubenodeError('%s leads out of the cgroup tree through a symlink (to %s)' % (operation.path, real),
+                                field='cgroupfs_path', value=run.root)
 
 
 # Performing -------------------------------------------------------------------------------------------------------

@@ -200,9 +200,15 @@ class WriteKubeletConfig(object):
         return 'write %s' % self.change['path']
 
     def drift(self) -> tuple[str, Any, Any]:
+        """(the file, its values now, the values planned): each key the write changes on both sides."""
         change = self.change
-        return (change['path'], '; '.join(change['replaced']) or ('missing' if change['before'] is None else 'differs'),
-                'the planned keys')
+        values = change.get('values') or []
+        if change['before'] is None:
+            return change['path'], 'missing', '; '.join('%s: %s' % (key, after) for key, _before, after in values) or 'written'
+        if not values:
+            return change['path'], 'differs', 'the planned keys'
+        return (change['path'], '; '.join('%s: %s' % (key, before) for key, before, _after in values),
+                '; '.join('%s: %s' % (key, after) for key, _before, after in values))
 
     def diff(self) -> dict[str, Any] | None:
         return kubelet_config_diff(self.change)

@@ -888,3 +888,50 @@ def test_the_defaults_put_a_floor_under_the_profiles_memory_and_empty_takes_it_a
     assert args['min_memory_reserved'] == '512Mi' and origin['min_memory_reserved'] == 'node_allocatable_min_memory_reserved'
     args, _origin = build(node_allocatable_min_memory_reserved='')
     assert 'min_memory_reserved' not in args
+
+
+def role_path_messages():
+    """Every string the node's side of the role path holds (module_utils, node_cgroups and node_drift_info, which
+    the role runs): the words of every warning and error it can raise, read from the source."""
+    import ast
+    import glob
+    plugins = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'plugins')
+    paths = sorted(glob.glob(os.path.join(plugins, 'module_utils', '**', '*.py'), recursive=True)) + [
+        os.path.join(plugins, 'modules', name) for name in ('node_cgroups.py', 'node_drift_info.py')]
+    for path in paths:
+        with open(path) as handle:
+            tree = ast.parse(handle.read())
+        # Docstrings, and the modules' documentation, are no message.
+        docstrings = set(id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr) or (
+            isinstance(node, ast.Assign) and [getattr(t, 'id', None) for t in node.targets] in (
+                ['DOCUMENTATION'], ['EXAMPLES'], ['RETURN'])))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.keyword) and node.arg == 'field' and isinstance(node.value, ast.Constant):
+                yield os.path.basename(path), '%s: refused' % node.value.value  # KubenodeError's leading field
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings \
+                    and ' ' in node.value:
+                yield os.path.basename(path), node.value
+
+
+def test_no_message_of_the_role_path_names_a_module_option_the_operator_does_not_set():
+    """Issue 77: through the role, warnings told the user to set module options (kubelet_binary,
+    kubelet_config_dropin, kubelet_version). Every option of node_cgroups that any message of the role path
+    names is written as the role variable that sets it, by name_role_variables."""
+    import re
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import node_cgroups_argument_spec
+    spec = node_cgroups_argument_spec()
+    options = set(name for name in spec if '_' in name)
+    options.update(name for name in spec['kubelet_config']['options'] if '_' in name)
+    _args, origin = build()
+    word = re.compile(r'(?<![\w.])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w])')
+    left = set()
+    checked = 0
+    for source, text in role_path_messages():
+        named = [name for name in word.findall(text) if name in options]
+        if not named:
+            continue
+        checked += 1
+        said = name_role_variables(text, origin, leading_field=text.endswith(': refused'))
+        left.update((source, name) for name in named if re.search(r'(?<![\w.])%s(?![\w])' % name, said))
+    assert checked > 30  # the walk found the messages (42 name an option today)
+    assert sorted(left) == []

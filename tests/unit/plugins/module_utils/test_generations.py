@@ -80,14 +80,14 @@ def test_a_generation_keeps_what_each_write_replaces_and_its_script_puts_it_back
     kept = generation.result()
     assert kept['state'] == gens.PENDING and kept['id'] == '000001'
     assert [(item['kind'], item['path']) for item in kept['restores']] == [
-        ('file', str(node.dropin)), ('absent', str(node.runtime_dropin)), ('file', str(node.config)),
-        ('value', str(node.memory_max))]
+        ('file', str(node.dropin)), ('absent', str(node.runtime_dropin)), ('dir', str(node.runtime_dropin.parent)),
+        ('file', str(node.config)), ('value', str(node.memory_max))]
     # The runtime before kubelet, whose drop-in and configuration were written.
     assert kept['restarts'] == ['containerd.service', 'kubelet.service']
     rc, out, err = sh(['/bin/sh', os.path.join(kept['path'], 'revert.sh'), 'timeout', 'not confirmed within 120 s'])
     assert rc == 0, err
     assert read(node.dropin) == '[Service]\nSlice=system.slice\n'
-    assert not os.path.exists(str(node.runtime_dropin))
+    assert not os.path.exists(str(node.runtime_dropin.parent))  # the drop-in directory the change made, too
     assert read(node.config) == 'kubeReserved: {memory: 256Mi}\n'
     assert os.stat(str(node.config)).st_mode & 0o777 == 0o600
     assert read(node.memory_max) == 'max\n'
@@ -108,6 +108,26 @@ def test_a_write_is_kept_once_the_first_time_so_the_oldest_content_comes_back(tm
     write(node.config, 'third\n')
     sh(['/bin/sh', os.path.join(generation.path, 'revert.sh'), 'gate', 'healthz'])
     assert read(node.config) == 'kubeReserved: {memory: 256Mi}\n'
+
+
+def test_a_rollback_removes_the_directories_the_change_made_and_leaves_the_others(tmp_path):
+    """Issue 77: a rollback left the drop-in directories its change had made, empty. Those the change made are
+    removed once empty, deepest first; one that existed before, or holds another file, stays."""
+    node = Node(tmp_path)
+    made = node.units / 'kubenode-new.service.d/nested/45-kubenode-cgroups.conf'
+    kept_dir = node.units / 'crio.service.d'
+    os.makedirs(str(kept_dir))
+    generation = node.generation()
+    for path in (made, kept_dir / '50-kubenode-slice.conf'):
+        generation.keep_file(str(path))
+        write(path, '[Service]\n')
+    generation.keep_file(str(made.parent / 'other.conf'))  # its directory is the change's: not kept twice
+    write(made.parent / 'other.conf', '[Service]\n')
+    assert [(item['kind'], item['path']) for item in generation.result()['restores']][:3] == [
+        ('absent', str(made)), ('dir', str(made.parent)), ('dir', str(made.parent.parent))]
+    rc, _out, err = sh(['/bin/sh', os.path.join(generation.path, 'revert.sh'), 'demand', 'asked'])
+    assert rc == 0, err
+    assert not os.path.lexists(str(made.parent.parent)) and os.listdir(str(kept_dir)) == []
 
 
 def test_a_link_is_restored_to_its_target(tmp_path):
@@ -329,7 +349,7 @@ def test_a_rollback_on_demand_says_in_check_mode_what_it_would_restore_and_resto
     change(node, generation)
     params = dict(generations_dir=node.generations, reason='the logging agent starves', trigger='demand')
     said = way_back.roll_back(params, sh, True)
-    assert said['msg'] == 'would restore 4 item(s) of generation 000001 and restart containerd.service, kubelet.service'
+    assert said['msg'] == 'would restore 5 item(s) of generation 000001 and restart containerd.service, kubelet.service'
     assert read(node.config) == 'kubeReserved: {memory: 512Mi}\n'
     done = way_back.roll_back(params, sh, False)
     assert done['rolled_back'] and read(node.config) == 'kubeReserved: {memory: 256Mi}\n'

@@ -172,3 +172,26 @@ def test_a_cpu_range_of_one_cpu_is_that_cpu():
     assert parse_cpuset('3-3', 'reserved_system_cpus') == [3]
     with pytest.raises(KubenodeError, match=r'invalid range "4-3" \(4 > 3\)'):
         parse_cpuset('4-3', 'reserved_system_cpus')
+
+
+def test_a_part_of_a_row_under_one_of_the_wholes_unit_is_shown_in_its_own():
+    """Issue 77: 256Mi showed as "0.2 GiB" beside a 16 GiB capacity."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._resources import human_row
+    assert human_row(['16Gi', '256Mi', '2662Mi', '100Mi', None, '13498Mi'], 'memory') == [
+        '16 GiB', '256 MiB', '2.6 GiB', '100 MiB', '-', '13.2 GiB']
+    assert human_row(['4', '80m', None], 'cpu') == ['4 cores', '0.08 cores', '-']
+
+
+def test_each_changed_value_of_the_kubelet_configuration_is_told_live_and_planned():
+    """Issue 77: the drift row put "kubeReserved.memory: 3Gi -> 2662Mi" under live and "the planned keys" under
+    planned."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
+    current = {'kubeReserved': {'memory': '3Gi', 'cpu': '80m'}, 'evictionHard': {'memory.available': '100Mi'},
+               'maxPods': 110}
+    desired = {'kubeReserved': {'memory': '2662Mi', 'cpu': '80m'}, 'systemReserved': {'pid': '1k'}, 'maxPods': 110}
+    assert kc.changed_values(current, desired) == [
+        ('systemReserved', '(unset)', '{"pid": "1k"}'), ('kubeReserved.memory', '3Gi', '2662Mi'),
+        ('evictionHard', '{"memory.available": "100Mi"}', '(unset)')]
+    # replaced_values keeps its words: what the file held and the change replaces or removes
+    assert kc.replaced_values(current, desired) == [
+        'kubeReserved.memory: 3Gi -> 2662Mi', 'evictionHard: {"memory.available": "100Mi"} -> (removed)']

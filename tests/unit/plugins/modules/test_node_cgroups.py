@@ -342,4 +342,4 @@ def test_kubelet_config_is_refused_with_state_absent(run_module, tmp_path, monke
     tree = FakeCgroupfs(tmp_path / 'cg', 'v2', monkeypatch)
     with pytest.raises(ModuleFail) as failure:
         run_module(node_cgroups, args(tree, state='absent', **kubelet_files))
-    assert 'kubelet_config' in failure.value.result['msg'] and 'state=absent' in failure.value.result['msg']
+    assert 'kubelet configuration' in failure.value.result['msg'] and 'state=absent' in failure.value.result['msg']

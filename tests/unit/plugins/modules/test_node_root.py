@@ -86,7 +86,7 @@ def test_the_nodes_own_path_outside_the_root_is_refused_and_nothing_is_written(r
         run_module(node_cgroups, args(tree, tmp_path, kubelet_config={'path': KUBESPRAY_CONFIG}))
     assert failure.value.result['msg'] == (
         'kubelet_config.kubelet_config_path: lies outside node_root %s: with a node root, nothing outside it is '
-        "read as the node's or written (got \"%s\")" % (tmp_path, KUBESPRAY_CONFIG))
+        "read as the node's or written (got \"%s\"). Nothing was written." % (tmp_path, KUBESPRAY_CONFIG))
     assert snapshot(str(tmp_path)) == before
 
 

@@ -60,7 +60,8 @@ def test_a_change_that_would_refuse_a_running_static_pod_is_refused_before_any_w
         with pytest.raises(ModuleFail) as failure:
             run_module(node_cgroups, args(tree, tmp_path), check_mode=check_mode)
         message = failure.value.result['msg']
-        assert message.startswith('accept_impact: this change would hurt what runs on the node; nothing was written.')
+        assert message.startswith('accept_impact: this change would hurt what runs on the node: ')
+        assert message.endswith('. Nothing was written.')
         # A static pod is critical: kubelet looks for pods to preempt, finds none (static pods are critical too).
         assert ('pod default/huge-node-1 would not be admitted when kubelet restarts: UnexpectedAdmissionError '
                 '(Unexpected error while attempting to recover from admission failure: preemption: error finding a '

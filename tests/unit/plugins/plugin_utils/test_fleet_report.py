@@ -35,10 +35,10 @@ def test_a_merged_report_reads_as_the_report_of_the_run_it_merges():
     fleet = [entry('node1'), entry('node2', status='failed', operations=None),
              {'host': 'node3', 'status': 'not reached', 'message': '', 'operations': None, 'summary': None, 'sizing': None,
               'impact': None}]
-    one = _fleet_report.render(fleet, True)
+    one = _fleet_report.render(fleet, 'check')
     documents = [_fleet.shard(e, RUN, '2026-11-26T10:00:00.000000Z') for e in fleet if e['status'] != 'not reached']
     merged_fleet, runs, counted = _fleet.merge(documents, ['node1', 'node2', 'node3'])
-    merged = _fleet_report.render(merged_fleet, False, runs, counted)
+    merged = _fleet_report.render(merged_fleet, None, runs, counted)
     for name in ('report.md', 'index.html'):
         assert without_run_lines(merged[name]) == without_run_lines(one[name])
     assert 'Merged from 1 run(s): 7 (node, --check), 2 node(s). 2 node result(s) read' in merged['report.md']
@@ -51,7 +51,7 @@ def test_a_merged_report_reads_as_the_report_of_the_run_it_merges():
 def test_a_merge_of_apply_runs_is_no_check_mode_report():
     documents = [_fleet.shard(entry('node1'), dict(RUN, check_mode=False), 't')]
     fleet, runs, counted = _fleet.merge(documents)
-    assert 'by an apply run' in _fleet_report.render(fleet, False, runs, counted)['report.md']
+    assert 'by an apply run' in _fleet_report.render(fleet, None, runs, counted)['report.md']
 
 
 def test_a_merge_of_check_mode_and_apply_runs_says_per_node_which_kind_it_came_from():
@@ -59,28 +59,28 @@ def test_a_merge_of_check_mode_and_apply_runs_says_per_node_which_kind_it_came_f
     documents = [_fleet.shard(entry('node1', status='would apply'), RUN, 't1'),
                  _fleet.shard(entry('node2', operations=1), dict(RUN, id=8, check_mode=False), 't2')]
     fleet, runs, counted = _fleet.merge(documents)
-    texts = _fleet_report.render(fleet, False, runs, counted)
+    texts = _fleet_report.render(fleet, None, runs, counted)
     md, html = texts['report.md'], texts['index.html']
-    assert 'by an apply run' not in md and 'by runs of both kinds' in md
+    assert 'by an apply run' not in md and 'by runs of 2 kinds (a check-mode run, an apply run), each node' in md
     assert [line for line in md.splitlines() if line.startswith('## ')] == [
         '## node1: would apply (from a check-mode run)', '## node2: applied (1 operation) (from an apply run)']
-    assert '<b>runs of both kinds</b>' in html and '(from an apply run)</h2>' in html
+    assert '<b>runs of 2 kinds (a check-mode run, an apply run)' in html and '(from an apply run)</h2>' in html
     # One kind of run alone: no per-node word.
     fleet, runs, counted = _fleet.merge(documents[1:])
-    assert '(from an' not in _fleet_report.render(fleet, False, runs, counted)['report.md']
+    assert '(from an' not in _fleet_report.render(fleet, None, runs, counted)['report.md']
 
 
 def test_names_are_escaped_in_html_and_missing_parts_of_a_plan_take_their_defaults():
     odd = entry('<b>node</b>')
     odd['summary'] = dict(odd['summary'], plan=dict(odd['summary']['plan'], reserved={'system': {}, 'kube': {}}))
-    html = _fleet_report.render([odd], False)['index.html']
+    html = _fleet_report.render([odd], 'apply')['index.html']
     assert '&lt;b&gt;node&lt;/b&gt;' in html and '<b>node</b>' not in html
 
 
 def test_the_legend_names_only_the_marks_a_bar_draws_and_eviction_shows_its_share():
     """Issue 51: a legend for marks that were not drawn (no node has hugepages nor system-reserved here), and the
     hard eviction of nodefs.available<10% shown as bytes (25.2 GiB (27055317804))."""
-    texts = _fleet_report.render([entry('node1')], False)
+    texts = _fleet_report.render([entry('node1')], 'apply')
     html, md = texts['index.html'], texts['report.md']
     legend = [line for line in html.splitlines() if line.startswith('<p class="legend">')]
     assert len(legend) == 1
@@ -94,7 +94,7 @@ def test_the_legend_names_only_the_marks_a_bar_draws_and_eviction_shows_its_shar
                                  cgroup_driver='systemd', system_reserved={'memory': '1Gi'})).as_dict()
     with_hugepages = entry('node2')
     with_hugepages['summary'] = dict(with_hugepages['summary'], plan=huge)
-    texts = _fleet_report.render([entry('node1'), with_hugepages], False)
+    texts = _fleet_report.render([entry('node1'), with_hugepages], 'apply')
     html, md = texts['index.html'], texts['report.md']
     assert '</i>hugepages</span>' in html and '</i>system reserved</span>' in html
     # a hugepage size the node has none of is no row; one it has is
@@ -123,7 +123,7 @@ def test_an_upgrade_preview_adds_the_ready_column():
     stopped['summary'] = dict(stopped['summary'], upgrade={
         'release': '1.34', 'target': '1.35', 'ready': False, 'cgroup_changes': [], 'allocatable': None,
         'blockers': ['kubelet 1.35 refuses to start on this cgroup v1 node: failCgroupV1 is true']})
-    texts = _fleet_report.render([ready, stopped, entry('node3')], True)
+    texts = _fleet_report.render([ready, stopped, entry('node3')], 'check')
     md, html = texts['report.md'], texts['index.html']
     rows = [line for line in md.splitlines() if line.startswith('| node')]
     assert rows[0] == '| node | status | impact on running pods | ready for 1.35 |'
@@ -132,4 +132,4 @@ def test_an_upgrade_preview_adds_the_ready_column():
     assert '| node3 | applied | none known (pods unknown) | - |' in md
     assert '<th>ready for 1.35</th>' in html and '<td class="bad">no: kubelet 1.35 refuses' in html
     # Without a preview the table keeps its three columns.
-    assert '| node | status | impact on running pods |\n' in _fleet_report.render([entry('node1')], True)['report.md']
+    assert '| node | status | impact on running pods |\n' in _fleet_report.render([entry('node1')], 'check')['report.md']
