@@ -9,7 +9,8 @@ PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 Sources: kubernetes pkg/kubelet/cm/node_container_manager_linux.go,
 qos_container_manager_linux.go, container_manager_linux.go, cmd/kubelet/app/server.go,
 pkg/kubelet/nodestatus/setters.go, pkg/kubelet/apis/config/validation/validation.go.
-Pure: takes plain data, returns plain data, raises KubenodeError on bad input.
+Pure: takes plain data (PlanOptions), returns a NodePlan (as_dict() for the modules), raises KubenodeError on bad
+input.
 """
 
 from __future__ import absolute_import, annotations, division, print_function

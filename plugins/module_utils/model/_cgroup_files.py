@@ -13,8 +13,8 @@ the kernel shows, whether it is a limit (parents grow before children, shrink af
 kernel may lack it, the value a new cgroup starts with where the collection owns a file kubelet never writes,
 which value of a ResourceConfig (_cgroup_math) the row holds, what it accepts there, and how it is written in its
 files and unit properties. The plan's file names, the rendering of a cgroup's resources, the readers, the planner
-and its comparison, the boot script and the systemd overrides all take their names and rules from here; no other
-module spells a control file.
+and its comparison, the boot script, the systemd overrides and the way back's OOM count (MEMORY_EVENTS) all take
+their names and rules from here; no other module spells a control file.
 """
 
 from __future__ import absolute_import, annotations, division, print_function

@@ -307,8 +307,3 @@ def _cached_form(text: str, num: str, denom: str, base: int, exponent: int, fmt:
         return text
     return None
 
-
-def canonical(text: object, field: str | None = None) -> str:
-    """The canonical string form of a quantity string."""
-    quantity = parse_quantity(text, field)
-    return canonical_string(quantity.nano, quantity.fmt)

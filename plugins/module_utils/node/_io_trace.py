@@ -7,8 +7,10 @@ answers the same (run/_receipt).
 
 PRIVATE module_utils: internal to kubenode.cgroups, may change without notice.
 
-A run is a function of what it reads: the planner and the steps do no I/O of their own (the house's rule), and
-every read of the node goes through a few functions of os, os.path, glob, open() and the module's run_command.
+A run is a function of what it reads: the planner does no I/O of its own (the house's rule), the steps read only
+what a state=absent run must check before it removes a cgroup (_node_steps.busy_cgroup walks its tree for
+processes), and every read of the node goes through a few functions of os, os.path, glob, open() and the module's
+run_command.
 While a Trace is active those functions are wrapped: each read is recorded with a digest of its answer, in the
 order it was made, the outermost only (glob's own os.scandir, or the reads inside a traced function, are part of
 what the outer call answered). replay() asks every question again in the same order and stops at the first

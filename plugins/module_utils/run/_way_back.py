@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_files import MEMORY_EVENTS
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
@@ -43,7 +44,7 @@ def oom_kills(layout: fs.CgroupLayout, relative: str) -> int | None:
     controller files (gone, or not a memory cgroup)."""
     relative = relative.lstrip('/')
     if layout.is_v2:
-        return oom_kill_count(fs.read_file(os.path.join(layout.unified, relative, 'memory.events')))
+        return oom_kill_count(fs.read_file(os.path.join(layout.unified, relative, str(MEMORY_EVENTS.v2))))
     memory = layout.v1_hierarchies.get('memory')
     if not memory:
         return None
@@ -52,8 +53,8 @@ def oom_kills(layout: fs.CgroupLayout, relative: str) -> int | None:
         return None
     total: int | None = None
     for directory, _dirs, names in os.walk(top):
-        if 'memory.oom_control' in names:
-            count = oom_kill_count(fs.read_file(os.path.join(directory, 'memory.oom_control')))
+        if MEMORY_EVENTS.v1 in names:
+            count = oom_kill_count(fs.read_file(os.path.join(directory, str(MEMORY_EVENTS.v1))))
             if count is not None:
                 total = (total or 0) + count
     return total
