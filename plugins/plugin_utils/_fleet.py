@@ -34,7 +34,7 @@ ARTIFACT_PREFIX = 'kubenode_cgroups_node__'
 REPORT_PLAN_KEYS = ('kubelet_version', 'kubelet_version_source', 'cgroup_driver', 'enforce_node_allocatable',
                     'capacity', 'reserved', 'allocatable', 'internal_capacity', 'allocatable_absolute')
 REPORT_KUBEPODS_KEYS = ('cgroupfs_path', 'systemd_unit', 'v1_files', 'v2_files', 'systemd_properties')
-ENTRY_KEYS = ('status', 'message', 'operations', 'summary', 'sizing', 'impact')
+ENTRY_KEYS = ('status', 'message', 'operations', 'summary', 'sizing', 'impact', 'warnings')
 NOT_REACHED = 'not reached'
 ROLLED_BACK = 'rolled back'
 # node/_generations' states of a generation the node undid (or failed to undo).
@@ -98,7 +98,10 @@ def play_entry(host: str, variables: Mapping[str, Any], check_mode: bool) -> Ent
             'message': ('%s: %s' % (failed.get('task', ''), failed.get('msg', '')) if failed is not None
                         else (generation or {}).get('summary') or '' if rolled_back else ''),
             'operations': len(applied.get('changes') or ()) if applied is not None else None,
-            'summary': audit, 'sizing': variables.get('node_audit_sizing'), 'impact': impact}
+            'summary': audit, 'sizing': variables.get('node_audit_sizing'), 'impact': impact,
+            # The node's own words of each warning the batch's line names it in (role_node_cgroups' fact).
+            'warnings': [w['text'] for w in variables.get('__node_allocatable_warnings') or []
+                         if isinstance(w, Mapping) and w.get('text')]}
 
 
 def play_entries(hosts: Iterable[str], variables_of: Callable[[str], Mapping[str, Any]], check_mode: bool) -> list[Entry]:
@@ -266,7 +269,7 @@ def merge(documents: Sequence[Entry], expected: Sequence[str] = ()) -> tuple[lis
         latest = newest.get(host)
         if latest is None:
             fleet.append({'host': host, 'status': NOT_REACHED, 'message': '', 'operations': None, 'summary': None,
-                          'sizing': None, 'impact': None})
+                          'sizing': None, 'impact': None, 'warnings': None})
         else:
             entry = dict([('host', host)] + [(key, latest.get(key)) for key in ENTRY_KEYS])
             # Which kind of run the entry came from: a merge may mix check-mode and apply runs, and the report says

@@ -117,3 +117,15 @@ def test_the_shards_of_a_run_say_its_kind(tmp_path):
     with open(paths[0]) as handle:
         assert json.load(handle)['run']['kind'] == 'audit'
     assert os.path.basename(paths[0]) == 'n1.json'
+
+
+def test_each_node_keeps_its_own_warnings_in_the_report():
+    """Said once for the batch on the console, each warning stays in the node's own words on its card."""
+    variables = {'node_audit_result': audited('n1')['summary'],
+                 '__node_allocatable_warnings': [{'text': 'systemd is not PID 1 under /fleet/n1', 'generic': 'g'}]}
+    found = _fleet.play_entry('n1', variables, False)
+    assert found['warnings'] == ['systemd is not PID 1 under /fleet/n1']
+    texts = _fleet_report.render([found], 'audit')
+    assert '- Warning: systemd is not PID 1 under /fleet/n1' in texts['report.md']
+    assert '<p class="pending">warning: systemd is not PID 1 under /fleet/n1</p>' in texts['index.html']
+    assert _fleet.play_entry('n2', {'node_audit_result': audited('n2')['summary']}, False)['warnings'] == []

@@ -30,7 +30,7 @@ def entry(host, status='applied', operations=2):
     return {'host': host, 'status': status, 'message': '', 'operations': operations,
             'summary': {'plan': PLAN, 'drift': [{'item': 'x', 'check': 'c', 'live': 'l', 'planned': 'p'}],
                         'cgroup_mode': 'v2', 'check_mode': False}, 'sizing': None,
-            'impact': {'effects': [], 'memory': [], 'pods': None}}
+            'impact': {'effects': [], 'memory': [], 'pods': None}, 'warnings': []}
 
 
 def shard(host, written, run_id='run-1', **kwargs):
@@ -52,7 +52,7 @@ def test_the_newest_result_of_a_node_wins_and_the_inventorys_nodes_come_first():
     assert [(e['host'], e['status']) for e in fleet] == [
         ('node1', 'applied'), ('node2', 'applied'), ('node3', 'not reached'), ('zeta', 'applied')]
     assert fleet[2] == {'host': 'node3', 'status': 'not reached', 'message': '', 'operations': None, 'summary': None,
-                        'sizing': None, 'impact': None}
+                        'sizing': None, 'impact': None, 'warnings': None}
     assert counted == {'shards': 4, 'duplicates': 1, 'not_reached': 1}
     assert [(r['run']['id'], r['nodes']) for r in runs] == [('run-1', 2), ('run-2', 1)]
     assert runs[0]['label'] == 'run-1 (node)'
