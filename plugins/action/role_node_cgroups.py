@@ -22,7 +22,7 @@ from ansible.errors import AnsibleActionFail, AnsibleError
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import nothing_written
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HOST, INPUT, nothing_written
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_pods import api_pods_for_plan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import NODE_PATHS
 from ansible_collections.kubenode.cgroups.plugins.plugin_utils._role_spec import (
@@ -222,14 +222,14 @@ class ActionModule(ActionBase):
         # other reads them; those that break the argument specification stop the node before anything is sent.
         errors = self.type_role_variables(task_vars, value_of, templated)
         if errors:
-            result.update(failed=True, changed=False, argument_errors=errors,
+            result.update(failed=True, changed=False, argument_errors=errors, failure=INPUT,
                           msg='The role\'s variables break its argument specification (meta/argument_specs.yml): %s. '
                               'Nothing was written.' % '; '.join(errors))
             return result
         if role('variables') == 'kubespray':
             misspelled = kubespray_misspellings(task_vars)
             if misspelled:
-                result.update(failed=True, changed=False, msg=nothing_written('; '.join(
+                result.update(failed=True, changed=False, failure=INPUT, msg=nothing_written('; '.join(
                     '%s: kubespray has no such variable, and in %svariables: kubespray mode the plan would ignore it '
                     'as kubespray does; did you mean %s?' % (name, PREFIX, close) for name, close in misspelled)))
                 return result
@@ -237,7 +237,7 @@ class ActionModule(ActionBase):
         try:
             api_pods = self.api_pods(role, task_vars)
         except AnsibleError as error:
-            result.update(failed=True, changed=False, msg=str(error))
+            result.update(failed=True, changed=False, failure=HOST, msg=str(error))
             return result
         if api_pods is not None:
             # What the plan reads of them: the receipt then compares that, not what moves on its own.
@@ -264,8 +264,8 @@ class ActionModule(ActionBase):
             outcome['warnings'] = kept
         # Kept for the fleet report, and said once for the batch there, naming the hosts (node_results), where the
         # playbook writes one; else here, for this host.
-        outcome['ansible_facts'] = {WARNINGS_FACT: [{'text': text, 'generic': generic_warning(text, args.get('node_root'))}
-                                                   for text in said]}
+        kept_warnings = [{'text': text, 'generic': generic_warning(text, args.get('node_root'))} for text in said]
+        outcome['ansible_facts'] = {WARNINGS_FACT: kept_warnings}
         if not self._templar.template(task_vars.get(WARNINGS_ONCE, False)):
             for text in said:
                 display.warning(text)
@@ -560,8 +560,9 @@ class ActionModule(ActionBase):
 
     @staticmethod
     def fail_step(outcome, message):
-        """The host fails with the step's message; what node_cgroups wrote and reported stays in the result."""
-        outcome.update(failed=True, msg=message)
+        """The host fails with the step's message; what node_cgroups wrote and reported stays in the result. A step
+        after the change (a restart, the health gate, the audit, the measurement) fails on the host's state."""
+        outcome.update(failed=True, msg=message, failure=HOST)
         return None
 
     @staticmethod

@@ -74,6 +74,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+failure:
+  description: On failure, V(input) (the options, mended in the inventory) or V(host) (the node refused; a retry may pass).
+  type: str
+  returned: failure
+  sample: input
 kubelet_version:
   description: The kubelet release whose rules were applied.
   returned: success
@@ -163,7 +168,7 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._allocatable import PlanOptions, plan_node
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import plan_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._detect import detect_capacity
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, failure_of
 
 
 def main():
@@ -175,7 +180,7 @@ def main():
                 params['proc_path'], params['sys_path'], params['kubelet_root_dir'])
         result = plan_node(PlanOptions.from_options(params)).as_dict()
     except (KubenodeError, HostError) as error:
-        module.fail_json(msg=str(error))
+        module.fail_json(msg=str(error), failure=failure_of(error))
     module.exit_json(changed=False, **result)
 
 

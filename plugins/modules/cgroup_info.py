@@ -68,6 +68,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+failure:
+  description: On failure, V(input) (the options, mended in the inventory) or V(host) (the node refused; a retry may pass).
+  type: str
+  returned: failure
+  sample: input
 cgroup_mode:
   description: C(v2) (unified), C(hybrid) (v1 controllers plus an empty cgroup2) or C(v1) (legacy).
   returned: always
@@ -133,7 +138,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _cgr
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _cgroupfs as fs
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _detect as detect
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_totals import swap_total
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HOST, HostError, KubenodeError, failure_of, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._cgroup_math import oci_weight_formula
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import default, host_paths_argument_spec, runtime_files_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import (
@@ -174,9 +179,9 @@ def main():
         cgroups = dict((key, fs.read_cgroup(layout, root, names.to_driver_path(parts, driver)))
                        for key, parts in wanted.items())
     except (KubenodeError, HostError) as error:
-        module.fail_json(msg=str(error))
+        module.fail_json(msg=str(error), failure=failure_of(error))
     except (IOError, OSError) as error:
-        module.fail_json(msg=str(host_error('read', error)))
+        module.fail_json(msg=str(host_error('read', error)), failure=HOST)
     systemd = {'pid1': pid1_is_systemd(params['proc_path']), 'version': None}
     if systemd['pid1']:
         if module.get_bin_path('systemctl'):

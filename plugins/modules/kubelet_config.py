@@ -149,6 +149,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+failure:
+  description: On failure, V(input) (the options, mended in the inventory) or V(host) (the node refused; a retry may pass).
+  type: str
+  returned: failure
+  sample: input
 path:
   description: The file written (or that would be).
   returned: always
@@ -181,7 +186,7 @@ from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kub
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_config_file as kc_file
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _kubelet_discovery as discovery
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _systemd as systemd
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HOST, HostError, KubenodeError, failure_of, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._files import check_mode_option
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import (
     KUBELET_SERVICE, default, kubelet_file_argument_spec, node_root_argument_spec, paths_under_root,
@@ -208,7 +213,7 @@ def main():
         supports_check_mode=True,
     )
     if not kc.HAS_YAML:
-        module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
+        module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR, failure=HOST)
     params = module.params
     try:
         check_mode_option(params['mode'])
@@ -218,9 +223,9 @@ def main():
         found = discovery.discover(params['proc_path'], systemctl, params['kubelet_service'], params['node_root'])
         change = kc_file.prepare(kc_file.KubeletConfigRequest.from_options(params, discovered=found))
     except (KubenodeError, HostError) as error:
-        module.fail_json(msg=str(error))
+        module.fail_json(msg=str(error), failure=failure_of(error))
     except (IOError, OSError) as error:
-        module.fail_json(msg=str(host_error('read the kubelet configuration at', error)))
+        module.fail_json(msg=str(host_error('read the kubelet configuration at', error)), failure=HOST)
 
     target = change['path']
     result = kc_file.summary(change)
@@ -236,7 +241,7 @@ def main():
             backup_file = kc_file.write(module, change, params['backup'], params['unsafe_writes'])
             kc_file.write_flags_file(module, change, params['unsafe_writes'])
         except (IOError, OSError) as error:
-            module.fail_json(msg=str(host_error('write', error, target)), changed=False)
+            module.fail_json(msg=str(host_error('write', error, target)), changed=False, failure=HOST)
         if backup_file:
             result['backup_file'] = backup_file
     if os.path.exists(target) or not module.check_mode:

@@ -339,6 +339,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+failure:
+  description: On failure, V(input) (the options, mended in the inventory) or V(host) (the node refused; a retry may pass).
+  type: str
+  returned: failure
+  sample: input
 impact:
   description:
     - What the plan does to what runs on the node, computed before anything is written (docs/guide.md, "What a
@@ -510,7 +515,7 @@ applied:
 
 from ansible.module_utils.basic import missing_required_lib
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, nothing_written
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HOST, INPUT, HostError, KubenodeError, failure_of, nothing_written
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_module import NodeModule
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _receipt
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import node_cgroups_argument_spec
@@ -523,11 +528,11 @@ def run_planner(module, not_answered):
     from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_run import run_and_keep
 
     if module.params['kubelet_config'] and not kc.HAS_YAML:
-        module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
+        module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR, failure=HOST)
     try:
         spec = NodeSpec(module.params, module.check_mode)
     except KubenodeError as error:
-        module.fail_json(msg=nothing_written(str(error)))
+        module.fail_json(msg=nothing_written(str(error)), failure=INPUT)
     result, not_kept = run_and_keep(module, spec)
     result['receipt'] = {'used': False, 'why': not_answered, 'kept': not_kept is None}
     if not_kept:
@@ -539,11 +544,11 @@ def main():
     module = NodeModule(argument_spec=node_cgroups_argument_spec(), supports_check_mode=True)
     if module.params['kubelet_config'] and module.params['state'] == 'absent':
         module.fail_json(msg='the kubelet configuration is written only with state=present, not with state=absent. '
-                             'Nothing was written.')
+                             'Nothing was written.', failure=INPUT)
     try:
         result, not_answered = _receipt.answer(module)
     except HostError as error:  # the node lock, held past lock_timeout
-        module.fail_json(msg=nothing_written(str(error)))
+        module.fail_json(msg=nothing_written(str(error)), failure=failure_of(error))
     if result is None:
         result = run_planner(module, not_answered)
     for warning in result.pop('warnings'):

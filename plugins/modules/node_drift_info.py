@@ -175,6 +175,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+failure:
+  description: On failure, V(input) (the options, mended in the inventory) or V(host) (the node refused; a retry may pass).
+  type: str
+  returned: failure
+  sample: input
 generation:
   description:
     - The node's newest generation (the way back), or null when it has none - C(state) V(pending) (inside its
@@ -262,7 +267,7 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model import _kubelet_config as kc
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import audit, upgrade_preview
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HOST, HostError, KubenodeError, failure_of, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._hosts import DryHost
@@ -324,7 +329,7 @@ def main():
                            required_one_of=[('plan', 'settings')], mutually_exclusive=[('plan', 'settings')])
     params = module.params
     if params['check_kubelet_config'] and not kc.HAS_YAML:
-        module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR)
+        module.fail_json(msg=missing_required_lib('PyYAML'), exception=kc.YAML_IMPORT_ERROR, failure=HOST)
     host = DryHost(runner(module))  # an audit writes nothing
     try:
         if params['upgrade_to'] and params['plan'] is not None:
@@ -345,9 +350,9 @@ def main():
         if result['generation']:
             result['generation']['summary'] = generations.describe(result['generation'])
     except (KubenodeError, HostError) as error:
-        module.fail_json(msg=str(error))
+        module.fail_json(msg=str(error), failure=failure_of(error))
     except (IOError, OSError) as error:
-        module.fail_json(msg=str(host_error('read', error)))
+        module.fail_json(msg=str(host_error('read', error)), failure=HOST)
     result.pop('warnings')  # check mode's warnings: the drift entries say the same
     module.exit_json(changed=False, **result)
 

@@ -92,6 +92,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+failure:
+  description: On failure, V(input) (the options, mended in the inventory) or V(host) (the node refused; a retry may pass).
+  type: str
+  returned: failure
+  sample: input
 generation:
   description: The newest generation after the call (its id, state, what it restores and restarts).
   returned: always
@@ -122,7 +127,7 @@ rolled_back:
   type: bool
 """
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HOST, HostError, KubenodeError, failure_of, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node import _generations as generations
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import detect_layout
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_module import NodeModule
@@ -167,10 +172,12 @@ def main():
         else:
             result = way_back.roll_back(params, module.run_command, module.check_mode)
     except (KubenodeError, HostError) as error:
-        module.fail_json(msg=str(error))
+        module.fail_json(msg=str(error), failure=failure_of(error))
     except (IOError, OSError) as error:
-        module.fail_json(msg=str(host_error('change', error)))
+        module.fail_json(msg=str(host_error('change', error)), failure=HOST)
     if result.pop('failed', False):
+        # the gate found OOM kills, or the node's revert failed: the host's outcome, not the input
+        result.setdefault('failure', HOST)
         module.fail_json(**result)
     module.exit_json(**result)
 

@@ -61,6 +61,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+failure:
+  description: On failure, V(input) (the options, mended in the inventory) or V(host) (the node refused; a retry may pass).
+  type: str
+  returned: failure
+  sample: input
 restarted:
   description: The services restarted (in check mode, those that would be), in order; after a refusal, those before it.
   returned: always
@@ -138,20 +143,20 @@ def main():
     ), supports_check_mode=True)
     params = module.params
     if params['health_timeout'] < 0:
-        module.fail_json(msg='health_timeout: must be zero or more, got %s' % params['health_timeout'])
+        module.fail_json(msg='health_timeout: must be zero or more, got %s' % params['health_timeout'], failure='input')
     if params['health_interval'] <= 0:
-        module.fail_json(msg='health_interval: must be positive, got %s' % params['health_interval'])
+        module.fail_json(msg='health_interval: must be positive, got %s' % params['health_interval'], failure='input')
     restarted = []
     try:
         restart.restart_services(runner(module), params['services'], module.check_mode, restarted)
     except restart.RestartFailed as error:
-        module.fail_json(msg=error.detail, failed_step='restart', failed_service=error.service, restarted=restarted,
+        module.fail_json(msg=error.detail, failure='host', failed_step='restart', failed_service=error.service, restarted=restarted,
                          health=None, changed=bool(restarted))
     health = None
     if params['health_url'] and restarted and not module.check_mode:
         health = restart.wait_healthy(ask_url, params['health_url'], params['health_timeout'], params['health_interval'])
         if not health['healthy']:
-            module.fail_json(msg=restart.unhealthy_message(health, params['health_timeout']), failed_step='health',
+            module.fail_json(msg=restart.unhealthy_message(health, params['health_timeout']), failure='host', failed_step='health',
                              restarted=restarted, health=health, changed=True)
     module.exit_json(changed=bool(restarted), restarted=restarted, health=health)
 

@@ -222,6 +222,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+failure:
+  description: On failure, V(input) (the options, mended in the inventory) or V(host) (the node refused; a retry may pass).
+  type: str
+  returned: failure
+  sample: input
 pods:
   description:
     - One entry per pod - C(name), C(namespace), C(uid), C(qos_class), C(cgroup) (paths under both
@@ -270,7 +275,7 @@ kubelet_version:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import KubenodeError
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HOST, INPUT, KubenodeError
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._pods import plan_pods
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import runtime_files_argument_spec
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._runtime_config import detect_oci_runtime
@@ -286,7 +291,7 @@ def detected_runtime(module):
         module.fail_json(msg='oci_runtime: auto found no OCI runtime with a version on this host (read %s and %s): '
                              'give oci_runtime as {name, version}'
                              % (params['containerd_config_path'], ', '.join(params['crio_config_paths'])),
-                         detected=found)
+                         detected=found, failure=HOST)
     return found
 
 
@@ -329,7 +334,7 @@ def main():
     try:
         result = plan_pods(params)
     except KubenodeError as error:
-        module.fail_json(msg=str(error))
+        module.fail_json(msg=str(error), failure=INPUT)
     if detected:
         result['oci_runtime'].update(detected)
     module.exit_json(changed=False, **result)

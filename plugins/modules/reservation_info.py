@@ -87,6 +87,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+failure:
+  description: On failure, V(input) (the options, mended in the inventory) or V(host) (the node refused; a retry may pass).
+  type: str
+  returned: failure
+  sample: input
 cgroup_version:
   description: The node's cgroup version (C(v1) for a hybrid host).
   returned: success
@@ -164,7 +169,7 @@ cpu_window_minimum:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._cgroupfs import detect_layout
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HOST, INPUT, HostError, KubenodeError, failure_of, host_error
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._node_plan import NodePlan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._measurement import measure
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import host_paths_argument_spec, node_root_argument_spec, paths_under_root
@@ -181,17 +186,17 @@ def main():
         if plan.capacity is None:
             raise KubenodeError('is missing: not a result of kubenode.cgroups.allocatable_info', field='plan.capacity')
     except KubenodeError as error:
-        module.fail_json(msg=str(error))
+        module.fail_json(msg=str(error), failure=INPUT)
     if not 1 <= params['sample_seconds'] <= 600:
-        module.fail_json(msg='sample_seconds: must be between 1 and 600 (got %s)' % params['sample_seconds'])
+        module.fail_json(msg='sample_seconds: must be between 1 and 600 (got %s)' % params['sample_seconds'], failure=INPUT)
     try:
         params.update(paths_under_root(params['node_root'], params, ('cgroupfs_path', 'proc_path')))
         layout = detect_layout(params['proc_path'], params['cgroupfs_path'])
         result = measure(plan, layout, params['cgroupfs_path'], params['sample_seconds'], params['proc_path'])
     except (KubenodeError, HostError) as error:
-        module.fail_json(msg=str(error))
+        module.fail_json(msg=str(error), failure=failure_of(error))
     except (IOError, OSError) as error:
-        module.fail_json(msg=str(host_error('read', error)))
+        module.fail_json(msg=str(host_error('read', error)), failure=HOST)
     module.exit_json(changed=False, **result)
 
 

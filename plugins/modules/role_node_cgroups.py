@@ -51,6 +51,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+failure:
+  description: On failure, V(input) (the options, mended in the inventory) or V(host) (the node refused; a retry may pass).
+  type: str
+  returned: failure
+  sample: input
 paths:
   description: The node's paths node_cgroups was given (its usual ones under C(node_allocatable_root)).
   returned: always

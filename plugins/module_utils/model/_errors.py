@@ -61,6 +61,17 @@ class HostError(Exception):
         return self.message
 
 
+# What failed a run, as its result's failure says: the operator's input (KubenodeError, mended in the inventory: a
+# retry fails alike) or the host (HostError or an OSError: a read or write, the node lock, systemd or the kernel
+# refused; a retry may pass). A playbook or AWX retries a host failure, never an input one.
+INPUT, HOST = 'input', 'host'
+
+
+def failure_of(error: BaseException) -> str:
+    """The failure kind of an error: INPUT for a KubenodeError, HOST for anything the host raised."""
+    return INPUT if isinstance(error, KubenodeError) else HOST
+
+
 def nothing_written(message: str) -> str:
     """A refusal's message with the ending every refusal has: "Nothing was written." (after its own full stop or
     question mark)."""

@@ -306,4 +306,3 @@ def _cached_form(text: str, num: str, denom: str, base: int, exponent: int, fmt:
     if scale % 3 == 0 and not shifted.endswith('000') and shifted[0] != '0':
         return text
     return None
-

@@ -15,7 +15,7 @@ from typing import Any
 
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_cgroups as ops
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._audit import compare
-from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, host_error, nothing_written
+from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HostError, KubenodeError, failure_of, host_error, nothing_written
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run import _node_steps as steps
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_impact import read_impact
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._steps import Record
@@ -130,7 +130,7 @@ def apply(host: DryHost, spec: NodeSpec, run_command: RunCommand) -> dict[str, A
                         'fix the cause and run again to complete the change.' % len(record.applied))
         else:
             message = nothing_written(message)
-        return dict(failed=True, msg=message, changed=bool(record.applied), applied=record.applied,
+        return dict(failed=True, msg=message, failure=failure_of(error), changed=bool(record.applied), applied=record.applied,
                     changes=record.changes, failed_step=record.changes[-1] if record.changes else None,
                     warnings=record.warnings + (done.held_warnings if done else []), impact=impact,
                     generation=generation_result(host, spec))

@@ -48,6 +48,8 @@ def test_a_second_run_waits_for_the_lock_then_names_its_holder(run_module, tmp_p
     message = failure.value.result['msg']
     assert 'pid %d' % os.getpid() in message and 'lock_path' in message and 'within 1 s' in message
     assert snapshot(str(tmp_path)) == before and failure.value.result['changed'] is False
+    # Issue 78: the host's state, which a retry may pass, told apart from bad input
+    assert failure.value.result['failure'] == 'host'
     assert run_module(node_cgroups, node_args(tree, tmp_path))['changed']  # released: the next run goes
 
 
@@ -229,6 +231,7 @@ def test_a_bad_option_is_named_before_the_host_is_read(run_module, tmp_path, cap
         run_module(node_cgroups, args)
     message = failure.value.result['msg']
     assert 'kube_reserved.cpu' in message and '"lots"' in message and 'mountinfo' not in message
+    assert failure.value.result['failure'] == 'input'  # Issue 78: a retry fails alike
     assert not (tmp_path / 'units').exists()
 
 

@@ -57,9 +57,9 @@ def test_the_header_names_the_kind_of_run_from_what_ran_not_from_the_statuses():
     assert 'by an audit:' in md and 'apply run' not in md
     assert 'Rolled back: on demand (x)' in md and 'rolled back: rolled back' not in md.lower()
     assert 'by a check-mode run (`--check`): nothing was written' in _fleet_report.render(fleet, 'check')['report.md']
-    assert [_fleet.run_kind(run) for run in ({'kind': 'audit', 'check_mode': True}, {'check_mode': True},
-                                              {'playbook': 'Audit Node Allocatable across the fleet'}, {})] == [
-        'audit', 'check', 'audit', 'apply']
+    runs = ({'kind': 'audit', 'check_mode': True}, {'check_mode': True},
+            {'playbook': 'Audit Node Allocatable across the fleet'}, {})
+    assert [_fleet.run_kind(run) for run in runs] == ['audit', 'check', 'audit', 'apply']
 
 
 def test_a_merge_names_every_kind_of_run_it_holds():
@@ -129,3 +129,13 @@ def test_each_node_keeps_its_own_warnings_in_the_report():
     assert '- Warning: systemd is not PID 1 under /fleet/n1' in texts['report.md']
     assert '<p class="pending">warning: systemd is not PID 1 under /fleet/n1</p>' in texts['index.html']
     assert _fleet.play_entry('n2', {'node_audit_result': audited('n2')['summary']}, False)['warnings'] == []
+
+
+def test_a_failure_says_whether_the_input_or_the_host_failed():
+    """Issue 78: a playbook or AWX retries a host failure, never an input one."""
+    from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import (
+        HOST, INPUT, HostError, KubenodeError, KubeletConfigRefused, failure_of)
+    assert failure_of(KubenodeError('bad', field='kube_reserved')) == INPUT == 'input'
+    assert failure_of(KubeletConfigRefused('refused')) == INPUT
+    assert failure_of(HostError('cannot write /x: Read-only file system')) == HOST == 'host'
+    assert failure_of(OSError(30, 'Read-only file system')) == HOST
