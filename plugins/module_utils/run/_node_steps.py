@@ -198,7 +198,8 @@ def persistence_steps(run: NodeRun, units: UnitSnapshot,
         return [step for name in order for step in remove_when_present(units, files[name], 'boot persistence')], None, []
     if not run.systemd_running and not run.units_offline:
         return [], None, ['systemd is not PID 1 here, so nothing will put these cgroups back after a reboot: kubelet '
-                          'will refuse to start until node_cgroups runs again (persist)']
+                          'will refuse to start until a run of this collection writes them again (the boot script '
+                          'that does it at boot needs systemd)']
     wanted = (
         (files['script'], boot.script(boot_operations, run.driver.name, run.layout.mode, run.spec.generations_dir), 0o755),
         (files['unit'], boot.unit(files['script'], run.spec.kubelet_unit(), run.driver.boot_slices(run.entries)), 0o644),
