@@ -158,7 +158,11 @@ def read_cgroup(layout: CgroupLayout, root: str, relative: str) -> dict[str, Any
     else:
         exists = False
         missing = validate_missing(layout, root, relative, os.path.isdir, read_file)
-        for _hierarchy, mount in sorted(layout.v1_hierarchies.items()):
+        for hierarchy, mount in sorted(layout.v1_hierarchies.items()):
+            if hierarchy not in V1_REQUIRED + V1_OPTIONAL:
+                # devices, freezer, blkio...: kubelet makes its cgroups there too, on its own time after a restart;
+                # nothing is planned or checked there, and a read of them would make a receipt (run/_receipt) stale.
+                continue
             directory = cgroup_path(mount, relative)
             if not os.path.isdir(directory):
                 continue
