@@ -22,8 +22,6 @@ from ansible_collections.kubenode.cgroups.plugins.plugin_utils import _fleet
 from ansible_collections.kubenode.cgroups.plugins.plugin_utils import _fleet_report
 
 LOCAL_NAMES = ('localhost', '127.0.0.1', '::1')
-# The node_allocatable role's warnings on each host (role_node_cgroups' fact).
-WARNINGS_FACT = '__node_allocatable_warnings'
 
 display = Display()
 
@@ -52,7 +50,7 @@ def batch_warnings(hosts, hostvars):
     raw = getattr(hostvars, 'raw_get', hostvars.get)
     hosts_of, text_of = {}, {}
     for host in hosts:
-        for warning in (raw(host) or {}).get(WARNINGS_FACT) or []:
+        for warning in (raw(host) or {}).get(_fleet.WARNINGS_FACT) or []:
             if isinstance(warning, dict) and warning.get('generic'):
                 hosts_of.setdefault(warning['generic'], []).append(host)
                 text_of[warning['generic']] = warning.get('text') or warning['generic']

@@ -25,6 +25,7 @@ from ansible.utils.display import Display
 from ansible_collections.kubenode.cgroups.plugins.module_utils.model._errors import HOST, INPUT, nothing_written
 from ansible_collections.kubenode.cgroups.plugins.module_utils.node._node_pods import api_pods_for_plan
 from ansible_collections.kubenode.cgroups.plugins.module_utils.run._node_argspec import NODE_PATHS
+from ansible_collections.kubenode.cgroups.plugins.plugin_utils._fleet import WARNINGS_FACT
 from ansible_collections.kubenode.cgroups.plugins.plugin_utils._role_spec import (
     entry_point_options, typed_values)
 
@@ -33,9 +34,8 @@ display = Display()
 PREFIX = 'node_allocatable_'
 MODULE = 'kubenode.cgroups.node_cgroups'
 # Set by the node and audit playbooks where they write the fleet report: the node's warnings are said there, once
-# for the batch and naming the hosts, not by every host here. The fact keeps them for the report.
+# for the batch and naming the hosts, not by every host here. The fact (_fleet.WARNINGS_FACT) keeps them for the report.
 WARNINGS_ONCE = '__node_allocatable_warnings_once'
-WARNINGS_FACT = '__node_allocatable_warnings'
 # Set by tasks/audit.yml from node_audit_upgrade_to: the audit previews an upgrade to this kubelet release.
 UPGRADE_TO = '__node_allocatable_upgrade_to'
 # Set by tasks/drain.yml on its run of this task, the node drained for the change: no check-mode plan first.

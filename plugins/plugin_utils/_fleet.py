@@ -41,6 +41,9 @@ ROLLED_BACK = 'rolled back'
 ROLLED_BACK_STATES = ('rolled-back', 'revert-failed')
 # A node's entry in the fleet report, and a node result (a shard) as written and read.
 Entry = dict[str, Any]
+# The node_allocatable role's warnings on a host (role_node_cgroups' fact): said once for the batch by node_results,
+# and kept in the host's entry.
+WARNINGS_FACT = '__node_allocatable_warnings'
 # The kinds of run a node result comes from (its run's "kind"): the audit (read-only: the audit playbook, the
 # node_audit role), the node playbook in check mode, and the node playbook or the role applying.
 RUN_KINDS = ('audit', 'check', 'apply')
@@ -100,7 +103,7 @@ def play_entry(host: str, variables: Mapping[str, Any], check_mode: bool) -> Ent
             'operations': len(applied.get('changes') or ()) if applied is not None else None,
             'summary': audit, 'sizing': variables.get('node_audit_sizing'), 'impact': impact,
             # The node's own words of each warning the batch's line names it in (role_node_cgroups' fact).
-            'warnings': [w['text'] for w in variables.get('__node_allocatable_warnings') or []
+            'warnings': [w['text'] for w in variables.get(WARNINGS_FACT) or []
                          if isinstance(w, Mapping) and w.get('text')]}
 
 

@@ -87,12 +87,15 @@ def environment(templates: str = TEMPLATES) -> Environment:
     return _ENVIRONMENTS[templates]
 
 
-# The headline's counts, in its order: (status shown, always counted, singular, plural). An audited node is
-# counted as matching its plan or drifting from it; failed, rolled back and unreached nodes apart from both.
-HEADLINE = (('applied', True, 'applied', 'applied'), ('would apply', False, 'would apply', 'would apply'),
-            ('unchanged', True, 'unchanged', 'unchanged'), ('match', False, 'matches', 'match'),
-            ('drift', False, 'drifts', 'drift'), (ROLLED_BACK, False, ROLLED_BACK, ROLLED_BACK),
-            ('failed', True, 'failed', 'failed'), (NOT_REACHED, True, NOT_REACHED, NOT_REACHED))
+# The headline's counts, in its order: (status shown, singular, plural). An audited node is counted as matching its
+# plan or drifting from it; failed, rolled back and unreached nodes apart from both.
+HEADLINE = (('applied', 'applied', 'applied'), ('would apply', 'would apply', 'would apply'),
+            ('unchanged', 'unchanged', 'unchanged'), ('match', 'matches', 'match'), ('drift', 'drifts', 'drift'),
+            (ROLLED_BACK, ROLLED_BACK, ROLLED_BACK), ('failed', 'failed', 'failed'),
+            (NOT_REACHED, NOT_REACHED, NOT_REACHED))
+# Counted even at 0: an audit's match and drift, another run's applied and unchanged, and always failed and
+# not reached.
+AUDIT_COUNTS, APPLY_COUNTS, ALWAYS_COUNTED = ('match', 'drift'), ('applied', 'unchanged'), ('failed', NOT_REACHED)
 
 
 def drift_count(entry: Mapping[str, Any]) -> int:
@@ -124,13 +127,10 @@ def headline(fleet: Sequence[Mapping[str, Any]]) -> str:
     audit_only = any(e.get('status') == 'audited' for e in fleet) and not any(
         counts.get(status) for status in ('applied', 'would apply', 'unchanged'))
     shown = []
-    for status, always, one, many in HEADLINE:
+    always = ALWAYS_COUNTED + (AUDIT_COUNTS if audit_only else APPLY_COUNTS)
+    for status, one, many in HEADLINE:
         n = counts.get(status, 0)
-        if status in ('applied', 'unchanged'):
-            always = not audit_only
-        elif status in ('match', 'drift'):
-            always = audit_only
-        if n or always:
+        if n or status in always:
             shown.append('%d %s' % (n, one if n == 1 else many))
     last = len([e for e in fleet if e.get('last_seen')])
     return '%d node(s): %s%s' % (len(fleet), ', '.join(shown),
